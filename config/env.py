@@ -1,0 +1,82 @@
+"""Tiny helpers that read settings from the environment and fail loudly.
+
+Each helper raises ``ImproperlyConfigured`` naming the variable and the bad value,
+so that a typo in a deployment stops the process at start-up instead of running
+with a silently wrong setting (after healthchecks' ``envbool``/``envint``).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def env_str(name: str, default: str) -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in _TRUE:
+        return True
+    if value in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={raw!r} is not a boolean; use one of {sorted(_TRUE | _FALSE - {''})}"
+    )
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={raw!r} is not a whole number") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name}={value} must be at least {minimum}")
+    return value
+
+
+def env_list(name: str, default: list[str]) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
+    raw = os.environ.get(name, default)
+    scheme = raw.split("://", 1)[0] if "://" in raw else ""
+    if scheme not in schemes:
+        raise ImproperlyConfigured(
+            f"{name}={raw!r} is not a URL with one of the schemes {', '.join(schemes)}"
+        )
+    return raw
+
+
+def secret_key(*, debug: bool, var_dir: Path) -> str:
+    """``SECRET_KEY`` from the environment; generated into ``var/`` for local use only."""
+    raw = os.environ.get("SECRET_KEY")
+    if raw:
+        if len(raw) < 32:
+            raise ImproperlyConfigured("SECRET_KEY must be at least 32 characters long")
+        return raw
+    if not debug:
+        raise ImproperlyConfigured("SECRET_KEY is required when DEBUG is off")
+    path = var_dir / "secret_key"
+    if not path.exists():
+        var_dir.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()

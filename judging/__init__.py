@@ -1,0 +1,1 @@
+"""Judging: test collections and the pages where people judge them."""
