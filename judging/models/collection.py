@@ -1,0 +1,194 @@
+"""Test collections: clips, queries, systems, their ranked lists, and relevance judgments."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+BROAD_LABELS = {0: "Not similar", 1: "Somewhat similar", 2: "Very similar"}
+"""The Broad scale of MIREX's Evalutron 6000 (thesis §1.4), in order of relevance."""
+
+FINE_MAX = 100
+"""The Fine scale runs from 0 to 100 (thesis §1.4)."""
+
+
+def _audio_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class Collection(models.Model):
+    """A test collection: clips, queries, systems' ranked lists and relevance judgments."""
+
+    name = models.CharField(max_length=200)
+    description = models.TextField(blank=True)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="collections"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="collection_name_per_owner"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("judging:collection", args=[self.pk])
+
+
+def clip_upload_to(clip: Clip, filename: str) -> str:
+    return f"clips/{clip.collection_id}/{filename}"
+
+
+class Clip(models.Model):
+    """An audio clip with its metadata. Evaluation-only collections have no audio file."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="clips")
+    external_id = models.CharField(max_length=200)
+    title = models.CharField(max_length=300, blank=True)
+    artist = models.CharField(max_length=300, blank=True)
+    genre = models.CharField(max_length=200, blank=True)
+    duration = models.FloatField(null=True, blank=True, help_text="seconds")
+    audio = models.FileField(upload_to=clip_upload_to, blank=True)
+    audio_token = models.CharField(
+        max_length=64,
+        unique=True,
+        default=_audio_token,
+        editable=False,
+        help_text="Unguessable part of the clip's audio URL.",
+    )
+
+    class Meta:
+        ordering = ["collection", "external_id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "external_id"], name="clip_external_id_per_collection"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title or self.external_id
+
+    @property
+    def has_audio(self) -> bool:
+        return bool(self.audio)
+
+    def audio_url(self) -> str:
+        return reverse("judging:clip_audio", args=[self.audio_token])
+
+
+class Query(models.Model):
+    """A query of a collection: one of its clips, used to ask for similar clips."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="queries")
+    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="as_queries")
+
+    class Meta:
+        ordering = ["collection", "clip__external_id"]
+        verbose_name_plural = "queries"
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "clip"], name="query_clip_per_collection"),
+        ]
+
+    def __str__(self) -> str:
+        return self.external_id
+
+    @property
+    def external_id(self) -> str:
+        return self.clip.external_id
+
+
+class System(models.Model):
+    """A retrieval system whose ranked lists (a run) are evaluated."""
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="systems")
+    name = models.CharField(max_length=200)
+    team = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["collection", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "name"], name="system_name_per_collection"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class RunEntry(models.Model):
+    """One row of a system's ranked list for a query: the clip at a rank (1 = top)."""
+
+    system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="run_entries")
+    query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="run_entries")
+    rank = models.PositiveIntegerField()
+    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="run_entries")
+    score = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["system", "query", "rank"]
+        verbose_name_plural = "run entries"
+        constraints = [
+            models.UniqueConstraint(fields=["system", "query", "rank"], name="run_rank_unique"),
+            models.UniqueConstraint(fields=["system", "query", "clip"], name="run_clip_unique"),
+            models.CheckConstraint(condition=Q(rank__gte=1), name="run_rank_from_one"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.system} {self.query} #{self.rank}"
+
+
+class RelevanceJudgment(models.Model):
+    """How similar a clip is to a query, on the Broad (0–2) and Fine (0–100) scales.
+
+    A pair may have several judgments: one per assessor, or one per imported source
+    when nobody in Earshot made it. ``source`` names where it came from
+    (``import:<file>`` or ``campaign:<id>``).
+    """
+
+    query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="judgments")
+    clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="judgments")
+    assessor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="relevance_judgments",
+    )
+    source = models.CharField(max_length=200, blank=True)
+    broad = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=sorted(BROAD_LABELS.items())
+    )
+    fine = models.PositiveSmallIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["query", "clip", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["query", "clip", "assessor", "source"],
+                condition=Q(assessor__isnull=False),
+                name="judgment_once_per_assessor",
+            ),
+            models.UniqueConstraint(
+                fields=["query", "clip", "source"],
+                condition=Q(assessor__isnull=True),
+                name="judgment_once_per_source",
+            ),
+            models.CheckConstraint(
+                condition=Q(broad__isnull=True) | Q(broad__lte=2), name="judgment_broad_0_2"
+            ),
+            models.CheckConstraint(
+                condition=Q(fine__isnull=True) | Q(fine__lte=FINE_MAX), name="judgment_fine_0_100"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.query} ~ {self.clip}: broad={self.broad} fine={self.fine}"
