@@ -19,7 +19,7 @@ ASSESSOR = "assessor"
 def has_role(user, role: str) -> bool:
     if not user.is_authenticated:
         return False
-    return user.is_superuser and role == ORGANISER or user.groups.filter(name=role).exists()
+    return (user.is_superuser and role == ORGANISER) or user.groups.filter(name=role).exists()
 
 
 def is_organiser(user) -> bool:
