@@ -94,7 +94,9 @@ class Query(models.Model):
         ordering = ["collection", "clip__external_id"]
         verbose_name_plural = "queries"
         constraints = [
-            models.UniqueConstraint(fields=["collection", "clip"], name="query_clip_per_collection"),
+            models.UniqueConstraint(
+                fields=["collection", "clip"], name="query_clip_per_collection"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -115,7 +117,9 @@ class System(models.Model):
     class Meta:
         ordering = ["collection", "name"]
         constraints = [
-            models.UniqueConstraint(fields=["collection", "name"], name="system_name_per_collection"),
+            models.UniqueConstraint(
+                fields=["collection", "name"], name="system_name_per_collection"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -1,0 +1,1 @@
+"""HTML pages of the judging app, one module per area."""

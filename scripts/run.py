@@ -1,0 +1,109 @@
+"""``make run``: migrate, seed the demo, start Redis, a Celery worker and the web server.
+
+Every process started here is stopped by PID on Ctrl-C (or when one of them dies),
+so a second ``make run`` starts clean. With ``REDIS_URL`` set, no Redis is started.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from embedded.redis import start_redis, stop_process  # noqa: E402
+
+HOST, PORT = os.environ.get("EARSHOT_HOST", "127.0.0.1"), os.environ.get("EARSHOT_PORT", "8000")
+VAR = Path(os.environ.get("EARSHOT_VAR_DIR", ROOT / "var"))
+
+
+def manage(*args: str) -> None:
+    subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, check=True)
+
+
+def banner(lines: list[str]) -> None:
+    width = max(len(line) for line in lines) + 4
+    print("\n" + "=" * width)
+    for line in lines:
+        print(f"  {line}")
+    print("=" * width + "\n", flush=True)
+
+
+def main() -> int:
+    VAR.mkdir(parents=True, exist_ok=True)
+    children: list[subprocess.Popen] = []
+    redis_server = None
+    env = dict(os.environ)
+    try:
+        if "REDIS_URL" not in env:
+            redis_server = start_redis(VAR / "redis", log=VAR / "redis.log")
+            env["REDIS_URL"] = redis_server.url
+            os.environ["REDIS_URL"] = redis_server.url
+        manage("migrate", "--noinput", "-v", "0")
+        manage("seed_demo")
+        worker_log = open(VAR / "celery-worker.log", "ab")  # noqa: SIM115 - child keeps it
+        children.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "config",
+                    "worker",
+                    "--loglevel",
+                    "INFO",
+                    "--concurrency",
+                    "1",
+                    "--hostname",
+                    "earshot@%h",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=worker_log,
+                stderr=subprocess.STDOUT,
+            )
+        )
+        children.append(
+            subprocess.Popen(
+                [sys.executable, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
+                cwd=ROOT,
+                env=env,
+            )
+        )
+        from judging.demo.logins import DEMO_LOGINS, FIRST_STEPS
+
+        banner(
+            [f"Earshot is running at http://{HOST}:{PORT}/", ""]
+            + [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS]
+            + [
+                "",
+                *FIRST_STEPS,
+                "",
+                f"Redis: {env['REDIS_URL']}   Celery log: {VAR / 'celery-worker.log'}",
+                "Press Ctrl-C to stop everything.",
+            ]
+        )
+        while all(child.poll() is None for child in children):
+            time.sleep(0.5)
+        print("A process stopped on its own; stopping the others.", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("\nStopping Earshot…", flush=True)
+        return 0
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not orphan children
+        for child in reversed(children):
+            stop_process(child)
+        if redis_server is not None:
+            redis_server.stop()
+        print("Stopped every process Earshot started.", flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,145 @@
+"""Fixtures shared by the Django-side tests: personas, a real Chromium, a real Celery worker.
+
+Browser and worker fixtures start real processes. Outside CI a missing Chromium is a
+loud skip; under ``CI=true`` it is a failure, so CI can never pass without them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.personas import make_personas
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API + Django ORM
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--autoplay-policy=no-user-gesture-required", "--no-first-run",
+                 "--disable-component-update", "--disable-sync", "--mute-audio"]  # fmt: skip
+IN_CI = os.environ.get("CI", "").lower() == "true"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def missing(what: str) -> None:
+    """Fail under CI, skip loudly elsewhere."""
+    message = f"{what} — these tests did NOT run"
+    if IN_CI:
+        pytest.fail(message + " (CI=true requires them)", pytrace=False)
+    sys.stderr.write(f"\n*** SKIPPED: {message} ***\n")
+    pytest.skip(message)
+
+
+@pytest.fixture(autouse=True)
+def fast_password_hashing(settings):
+    """Real hashing costs ~0.3 s a user; tests need no protection against brute force."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def personas(db):
+    return make_personas()
+
+
+# --- Chromium through Playwright -------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    if not Path(CHROMIUM).exists():
+        missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(chromium, live_server):
+    context = chromium.new_context(
+        base_url=live_server.url, viewport={"width": 1280, "height": 900}
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+def log_in(page, username: str, password: str) -> None:
+    page.goto("/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_load_state()
+
+
+# --- A real Celery worker on the embedded Redis ----------------------------------------
+
+
+def _worker_database_url() -> str:
+    from django.conf import settings
+    from django.db import connection
+
+    db = settings.DATABASES["default"]
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    host, port = db.get("HOST") or "127.0.0.1", db.get("PORT") or 5432
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return f"postgresql://{db['USER']}{password}@{host}:{port}/{db['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def embedded_redis():
+    from embedded.redis import start_redis
+
+    directory = Path(tempfile.mkdtemp(prefix="earshot-redis-"))
+    server = start_redis(directory, log=directory / "redis.log")
+    yield server
+    server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
+    """``celery -A config worker`` as a child process, sharing the test database.
+
+    Tests using it need ``@pytest.mark.django_db(transaction=True)`` so that what
+    they write is committed where the worker can read it.
+    """
+    from config.celery import app
+
+    with django_db_blocker.unblock():
+        database_url = _worker_database_url()
+    app.conf.broker_url = embedded_redis.url
+    app.conf.result_backend = embedded_redis.url
+    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url)
+    log = embedded_redis.socket.parent / "worker.log"
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
+               "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip
+    with open(log, "wb") as out:
+        worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if worker.poll() is not None:
+            pytest.fail(f"the Celery worker exited: {log.read_text()[-2000:]}", pytrace=False)
+        if app.control.ping(timeout=0.5):
+            break
+    else:
+        worker.kill()
+        pytest.fail(f"the Celery worker did not answer: {log.read_text()[-2000:]}", pytrace=False)
+    yield worker
+    from embedded.redis import stop_process
+
+    stop_process(worker)

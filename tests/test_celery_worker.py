@@ -1,0 +1,21 @@
+"""A real Celery worker process on the embedded Redis runs a task that writes to the database."""
+
+import uuid
+
+import pytest
+
+from evaluation.models import WorkerHeartbeat
+from evaluation.tasks import worker_heartbeat
+
+pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_task_sent_through_redis_is_run_by_the_worker_and_written_to_the_database(
+    celery_worker_process,
+):
+    nonce = uuid.uuid4().hex
+    result = worker_heartbeat.delay(nonce)
+    hostname = result.get(timeout=30)
+    heartbeat = WorkerHeartbeat.objects.get(hostname=hostname)
+    assert heartbeat.nonce == nonce
+    assert celery_worker_process.poll() is None  # a separate, still running process
