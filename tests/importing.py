@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
 
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
@@ -62,3 +64,43 @@ def ranked_list(system: str, query: str) -> list[tuple[str, float | None]]:
         .order_by("rank")
         .values_list("clip__external_id", "score")
     )
+
+
+def mirex_folder() -> Path:
+    """The MIREX 2011 AMS data: ``$EARSHOT_MIREX_DIR``, else ``shared/data/mirex2011-ams``
+    next to the repository or one of its parents (``../shared`` of a checkout)."""
+    if os.environ.get("EARSHOT_MIREX_DIR"):
+        return Path(os.environ["EARSHOT_MIREX_DIR"])
+    repository = Path(__file__).resolve().parent.parent
+    for parent in repository.parents:
+        candidate = parent / "shared" / "data" / "mirex2011-ams"
+        if candidate.is_dir():
+            return candidate
+    message = "MIREX 2011 data not found: set EARSHOT_MIREX_DIR"
+    if os.environ.get("CI") == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def mirex_folder_write(folder: Path, *, judgments: tuple[str, ...] = ()) -> Path:
+    """A tiny MIREX-style folder: 2 systems × 2 queries × top 2, CRLF, tab-separated."""
+    folder.mkdir(exist_ok=True)
+    write_lines(
+        folder,
+        "runs.tsv",
+        "S1\tq1\ta",
+        "S1\tq1\tb",
+        "S1\tq2\tc",
+        "S1\tq2\ta",
+        "S2\tq1\tb",
+        "S2\tq1\tc",
+        "S2\tq2\ta",
+        "S2\tq2\tunlisted",
+    )
+    write_lines(
+        folder,
+        "judgments.tsv",
+        *(judgments or ("q1\ta\t80", "q1\tb\t40", "q1\tc\t0", "q2\tc\t95", "q2\ta\t10")),
+    )
+    write_lines(folder, "metadata.tsv", *(f"{d}\tartist-{d}\tgenre-{d}" for d in "abc"), "q1\tx\ty")
+    return folder
