@@ -149,9 +149,8 @@ def campaign_judgments(*, campaign: RelevanceCampaign) -> QuerySet[RelevanceJudg
 
 def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
     pool_sizes = dict(
-        campaign.pool.values("query").annotate(n=Count("pk")).values_list("query", "n")
+        campaign.pool.order_by().values("query").annotate(n=Count("pk")).values_list("query", "n")
     )
-    rows = []
     assignments = campaign.assignments.select_related("query__clip").order_by(
         "query__clip__external_id", "slot"
     )
@@ -175,6 +174,7 @@ def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
         campaign_judgments(campaign=campaign)
         .exclude(broad=None)
         .exclude(fine=None)
+        .order_by()
         .values("query")
         .annotate(n=Count("pk"))
     )

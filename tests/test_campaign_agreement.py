@@ -46,3 +46,24 @@ def test_a_campaign_with_one_assessor_per_pair_has_no_agreement_figures(personas
     result = selectors.campaign_agreement(campaign=campaign)
     assert result.pairs == 0
     assert math.isnan(result.alpha_fine) and math.isnan(result.rms_broad)
+
+
+def test_progress_per_query_counts_complete_judgments_of_every_assessor(personas):
+    ada, bea = personas.assessor, make_assessor("bea")
+    campaign, ada_work, bea_work = two_assessors_on_one_query(personas, ada, bea)
+    entries = list(campaign.pool.filter(query=ada_work.query))
+    for entry in entries:
+        judgment_save(assignment=ada_work, assessor=ada, pool_entry=entry, broad=1, fine=50)
+    judgment_save(assignment=bea_work, assessor=bea, pool_entry=entries[0], broad=1)  # no Fine
+    rows = {
+        row["query"].external_id: row
+        for row in selectors.campaign_progress_by_query(campaign=campaign)
+    }
+    row = rows[ada_work.query.external_id]
+    # POOL_AT_3: qa1 has 4 candidates, qb1 5; two slots each.
+    assert (row["pool_size"], row["judgments"], row["expected"]) == (
+        len(entries),
+        len(entries),  # ada's complete ones; bea's Broad-only judgment is not complete
+        2 * len(entries),
+    )
+    assert (row["done"], row["assigned"], row["slots"]) == (1, 2, 2)

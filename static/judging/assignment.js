@@ -70,6 +70,8 @@ function setUpCandidate(section) {
   }
   c.range.addEventListener("input", () => setFine(c, Number(c.range.value), { soon: true }));
   c.range.addEventListener("change", () => setFine(c, Number(c.range.value)));
+  // A click on an unset slider at its resting value fires no change event: set it anyway.
+  c.range.addEventListener("click", () => { if (c.fine === null) setFine(c, Number(c.range.value)); });
   c.number.addEventListener("input", () => {
     if (c.number.value === "" || !c.number.validity.valid) return;
     setFine(c, Number(c.number.value), { soon: true, fromNumber: true });
@@ -84,9 +86,9 @@ function setUpCandidate(section) {
   return c;
 }
 
-const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
-const canScore = (c) => c.listened + 0.25 >= mustListen || c.broad !== null || c.fine !== null;
-const isDone = (c) => c.broad !== null && c.fine !== null;
+function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
+function isDone(c) { return c.broad !== null && c.fine !== null; }
+function canScore(c) { return c.listened + 0.25 >= mustListen || c.broad !== null || c.fine !== null; }
 
 function setBroad(c, value) {
   if (!canScore(c)) return render(c);
@@ -186,6 +188,7 @@ async function send(c, attempt = 0) {
       const pending = readPending();
       if (JSON.stringify(pending[c.id]) === JSON.stringify(body)) delete pending[c.id];
       writePending(pending);
+      if (statusEl.dataset.kind === "error") statusEl.dataset.kind = "saving";
       applySaved(data);
     } else if (response.status >= 500) {
       retry = true;
@@ -202,7 +205,7 @@ async function send(c, attempt = 0) {
   } else if (c.again) {
     c.again = false;
     send(c);
-  } else if (!candidates.some((other) => other.inFlight) && statusEl.dataset.kind !== "error") {
+  } else if (statusEl.dataset.kind !== "error" && !candidates.some((o) => o.inFlight || o.timer)) {
     setStatus("All changes saved", "saved");
   }
 }
