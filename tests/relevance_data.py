@@ -19,8 +19,8 @@ from tests.personas import make_user
 
 # query → each system's ranked list (rank 1 first); clip ids name their artist (a*, b*, c*).
 RUNS = {
-    "qa1": {"S1": ["c1", "a2", "b1", "c2"], "S2": ["c1", "c3", "qa1", "b2"], "S3": ["b1", "c1", "c3"]},
-    "qb1": {"S1": ["a2", "c2", "b2", "c1"], "S2": ["c3", "a2", "c2"], "S3": ["c1", "b2", "a2"]},
+    "qa1": {"sysAlpha": ["c1", "a2", "b1", "c2"], "sysBeta": ["c1", "c3", "qa1", "b2"], "sysGamma": ["b1", "c1", "c3"]},
+    "qb1": {"sysAlpha": ["a2", "c2", "b2", "c1"], "sysBeta": ["c3", "a2", "c2"], "sysGamma": ["c1", "b2", "a2"]},
 }  # fmt: skip
 POOL_AT_3 = {
     # union of the top 3 in RUNS above without the query clip (qa1 at S2's rank 3)

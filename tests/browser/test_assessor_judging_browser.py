@@ -87,7 +87,7 @@ def test_an_assessor_judges_with_the_mouse_then_the_keyboard_alone(page, persona
     expect(page.get_by_text("Queries done 0 of 1 assigned")).to_be_visible()
     # Nothing hints at systems: no names, ranks or scores on the page.
     body = page.locator("body").inner_text()
-    assert not any(name in body for name in ("S1", "S2", "S3"))
+    assert not any(name in body for name in ("sysAlpha", "sysBeta", "sysGamma"))
     # Locked until listened to.
     expect(candidate(page, 1).get_by_role("radio", name="Not similar")).to_be_disabled()
     shot(page, "judging-desktop-start")
