@@ -8,5 +8,17 @@ from judging.models.collection import (
     RunEntry,
     System,
 )
+from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
-__all__ = ["Clip", "Collection", "Query", "RelevanceJudgment", "RunEntry", "System"]
+__all__ = [
+    "Assignment",
+    "Clip",
+    "Collection",
+    "JudgmentActivity",
+    "PoolEntry",
+    "Query",
+    "RelevanceCampaign",
+    "RelevanceJudgment",
+    "RunEntry",
+    "System",
+]

@@ -1,0 +1,1 @@
+"""Writes that touch several models, named ``<entity>_<action>``, one module per area."""
