@@ -49,11 +49,7 @@ class Results:
                 return m
         parsed = parse_measures(label)
         for m in self.measures:
-            if len(parsed) == 1 and (m.family, m.k, m.options) == (
-                parsed[0].family,
-                parsed[0].k,
-                parsed[0].options,
-            ):
+            if len(parsed) == 1 and m.key == parsed[0].key:
                 return m
         raise KeyError(f"{label!r} was not evaluated; evaluated: {', '.join(self.labels)}")
 

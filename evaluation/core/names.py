@@ -124,6 +124,12 @@ class Measure:
         return dict(self.options).get(name, DEFAULTS.get(name, default))
 
     @property
+    def key(self) -> tuple:
+        """Identity with defaults filled in: ``RBP@5`` and ``RBP(p=0.8)@5`` share it."""
+        allowed = FAMILIES[self.family].options
+        return (self.family, self.k, tuple((o, self.option(o)) for o in allowed))
+
+    @property
     def summed(self) -> bool:
         """Aggregated over queries by a sum (trec_eval's counts) instead of a mean."""
         return self.family in SUMMED

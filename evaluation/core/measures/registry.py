@@ -11,7 +11,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from evaluation.core.measures import adr, binary, bpref, cascade, gain, gap, qmeasure
+from evaluation.core.measures import adr, binary, cascade, gain, gap, qmeasure
+from evaluation.core.measures.bpref import bpref, bpref_10, bpref_star
 from evaluation.core.measures.ideal import ideal_levels
 from evaluation.core.names import Measure
 from evaluation.core.ranking import RankedJudgments
@@ -102,11 +103,11 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "ADR": lambda x: adr.average_dynamic_recall(
         x.levels, k=x.k, ideal_levels=x.ideal(), retrieved=x.r.retrieved
     ),
-    "bpref": lambda x: bpref.bpref(
+    "bpref": lambda x: bpref(
         x.relevant, x.judged, num_rel=x.num_rel, num_nonrel=x.num_nonrel, k=x.k
     ),
-    "bpref10": lambda x: bpref.bpref_10(x.relevant, x.judged, num_rel=x.num_rel, k=x.k),
-    "bpref_star": lambda x: bpref.bpref_star(
+    "bpref10": lambda x: bpref_10(x.relevant, x.judged, num_rel=x.num_rel, k=x.k),
+    "bpref_star": lambda x: bpref_star(
         x.relevant, x.judged, num_rel=x.num_rel, answer_length=x.r.retrieved, k=x.k
     ),
     "num_rel": lambda x: x.num_rel.astype(np.float64),
