@@ -8,6 +8,7 @@ functions of ``(n_queries, depth)`` matrices.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 import numpy as np
 
@@ -33,17 +34,46 @@ class _Inputs:
         self.scale: Scale = get_scale(name, threshold=threshold)
         self.plain_scale: Scale = get_scale(name)
         self.column = self.scale.source if name != default else default
-        values = ranked.values(self.column)
-        judged_values = ranked.judged_values(self.column)  # -1 where nothing is judged
-        valid = judged_values >= 0
-        self.levels = self.scale.levels(values)
-        self.judged_levels = self.scale.levels(judged_values)
-        self.top_level = self.scale.top_level(np.maximum(ranked.qrels.column(self.column), 0.0))
-        self.relevant = (self.plain_scale.levels(values) >= self.level).astype(np.float64)
-        plain_judged = self.plain_scale.levels(judged_values)
-        self.num_rel = ((plain_judged >= self.level) & valid).sum(axis=1)
-        self.num_nonrel = ((plain_judged < self.level) & valid).sum(axis=1)
-        self.judged = ranked.judged(self.column)
+
+    @cached_property
+    def values(self) -> np.ndarray:
+        return self.r.values(self.column)
+
+    @cached_property
+    def judged_values(self) -> np.ndarray:
+        return self.r.judged_values(self.column)  # -1 where nothing is judged
+
+    @cached_property
+    def levels(self) -> np.ndarray:
+        return self.scale.levels(self.values)
+
+    @cached_property
+    def judged_levels(self) -> np.ndarray:
+        return self.scale.levels(self.judged_values)
+
+    @cached_property
+    def top_level(self) -> float:
+        return self.scale.top_level(np.maximum(self.r.qrels.column(self.column), 0.0))
+
+    @cached_property
+    def relevant(self) -> np.ndarray:
+        return (self.plain_scale.levels(self.values) >= self.level).astype(np.float64)
+
+    @cached_property
+    def _plain_judged(self) -> np.ndarray:
+        return self.plain_scale.levels(self.judged_values)
+
+    @cached_property
+    def num_rel(self) -> np.ndarray:
+        return ((self._plain_judged >= self.level) & (self.judged_values >= 0)).sum(axis=1)
+
+    @cached_property
+    def num_nonrel(self) -> np.ndarray:
+        return ((self._plain_judged < self.level) & (self.judged_values >= 0)).sum(axis=1)
+
+    @cached_property
+    def judged(self) -> np.ndarray:
+        return self.r.judged(self.column)
 
     @property
     def gain(self):

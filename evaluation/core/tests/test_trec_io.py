@@ -1,6 +1,8 @@
 """Reading TREC and MIREX files: detection, ordering, CRLF, and errors that name the line."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evaluation.core import FormatError, Qrels, Run, read_qrels, read_runs
 
@@ -67,3 +69,13 @@ def test_in_memory_building():
     run = Run.from_records([("q1", "a", 1.0), ("q1", "b", 5.0)])
     assert run.ranking("q1") == ["b", "a"]
     assert Run.from_ranked_lists({"q1": ["a", "b"]}).ranking("q1") == ["a", "b"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False, width=64), min_size=1, max_size=40),
+       st.sampled_from(["%.6f", "%.3f", "%g", "%r", "%.0f", "%.17g"]))  # fmt: skip
+def test_bulk_number_parsing_equals_float_exactly(values, fmt):
+    text = [(fmt % v).encode() if fmt != "%r" else repr(v).encode() for v in values]
+    lines = b"".join(b"1 Q0 d%d 1 %s t\n" % (i, t) for i, t in enumerate(text))
+    run = read_runs(lines, keep_order=True)["t"]
+    assert run.scores.tolist() == [float(t) for t in text]

@@ -24,18 +24,34 @@ def _mix(h: np.ndarray) -> np.ndarray:
     return h
 
 
-def pair_keys(codes: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    """A 64-bit key per row from its query code and its document bytes (``S<n>``)."""
+def _words(docs: np.ndarray) -> np.ndarray:
+    """``(n, w)`` little-endian 64-bit words holding each id's bytes, zero-padded."""
     n, width = len(docs), docs.dtype.itemsize
-    words = -(-width // 8)
-    raw = np.zeros((n, words * 8), dtype=np.uint8)
+    if width % 8 == 0 and docs.flags.c_contiguous:
+        return docs.view("<u8").reshape(n, width // 8)
+    raw = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
     raw[:, :width] = docs.view(np.uint8).reshape(n, width)
-    chunks = raw.view("<u8")
-    h = (np.asarray(codes, dtype=np.uint64) + np.uint64(1)) * _GOLDEN
+    return raw.view("<u8")
+
+
+def pair_keys(codes: np.ndarray, docs: np.ndarray) -> np.ndarray:
+    """A 64-bit key per row: the query code in the top 24 bits, a document hash below.
+
+    Keys of one query are contiguous once sorted, so looking up rows that come query
+    by query touches one small region of the sorted table at a time.
+    """
+    words = _words(docs)
+    codes = np.asarray(codes, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for j in range(words):
-            h = _mix(h ^ chunks[:, j])
-    return h
+        h = words[:, 0] * _M1
+        for j in range(1, words.shape[1]):
+            h ^= words[:, j] * _M2
+            h = (h << np.uint64(31)) | (h >> np.uint64(33))
+        h = _mix(h)
+    if len(codes) and int(codes.max()) >= 1 << 24:
+        with np.errstate(over="ignore"):
+            return _mix(h ^ (codes * _GOLDEN))
+    return (codes << np.uint64(40)) | (h >> np.uint64(24))
 
 
 def first_duplicate(codes: np.ndarray, docs: np.ndarray) -> tuple[int, int] | None:
@@ -43,11 +59,12 @@ def first_duplicate(codes: np.ndarray, docs: np.ndarray) -> tuple[int, int] | No
     if len(docs) < 2:
         return None
     keys = pair_keys(codes, docs)
+    sorted_keys = np.sort(keys)
+    if not (sorted_keys[1:] == sorted_keys[:-1]).any():
+        return None  # no equal keys, so certainly no equal pairs
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     candidates = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
-    if len(candidates) == 0:
-        return None
     a, b = order[candidates], order[candidates + 1]
     real = (codes[a] == codes[b]) & (docs[a] == docs[b])
     if not real.any():
@@ -79,10 +96,10 @@ def lookup(table_codes, table_docs, codes, docs) -> np.ndarray:
     order = np.argsort(table_keys)
     sorted_keys = table_keys[order]
     keys = pair_keys(codes, docs)
+    if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a collision inside the table
+        return _exact_lookup(table_codes, table_docs, codes, docs)
     pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
     hit = np.flatnonzero(sorted_keys[pos] == keys)
-    if len(np.unique(sorted_keys)) != len(sorted_keys):
-        return _exact_lookup(table_codes, table_docs, codes, docs)
     rows = order[pos[hit]]
     real = (table_codes[rows] == codes[hit]) & (table_docs[rows] == docs[hit])
     out[hit[real]] = rows[real]

@@ -98,17 +98,18 @@ class Qrels:
         rank = np.empty(len(names), dtype=np.int64)
         rank[order_names] = np.arange(len(names))
         codes = rank[codes] if len(names) else codes
-        order = np.lexsort((docs, codes))
+        grouped = len(codes) < 2 or bool((codes[1:] >= codes[:-1]).all())
+        order = np.arange(len(codes)) if grouped else np.argsort(codes, kind="stable")
         codes, docs = codes[order], docs[order]
-        dup = np.flatnonzero((codes[1:] == codes[:-1]) & (docs[1:] == docs[:-1]))
-        if len(dup):
-            row = int(order[dup[0] + 1])
+        found = first_duplicate(codes, docs)
+        if found is not None:
+            row = int(order[found[1]])
             line = lines(row) if lines is not None else None
             raise FormatError(
                 path,
                 line,
-                f"document {docs[dup[0]].decode()!r} judged twice for query "
-                f"{names[order_names[codes[dup[0]]]]!r}",
+                f"document {docs[found[0]].decode()!r} judged twice for query "
+                f"{names[order_names[codes[found[0]]]]!r}",
             )
         offsets = np.searchsorted(codes, np.arange(len(names) + 1))
         cols = {k: np.asarray(v, dtype=np.float64)[order] for k, v in columns.items()}

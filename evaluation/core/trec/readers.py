@@ -16,7 +16,7 @@ is MIREX judgments. Tabs, spaces and CRLF line ends are all accepted.
 from __future__ import annotations
 
 from evaluation.core.trec.model import Qrels, Run
-from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_bytes, split_columns
+from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_buffer, split_columns
 
 QRELS_FORMATS = ("auto", "trec", "mirex")
 RUN_FORMATS = ("auto", "trec", "mirex")
@@ -76,16 +76,16 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         with ``scale=``). TREC qrels have one ``raw`` column.
     """
     _check_format(format, QRELS_FORMATS)
-    path, data = read_bytes(source)
+    path, data = read_buffer(source)
     fmt = _detect_qrels(path, data) if format == "auto" else format
     if fmt == "trec":
-        table = split_columns(path, data, 4)
-        columns = {"raw": table.numbers(3, "relevance")}
-        queries, docs, default = table.strings(0), table.strings(2), "raw"
+        table = split_columns(path, data, 4, keep=(0, 2, 3))
+        columns = {"raw": table.numbers(2, "relevance")}
+        queries, docs, default = table.strings(0), table.strings(1), "raw"
     else:
         table = split_columns(path, data, (3, 4))
         columns = {"fine": table.numbers(2, "Fine score")}
-        if table.starts.shape[1] == 4:
+        if len(table.starts) == 4:
             columns["broad"] = table.numbers(3, "Broad score")
         if scale not in columns:
             raise ValueError(f"{path} has no {scale!r} column (it has: {', '.join(columns)})")
@@ -101,7 +101,7 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
     is a :class:`FormatError` naming the line.
     """
     _check_format(format, RUN_FORMATS)
-    path, data = read_bytes(source)
+    path, data = read_buffer(source)
     fmt = _detect_runs(path, data) if format == "auto" else format
     if fmt == "trec":
         table = split_columns(path, data, 6)

@@ -9,6 +9,7 @@ as float64 numbers — without creating a Python object per token.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
@@ -25,102 +26,303 @@ class FormatError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def read_bytes(source) -> tuple[str, bytes]:
-    """``(name, bytes)`` of a path, of bytes/str content, or of an iterable of lines."""
+def read_buffer(source) -> tuple[str, np.ndarray]:
+    """``(name, bytes as uint8 followed by zero padding)`` of a path, bytes, str or lines.
+
+    Files are read straight into the numpy buffer (no intermediate ``bytes`` copy).
+    """
     if isinstance(source, bytes | bytearray):
-        return "<bytes>", bytes(source)
+        return "<bytes>", _padded(bytes(source))
     if isinstance(source, str) and ("\n" in source or "\t" in source):
-        return "<string>", source.encode()
+        return "<string>", _padded(source.encode())
     if hasattr(source, "__fspath__") or isinstance(source, str):
         with open(source, "rb") as handle:
-            return str(source), handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            buffer = np.zeros(size + _PAD, dtype=np.uint8)
+            got = handle.readinto(memoryview(buffer)[:size])
+            if got != size:
+                raise OSError(f"{source}: read {got} of {size} bytes")
+            return str(source), buffer
     lines = [line if isinstance(line, str) else line.decode() for line in source]
-    return "<lines>", "\n".join(line.rstrip("\r\n") for line in lines).encode() + b"\n"
+    return "<lines>", _padded("\n".join(line.rstrip("\r\n") for line in lines).encode() + b"\n")
+
+
+def _padded(data: bytes) -> np.ndarray:
+    buffer = np.zeros(len(data) + _PAD, dtype=np.uint8)
+    buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+    return buffer
+
+
+_LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_ROWS = 1 << 20  # rows per batch when parsing numbers
 
 
 @dataclass(frozen=True)
 class Table:
-    """The tokens of a file with the same number of fields on every non-blank line."""
+    """The tokens of a file with the same number of fields on every non-blank line.
+
+    ``starts[c]`` and ``lengths[c]`` locate the tokens of kept column ``c`` in ``buffer``.
+    """
 
     path: str
     buffer: np.ndarray  # uint8, the file bytes followed by _PAD zeros
-    starts: np.ndarray  # (n_rows, n_columns) token start offsets
-    lengths: np.ndarray  # (n_rows, n_columns) token lengths
+    starts: list[np.ndarray]
+    lengths: list[np.ndarray]
     line_of_row: np.ndarray | None  # 1-based line numbers, None when row i is line i + 1
 
     @property
     def n_rows(self) -> int:
-        return self.starts.shape[0]
+        return len(self.starts[0]) if self.starts else 0
 
     def line(self, row: int) -> int:
         return int(self.line_of_row[row]) if self.line_of_row is not None else row + 1
 
     def strings(self, column: int) -> np.ndarray:
-        """Tokens of ``column`` as a fixed-width bytes array (``S<longest>``)."""
-        starts, lengths = self.starts[:, column], self.lengths[:, column]
+        """Tokens of ``column`` as a zero-padded fixed-width bytes array (``S<8n>``).
+
+        Tokens are gathered eight bytes at a time as little-endian 64-bit words (which
+        keeps the byte order), the bytes past each token's end masked off.
+        """
+        starts, lengths = self.starts[column], self.lengths[column]
         width = int(lengths.max(initial=1))
         if width > _PAD:
             out = [bytes(self.buffer[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
             return np.array(out, dtype=f"S{width}")
-        window = np.lib.stride_tricks.as_strided(
-            self.buffer, shape=(len(self.buffer) - _PAD, width), strides=(1, 1), writeable=False
+        n_words = -(-width // 8)
+        unaligned = np.ndarray(
+            shape=(len(self.buffer) - 8,), dtype="<u8", buffer=self.buffer, strides=(1,)
         )
-        chars = window[starts]
-        chars[np.arange(width) >= lengths[:, None]] = 0
-        return chars.view(f"S{width}").ravel()
+        out = np.empty((len(starts), n_words), dtype="<u8")
+        for j in range(n_words):
+            keep = np.clip(lengths - 8 * j, 0, 8)
+            out[:, j] = unaligned[starts + np.int64(8 * j)] & _LOW_BYTES[keep]
+        return out.view(f"S{8 * n_words}").ravel()
 
     def numbers(self, column: int, what: str = "number") -> np.ndarray:
-        """Tokens of ``column`` as float64, with a :class:`FormatError` for the first bad one."""
+        """Tokens of ``column`` as float64, with a :class:`FormatError` for the first bad one.
+
+        Plain decimals (``-12.5``) are parsed in bulk and exactly as ``strtod`` would
+        (see :func:`parse_decimals`); anything else goes through ``float()``.
+        """
         text = self.strings(column)
-        try:
-            return text.astype(np.float64)
-        except ValueError:
-            for row, token in enumerate(text.tolist()):
+        values = np.empty(len(text))
+        for lo in range(0, len(text), _ROWS):
+            chunk = text[lo : lo + _ROWS]
+            chars = chunk.view(np.uint8).reshape(len(chunk), -1)
+            lengths = self.lengths[column][lo : lo + _ROWS]
+            values[lo : lo + _ROWS], ok = parse_decimals(chars, lengths)
+            for row in np.flatnonzero(~ok):
+                token = chunk[row]
                 try:
-                    float(token)
+                    values[lo + row] = float(token)
                 except ValueError:
                     raise FormatError(
                         self.path,
-                        self.line(row),
+                        self.line(lo + int(row)),
                         f"{what} {token.decode(errors='replace')!r} is not a number",
                     ) from None
-            raise
+        return values
 
 
-def split_columns(path: str, data: bytes, n_columns: int | tuple[int, ...]) -> Table:
-    """Split ``data`` into rows of whitespace-separated tokens, skipping blank lines.
+def parse_decimals(chars: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Parse zero-padded tokens like ``-12.345`` in bulk: ``(values, ok)``.
 
-    ``n_columns`` is the number of fields every line must have (or a tuple of allowed
-    counts, the first one found being required of every line). Raises
-    :class:`FormatError` naming the first line with another count.
+    Rows of the same shape (length, position of the point, sign) have their digits in
+    the same columns, so each shape is one integer dot product giving the mantissa
+    ``m`` exactly (at most 15 digits, below 2**53), and ``m / 10**f`` is then the
+    correctly rounded value — what ``strtod`` returns (Clinger's fast path). ``ok`` is
+    False for tokens of another form (exponents, ``inf``, too many digits), left to
+    ``float()``.
+
+    >>> chars = np.array([b"-1.25", b"30", b"1e3"]).view(np.uint8).reshape(3, -1)
+    >>> values, ok = parse_decimals(chars, np.array([5, 2, 3]))
+    >>> values[ok].tolist(), ok.tolist()
+    ([-1.25, 30.0], [True, True, False])
     """
-    allowed = (n_columns,) if isinstance(n_columns, int) else tuple(n_columns)
-    buffer = np.zeros(len(data) + _PAD, dtype=np.uint8)
-    buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-    # whitespace (and control bytes) positions, with a sentinel at the end of the data
-    ws = np.flatnonzero(buffer[: len(data) + 1] <= 32)
+    n = len(chars)
+    values = np.zeros(n)
+    ok = np.zeros(n, dtype=bool)
+    negative = chars[:, 0] == 45
+    key = lengths.astype(np.int64) * 2 + negative
+    for k in np.flatnonzero(np.bincount(key)):
+        rows = np.flatnonzero(key == k) if len(key) else key
+        length, sign = divmod(int(k), 2)
+        while len(rows):  # one pass per position of the decimal point
+            dots = np.flatnonzero(chars[rows[0], :length] == 46)
+            at = int(dots[0]) if len(dots) else length
+            if at < length:
+                same = chars[rows, at] == 46
+            else:
+                same = ~(chars[rows, :length] == 46).any(axis=1)
+            _parse_shape(chars, rows[same], length, at, sign, values, ok)
+            rows = rows[~same]
+    return values, ok
+
+
+def _parse_shape(chars, rows, length, at, sign, values, ok) -> None:
+    """Rows of one shape: digits in columns ``sign .. length-1`` except the point ``at``."""
+    columns = [j for j in range(sign, length) if j != at]
+    fraction = length - at - 1 if at < length else 0
+    if not columns or len(columns) > 15 or fraction > 22:
+        return
+    block = chars[rows]
+    mantissa = np.zeros(len(rows))
+    good = np.ones(len(rows), dtype=bool)
+    for j in columns:  # exact: every partial value is an integer below 2**53
+        digit = block[:, j] - np.uint8(48)
+        good &= digit < 10
+        mantissa = mantissa * 10.0 + digit
+    parsed = mantissa / 10.0**fraction
+    values[rows] = -parsed if sign else parsed
+    ok[rows] = good
+
+
+_CHUNK = 1 << 22  # bytes per block: small enough for the work arrays to stay in cache
+
+
+def _regular_block(block: np.ndarray, width: int, keep: list[int], ws: np.ndarray):
+    """Fast path: every line is ``width`` tokens split by one separator, ending in LF.
+
+    Returns ``(starts, lengths, lines)`` of the kept columns, or ``None`` if the block
+    is not that regular.
+    """
+    if len(ws) and block[ws[-1]] == 0:
+        ws = ws[:-1]  # the zero after the data
+    if len(ws) == 0 or len(ws) % width:
+        return None
+    grid = ws.reshape(-1, width)
+    if not (block[grid[:, -1]] == 10).all() or np.count_nonzero(block[ws] == 10) != len(grid):
+        return None
+    starts, lengths = [], []
+    for j in keep:
+        if j == 0:
+            start = np.empty(len(grid), dtype=ws.dtype)
+            start[0] = 0
+            start[1:] = grid[:-1, -1] + 1
+        else:
+            start = grid[:, j - 1] + 1
+        starts.append(start)
+        lengths.append(grid[:, j] - start)
+    for n in lengths:
+        if not (n > 0).all():
+            return None
+    return starts, lengths, len(grid)
+
+
+def _block_tokens(block: np.ndarray, offset: int, ws: np.ndarray):
+    """Token starts, lengths and 0-based line numbers (local) of one block of whole lines."""
     if len(ws) == 0 or ws[0] != 0:
         ws = np.concatenate([[-1], ws])
-    token_after = np.flatnonzero(np.diff(ws) > 1)
-    starts = ws[token_after] + 1
-    ends = ws[token_after + 1]
-    newline = buffer[ws] == 10
-    newline[0] = False if ws[0] == -1 else newline[0]
-    line_of_token = np.cumsum(newline)[token_after]  # 0-based line of each token
-    counts = np.bincount(line_of_token)
-    present = counts[counts > 0]
-    width = allowed[0] if len(allowed) == 1 else _first_allowed(present, allowed)
-    bad = np.flatnonzero((counts != 0) & (counts != width))
-    if len(bad) or width is None:
-        line = int(bad[0]) if len(bad) else int(np.flatnonzero(counts)[0])
-        found = int(counts[line])
-        expected = " or ".join(str(a) for a in allowed) if width is None else str(width)
-        raise FormatError(path, line + 1, f"expected {expected} fields, found {found}")
-    starts = starts.reshape(-1, width)
-    lengths = (ends - ws[token_after] - 1).reshape(-1, width)
-    row_lines = line_of_token[::width] + 1
-    regular = len(row_lines) == 0 or (row_lines[-1] == len(row_lines))
-    return Table(path, buffer, starts, lengths, None if regular else row_lines)
+    gaps = np.diff(ws)
+    after = np.flatnonzero(gaps > 1)
+    newline = block[ws] == 10
+    if ws[0] == -1:
+        newline[0] = False
+    line = np.cumsum(newline, dtype=np.int64)[after]
+    return ws[after] + 1 + offset, gaps[after] - 1, line, int(np.count_nonzero(newline))
+
+
+def split_columns(
+    path: str,
+    buffer: np.ndarray,
+    n_columns: int | tuple[int, ...],
+    keep: tuple[int, ...] | None = None,
+) -> Table:
+    """Split a buffer from :func:`read_buffer` into rows of tokens, skipping blank lines.
+
+    ``n_columns`` is the number of fields every line must have (or a tuple of allowed
+    counts, the first one found being required of every line); ``keep`` lists the
+    columns to keep (all by default). Raises :class:`FormatError` naming the first line
+    with another count. Works block by block so the work arrays stay small, with a fast
+    path for blocks of regular lines (one separator between fields, LF line ends).
+    """
+    allowed = (n_columns,) if isinstance(n_columns, int) else tuple(n_columns)
+    size = len(buffer) - _PAD
+    text = buffer[: size + 1]  # the zero after the data ends the last line
+    width = None if len(allowed) > 1 else allowed[0]
+    starts, lengths, row_lines = [], [], []
+    scratch = np.empty(_CHUNK + (1 << 16), dtype=bool)
+    offset_type = np.int32 if size < (1 << 31) - _PAD else np.int64
+    regular = True
+    lines_before, position = 0, 0
+    while position < len(text):
+        end = min(position + _CHUNK, len(text))
+        if end < len(text):
+            end = _after_last_newline(text, position, end)
+        block = text[position:end]
+        if len(block) > len(scratch):
+            scratch = np.empty(len(block), dtype=bool)
+        mask = np.less_equal(block, 32, out=scratch[: len(block)])
+        ws = np.flatnonzero(mask)
+        columns = list(keep) if keep is not None else list(range(width or 0))
+        fast = _regular_block(block, width, columns, ws) if width and columns else None
+        if fast is not None:
+            s, n, newlines = fast
+            starts.append([(c + position).astype(offset_type) for c in s])
+            lengths.append([c.astype(np.int32) for c in n])
+            row_lines.append((lines_before, newlines))
+        else:
+            s, n, line, newlines = _block_tokens(block, position, ws)
+            counts = np.bincount(line, minlength=newlines + 1)
+            if width is None:
+                present = counts[counts > 0]
+                width = _first_allowed(present, allowed) if len(present) else None
+                if width is None and len(present):
+                    _raise_count(path, counts, lines_before, allowed, None)
+            if width is not None:
+                if ((counts != 0) & (counts != width)).any():
+                    _raise_count(path, counts, lines_before, allowed, width)
+                columns = list(keep) if keep is not None else list(range(width))
+                starts.append([s.reshape(-1, width)[:, c].astype(offset_type) for c in columns])
+                lengths.append([n.reshape(-1, width)[:, c].astype(np.int32) for c in columns])
+                rows = line[::width] + lines_before + 1
+                regular = regular and bool((counts[:newlines] == width).all())
+                row_lines.append(rows)
+        lines_before += newlines
+        position = end
+    width = width or allowed[0]
+    n_keep = len(keep) if keep is not None else width
+    if not starts:
+        empty = [np.zeros(0, dtype=np.int64) for _ in range(n_keep)]
+        return Table(path, buffer, empty, [e.astype(np.int32) for e in empty], None)
+    line_of_row = None
+    if not regular:
+        line_of_row = np.concatenate(
+            [
+                r if isinstance(r, np.ndarray) else np.arange(r[0], r[0] + r[1]) + 1
+                for r in row_lines
+            ]
+        )
+    return Table(
+        path,
+        buffer,
+        [np.concatenate([block[c] for block in starts]) for c in range(n_keep)],
+        [np.concatenate([block[c] for block in lengths]) for c in range(n_keep)],
+        line_of_row,
+    )
+
+
+def _after_last_newline(text: np.ndarray, start: int, end: int) -> int:
+    """End a block just after the last LF in ``text[start:end]`` (or the next one)."""
+    step = 1 << 16
+    stop = end
+    while stop > start:
+        lo = max(start, stop - step)
+        hits = np.flatnonzero(text[lo:stop] == 10)
+        if len(hits):
+            return lo + int(hits[-1]) + 1
+        stop = lo
+    hits = np.flatnonzero(text[end:] == 10)
+    return end + int(hits[0]) + 1 if len(hits) else len(text)
+
+
+def _raise_count(path, counts, lines_before, allowed, width):
+    bad = np.flatnonzero((counts != 0) & (counts != (width or -1)))
+    line = int(bad[0])
+    expected = " or ".join(str(a) for a in allowed) if width is None else str(width)
+    raise FormatError(
+        path, lines_before + line + 1, f"expected {expected} fields, found {int(counts[line])}"
+    )
 
 
 def _first_allowed(present: np.ndarray, allowed: tuple[int, ...]) -> int | None:
@@ -129,10 +331,10 @@ def _first_allowed(present: np.ndarray, allowed: tuple[int, ...]) -> int | None:
     return int(present[0]) if int(present[0]) in allowed else None
 
 
-def first_fields(data: bytes, lines: int = 100) -> list[list[str]]:
+def first_fields(buffer: np.ndarray, lines: int = 100) -> list[list[str]]:
     """The fields of the first non-blank lines, for format detection."""
     out = []
-    for line in data[: 1 << 16].splitlines():
+    for line in bytes(buffer[: min(len(buffer) - _PAD, 1 << 16)]).splitlines():
         fields = line.decode(errors="replace").split()
         if fields:
             out.append(fields)
