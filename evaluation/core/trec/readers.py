@@ -85,7 +85,7 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
     else:
         table = split_columns(path, data, (3, 4))
         columns = {"fine": table.numbers(2, "Fine score")}
-        if len(table.starts) == 4:
+        if len(table.columns) == 4:
             columns["broad"] = table.numbers(3, "Broad score")
         if scale not in columns:
             raise ValueError(f"{path} has no {scale!r} column (it has: {', '.join(columns)})")

@@ -57,46 +57,43 @@ _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], 
 _ROWS = 1 << 20  # rows per batch when parsing numbers
 
 
+def gather_strings(buffer: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Tokens at ``starts`` as a zero-padded fixed-width bytes array (``S<8n>``).
+
+    Tokens are gathered eight bytes at a time as little-endian 64-bit words (which
+    keeps the byte order), the bytes past each token's end masked off.
+    """
+    width = int(lengths.max(initial=1))
+    if width > _PAD:
+        out = [bytes(buffer[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
+        return np.array(out, dtype=f"S{width}")
+    n_words = -(-width // 8)
+    unaligned = np.ndarray(shape=(len(buffer) - 8,), dtype="<u8", buffer=buffer, strides=(1,))
+    out = np.empty((len(starts), n_words), dtype="<u8")
+    for j in range(n_words):
+        keep = np.clip(lengths - 8 * j, 0, 8)
+        out[:, j] = unaligned[starts + np.int64(8 * j)] & _LOW_BYTES[keep]
+    return out.view(f"S{8 * n_words}").ravel()
+
+
 @dataclass(frozen=True)
 class Table:
-    """The tokens of a file with the same number of fields on every non-blank line.
-
-    ``starts[c]`` and ``lengths[c]`` locate the tokens of kept column ``c`` in ``buffer``.
-    """
+    """The tokens of the kept columns of a file, as zero-padded bytes arrays."""
 
     path: str
-    buffer: np.ndarray  # uint8, the file bytes followed by _PAD zeros
-    starts: list[np.ndarray]
-    lengths: list[np.ndarray]
+    columns: list[np.ndarray]
     line_of_row: np.ndarray | None  # 1-based line numbers, None when row i is line i + 1
 
     @property
     def n_rows(self) -> int:
-        return len(self.starts[0]) if self.starts else 0
+        return len(self.columns[0]) if self.columns else 0
 
     def line(self, row: int) -> int:
         return int(self.line_of_row[row]) if self.line_of_row is not None else row + 1
 
     def strings(self, column: int) -> np.ndarray:
-        """Tokens of ``column`` as a zero-padded fixed-width bytes array (``S<8n>``).
-
-        Tokens are gathered eight bytes at a time as little-endian 64-bit words (which
-        keeps the byte order), the bytes past each token's end masked off.
-        """
-        starts, lengths = self.starts[column], self.lengths[column]
-        width = int(lengths.max(initial=1))
-        if width > _PAD:
-            out = [bytes(self.buffer[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
-            return np.array(out, dtype=f"S{width}")
-        n_words = -(-width // 8)
-        unaligned = np.ndarray(
-            shape=(len(self.buffer) - 8,), dtype="<u8", buffer=self.buffer, strides=(1,)
-        )
-        out = np.empty((len(starts), n_words), dtype="<u8")
-        for j in range(n_words):
-            keep = np.clip(lengths - 8 * j, 0, 8)
-            out[:, j] = unaligned[starts + np.int64(8 * j)] & _LOW_BYTES[keep]
-        return out.view(f"S{8 * n_words}").ravel()
+        """Tokens of ``column`` (``S<n>``, zero-padded)."""
+        return self.columns[column]
 
     def numbers(self, column: int, what: str = "number") -> np.ndarray:
         """Tokens of ``column`` as float64, with a :class:`FormatError` for the first bad one.
@@ -104,12 +101,12 @@ class Table:
         Plain decimals (``-12.5``) are parsed in bulk and exactly as ``strtod`` would
         (see :func:`parse_decimals`); anything else goes through ``float()``.
         """
-        text = self.strings(column)
+        text = self.columns[column]
         values = np.empty(len(text))
         for lo in range(0, len(text), _ROWS):
             chunk = text[lo : lo + _ROWS]
             chars = chunk.view(np.uint8).reshape(len(chunk), -1)
-            lengths = self.lengths[column][lo : lo + _ROWS]
+            lengths = (chars != 0).sum(axis=1)
             values[lo : lo + _ROWS], ok = parse_decimals(chars, lengths)
             for row in np.flatnonzero(~ok):
                 token = chunk[row]
@@ -240,9 +237,8 @@ def split_columns(
     size = len(buffer) - _PAD
     text = buffer[: size + 1]  # the zero after the data ends the last line
     width = None if len(allowed) > 1 else allowed[0]
-    starts, lengths, row_lines = [], [], []
+    found, row_lines = [], []
     scratch = np.empty(_CHUNK + (1 << 16), dtype=bool)
-    offset_type = np.int32 if size < (1 << 31) - _PAD else np.int64
     regular = True
     lines_before, position = 0, 0
     while position < len(text):
@@ -258,8 +254,9 @@ def split_columns(
         fast = _regular_block(block, width, columns, ws) if width and columns else None
         if fast is not None:
             s, n, newlines = fast
-            starts.append([(c + position).astype(offset_type) for c in s])
-            lengths.append([c.astype(np.int32) for c in n])
+            found.append(
+                [gather_strings(buffer, c + position, m) for c, m in zip(s, n, strict=True)]
+            )
             row_lines.append((lines_before, newlines))
         else:
             s, n, line, newlines = _block_tokens(block, position, ws)
@@ -273,8 +270,8 @@ def split_columns(
                 if ((counts != 0) & (counts != width)).any():
                     _raise_count(path, counts, lines_before, allowed, width)
                 columns = list(keep) if keep is not None else list(range(width))
-                starts.append([s.reshape(-1, width)[:, c].astype(offset_type) for c in columns])
-                lengths.append([n.reshape(-1, width)[:, c].astype(np.int32) for c in columns])
+                grid_s, grid_n = s.reshape(-1, width), n.reshape(-1, width)
+                found.append([gather_strings(buffer, grid_s[:, c], grid_n[:, c]) for c in columns])
                 rows = line[::width] + lines_before + 1
                 regular = regular and bool((counts[:newlines] == width).all())
                 row_lines.append(rows)
@@ -282,9 +279,8 @@ def split_columns(
         position = end
     width = width or allowed[0]
     n_keep = len(keep) if keep is not None else width
-    if not starts:
-        empty = [np.zeros(0, dtype=np.int64) for _ in range(n_keep)]
-        return Table(path, buffer, empty, [e.astype(np.int32) for e in empty], None)
+    if not found:
+        return Table(path, [np.zeros(0, dtype="S1") for _ in range(n_keep)], None)
     line_of_row = None
     if not regular:
         line_of_row = np.concatenate(
@@ -294,11 +290,7 @@ def split_columns(
             ]
         )
     return Table(
-        path,
-        buffer,
-        [np.concatenate([block[c] for block in starts]) for c in range(n_keep)],
-        [np.concatenate([block[c] for block in lengths]) for c in range(n_keep)],
-        line_of_row,
+        path, [np.concatenate([block[c] for block in found]) for c in range(n_keep)], line_of_row
     )
 
 
