@@ -109,11 +109,10 @@ def run_process(command: list[str]) -> tuple[float, float, str]:
 
 
 def machine() -> str:
-    cpu = next(
-        (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if "model name" in line),
-        platform.processor(),
-    )
-    memory = next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal"))
+    cpuinfo = Path("/proc/cpuinfo").read_text().splitlines()
+    cpu = next((x.split(":", 1)[1].strip() for x in cpuinfo if "model name" in x), "?")
+    meminfo = Path("/proc/meminfo").read_text().splitlines()
+    memory = next(x.split()[1] for x in meminfo if x.startswith("MemTotal"))
     import numpy
 
     return (
