@@ -84,5 +84,6 @@ def rank_judgments(qrels: Qrels, run: Run, *, complete: bool = False) -> RankedJ
     codes = np.broadcast_to(judgments[:, None], inside.shape)[inside]
     qrels_codes = np.repeat(np.arange(len(qrels.query_ids)), np.diff(qrels.offsets))
     match = np.full(inside.shape, -1, dtype=np.int64)
-    match[inside] = lookup(qrels_codes, qrels.docs, codes, run.docs[rows])
+    hashes = run.hashes[rows] if run.hashes is not None else None
+    match[inside] = lookup(qrels_codes, qrels.docs, codes, run.docs[rows], hashes)
     return RankedJudgments(qrels, queries, match, retrieved, judgments)

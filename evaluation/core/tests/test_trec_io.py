@@ -79,3 +79,22 @@ def test_bulk_number_parsing_equals_float_exactly(values, fmt):
     lines = b"".join(b"1 Q0 d%d 1 %s t\n" % (i, t) for i, t in enumerate(text))
     run = read_runs(lines, keep_order=True)["t"]
     assert run.scores.tolist() == [float(t) for t in text]
+
+
+def test_big_files_read_block_by_block_give_the_same_rows_and_line_numbers(tmp_path, monkeypatch):
+    from evaluation.core.trec import tokens
+
+    monkeypatch.setattr(tokens, "_CHUNK", 300)  # many blocks, mapped file, padded tail
+    lines = [
+        b"%d Q0 doc%d %d %d.%d run" % (i // 50, i, i % 50, 1000 - i, i % 7) for i in range(2000)
+    ]
+    lines[777] = lines[777].replace(b" ", b"\t", 2) + b"\r"  # an irregular block
+    path = tmp_path / "run.txt"
+    path.write_bytes(b"\n".join(lines))  # no final newline
+    run = read_runs(path)["run"]
+    assert len(run.docs) == 2000
+    assert run.ranking("0")[:2] == ["doc0", "doc1"]
+    assert run.scores[:2].tolist() == [1000.0, 999.1]
+    path.write_bytes(b"\n".join([*lines[:1500], b"1 Q0 x 1 2", *lines[1500:]]))
+    with pytest.raises(FormatError, match=r"run.txt:1501: expected 6 fields, found 5"):
+        read_runs(path)

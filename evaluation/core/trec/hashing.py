@@ -34,31 +34,39 @@ def _words(docs: np.ndarray) -> np.ndarray:
     return raw.view("<u8")
 
 
-def pair_keys(codes: np.ndarray, docs: np.ndarray) -> np.ndarray:
-    """A 64-bit key per row: the query code in the top 24 bits, a document hash below.
-
-    Keys of one query are contiguous once sorted, so looking up rows that come query
-    by query touches one small region of the sorted table at a time.
-    """
+def doc_hashes(docs: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of each document id (``S<n>`` array)."""
     words = _words(docs)
-    codes = np.asarray(codes, dtype=np.uint64)
     with np.errstate(over="ignore"):
         h = words[:, 0] * _M1
         for j in range(1, words.shape[1]):
             h ^= words[:, j] * _M2
             h = (h << np.uint64(31)) | (h >> np.uint64(33))
-        h = _mix(h)
+        return _mix(h)
+
+
+def pair_keys(codes: np.ndarray, docs: np.ndarray, hashes: np.ndarray | None = None) -> np.ndarray:
+    """A 64-bit key per row: the query code in the top 24 bits, a document hash below.
+
+    Keys of one query are contiguous once sorted, so looking up rows that come query
+    by query touches one small region of the sorted table at a time. ``hashes`` are
+    the :func:`doc_hashes` of ``docs`` if already known.
+    """
+    h = doc_hashes(docs) if hashes is None else hashes
+    codes = np.asarray(codes, dtype=np.uint64)
     if len(codes) and int(codes.max()) >= 1 << 24:
         with np.errstate(over="ignore"):
             return _mix(h ^ (codes * _GOLDEN))
     return (codes << np.uint64(40)) | (h >> np.uint64(24))
 
 
-def first_duplicate(codes: np.ndarray, docs: np.ndarray) -> tuple[int, int] | None:
+def first_duplicate(
+    codes: np.ndarray, docs: np.ndarray, hashes: np.ndarray | None = None
+) -> tuple[int, int] | None:
     """Rows ``(i, j)``, ``i < j``, of the first repeated (code, doc) pair found, or ``None``."""
     if len(docs) < 2:
         return None
-    keys = pair_keys(codes, docs)
+    keys = pair_keys(codes, docs, hashes)
     sorted_keys = np.sort(keys)
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return None  # no equal keys, so certainly no equal pairs
@@ -84,7 +92,7 @@ def _exact_duplicate(codes, docs):
     return i, j
 
 
-def lookup(table_codes, table_docs, codes, docs) -> np.ndarray:
+def lookup(table_codes, table_docs, codes, docs, hashes=None) -> np.ndarray:
     """For each (code, doc) row, the index of the equal row in the table, or -1.
 
     The table must not hold a pair twice.
@@ -95,7 +103,7 @@ def lookup(table_codes, table_docs, codes, docs) -> np.ndarray:
     table_keys = pair_keys(table_codes, table_docs)
     order = np.argsort(table_keys)
     sorted_keys = table_keys[order]
-    keys = pair_keys(codes, docs)
+    keys = pair_keys(codes, docs, hashes)
     if (sorted_keys[1:] == sorted_keys[:-1]).any():  # a collision inside the table
         return _exact_lookup(table_codes, table_docs, codes, docs)
     pos = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluation.core.trec.hashing import first_duplicate
+from evaluation.core.trec.hashing import doc_hashes, first_duplicate
 from evaluation.core.trec.tokens import FormatError
 
 
@@ -201,6 +201,7 @@ class Run:
     docs: np.ndarray
     scores: np.ndarray | None = None
     path: str = "<memory>"
+    hashes: np.ndarray | None = field(default=None, repr=False)  # doc_hashes(docs)
 
     @classmethod
     def from_arrays(
@@ -232,9 +233,10 @@ class Run:
         if order is not None:
             codes, docs = codes[order], docs[order]
             scores = scores[order] if scores is not None else None
-        _check_duplicates(codes, docs, names, order, path, lines)
+        hashes = doc_hashes(docs)
+        _check_duplicates(codes, docs, hashes, names, order, path, lines)
         offsets = np.searchsorted(codes, np.arange(len(names) + 1))
-        return cls(name, tuple(names), offsets, docs, scores, path)
+        return cls(name, tuple(names), offsets, docs, scores, path, hashes)
 
     @classmethod
     def from_ranked_lists(cls, rankings: Mapping[str, Sequence[str]], *, name: str = "run") -> Run:
@@ -292,8 +294,8 @@ def _rank_order(codes, scores, docs) -> np.ndarray:
     return np.lexsort((docs, scores, -codes))[::-1]
 
 
-def _check_duplicates(codes, docs, names, order, path, lines) -> None:
-    found = first_duplicate(codes, docs)
+def _check_duplicates(codes, docs, hashes, names, order, path, lines) -> None:
+    found = first_duplicate(codes, docs, hashes)
     if found is None:
         return
     first, second = found

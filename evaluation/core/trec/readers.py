@@ -76,7 +76,8 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         with ``scale=``). TREC qrels have one ``raw`` column.
     """
     _check_format(format, QRELS_FORMATS)
-    path, data = read_buffer(source)
+    data = read_buffer(source)
+    path = data.name
     fmt = _detect_qrels(path, data) if format == "auto" else format
     if fmt == "trec":
         table = split_columns(path, data, 4, keep=(0, 2, 3))
@@ -101,7 +102,8 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
     is a :class:`FormatError` naming the line.
     """
     _check_format(format, RUN_FORMATS)
-    path, data = read_buffer(source)
+    data = read_buffer(source)
+    path = data.name
     fmt = _detect_runs(path, data) if format == "auto" else format
     if fmt == "trec":
         table = split_columns(path, data, 6)

@@ -9,6 +9,7 @@ as float64 numbers — without creating a Python object per token.
 
 from __future__ import annotations
 
+import mmap
 import os
 from dataclasses import dataclass
 
@@ -26,54 +27,116 @@ class FormatError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
-def read_buffer(source) -> tuple[str, np.ndarray]:
-    """``(name, bytes as uint8 followed by zero padding)`` of a path, bytes, str or lines.
+@dataclass(frozen=True)
+class Source:
+    """The bytes of an input: a zero-padded copy, or a read-only map of a file.
 
-    Files are read straight into the numpy buffer (no intermediate ``bytes`` copy).
+    ``data[:size]`` is the content; a padded copy has ``_PAD`` zero bytes after it.
     """
+
+    name: str
+    data: np.ndarray
+    size: int
+    mapping: object = None  # keeps a file map open while ``data`` is in use
+
+    @property
+    def padded(self) -> bool:
+        return len(self.data) >= self.size + _PAD
+
+    def head(self) -> bytes:
+        return bytes(self.data[: min(self.size, 1 << 16)])
+
+
+def read_buffer(source) -> Source:
+    """The bytes of a path (mapped, not copied), of bytes/str content, or of lines."""
     if isinstance(source, bytes | bytearray):
-        return "<bytes>", _padded(bytes(source))
+        return _padded("<bytes>", bytes(source))
     if isinstance(source, str) and ("\n" in source or "\t" in source):
-        return "<string>", _padded(source.encode())
+        return _padded("<string>", source.encode())
     if hasattr(source, "__fspath__") or isinstance(source, str):
         with open(source, "rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            buffer = np.zeros(size + _PAD, dtype=np.uint8)
-            got = handle.readinto(memoryview(buffer)[:size])
-            if got != size:
-                raise OSError(f"{source}: read {got} of {size} bytes")
-            return str(source), buffer
+            if size < _PAD:
+                return _padded(str(source), handle.read())
+            mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        return Source(str(source), np.frombuffer(mapping, dtype=np.uint8), size, mapping)
     lines = [line if isinstance(line, str) else line.decode() for line in source]
-    return "<lines>", _padded("\n".join(line.rstrip("\r\n") for line in lines).encode() + b"\n")
+    text = "\n".join(line.rstrip("\r\n") for line in lines) + "\n"
+    return _padded("<lines>", text.encode())
 
 
-def _padded(data: bytes) -> np.ndarray:
+def _padded(name: str, data: bytes) -> Source:
     buffer = np.zeros(len(data) + _PAD, dtype=np.uint8)
     buffer[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-    return buffer
+    return Source(name, buffer, len(data))
 
 
 _LOW_BYTES = np.array([(1 << (8 * n)) - 1 for n in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _ROWS = 1 << 20  # rows per batch when parsing numbers
 
 
-def gather_strings(buffer: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Tokens at ``starts`` as a zero-padded fixed-width bytes array (``S<8n>``).
+def gather_words(
+    buffer: np.ndarray, starts: np.ndarray, lengths: np.ndarray, out: np.ndarray | None = None
+) -> np.ndarray:
+    """Tokens at ``starts`` as ``(n, w)`` little-endian 64-bit words, zero-padded.
 
-    Tokens are gathered eight bytes at a time as little-endian 64-bit words (which
-    keeps the byte order), the bytes past each token's end masked off.
+    Eight bytes are gathered at a time (a little-endian word keeps the byte order), the
+    bytes past each token's end masked off; ``words.view("S<8w>")`` gives the strings.
     """
     width = int(lengths.max(initial=1))
+    n_words = max(1, -(-width // 8))
     if width > _PAD:
-        out = [bytes(buffer[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
-        return np.array(out, dtype=f"S{width}")
-    n_words = -(-width // 8)
+        tokens = [bytes(buffer[s : s + n]) for s, n in zip(starts, lengths, strict=True)]
+        return np.array(tokens, dtype=f"S{8 * n_words}").view("<u8").reshape(-1, n_words)
     unaligned = np.ndarray(shape=(len(buffer) - 8,), dtype="<u8", buffer=buffer, strides=(1,))
-    out = np.empty((len(starts), n_words), dtype="<u8")
+    if out is None or out.shape[1] < n_words:
+        out = np.empty((len(starts), n_words), dtype="<u8")
+    out[:, n_words:] = 0
+    starts = starts.astype(np.int64, copy=False)
     for j in range(n_words):
         keep = np.clip(lengths - 8 * j, 0, 8)
-        out[:, j] = unaligned[starts + np.int64(8 * j)] & _LOW_BYTES[keep]
-    return out.view(f"S{8 * n_words}").ravel()
+        np.bitwise_and(unaligned[starts + 8 * j], _LOW_BYTES[keep], out=out[:, j])
+    return out
+
+
+class _Columns:
+    """The kept columns, filled block by block into arrays allocated once."""
+
+    def __init__(self, n_columns: int, capacity: int) -> None:
+        self.arrays: list[np.ndarray | None] = [None] * n_columns
+        self.capacity, self.rows = capacity, 0
+
+    def add(self, buffer, starts: list[np.ndarray], lengths: list[np.ndarray]) -> None:
+        n = len(starts[0]) if starts else 0
+        for c, (where, size) in enumerate(zip(starts, lengths, strict=True)):
+            array = self.arrays[c]
+            if array is not None:
+                target = array[self.rows : self.rows + n]
+                if gather_words(buffer, where, size, out=target) is target:
+                    continue
+            words = gather_words(buffer, where, size)
+            if array is None or array.shape[1] < words.shape[1]:  # first block, or wider
+                wider = np.empty((self.capacity, words.shape[1]), dtype="<u8")
+                if array is not None:
+                    wider[: self.rows, : array.shape[1]] = array[: self.rows]
+                    wider[: self.rows, array.shape[1] :] = 0
+                self.arrays[c] = array = wider
+            array[self.rows : self.rows + n, : words.shape[1]] = words
+            array[self.rows : self.rows + n, words.shape[1] :] = 0
+        self.rows += n
+
+    def strings(self) -> list[np.ndarray]:
+        return [
+            a[: self.rows].view(f"S{8 * a.shape[1]}").ravel() for a in self.arrays if a is not None
+        ]
+
+
+def _count_lines(text: np.ndarray, scratch: np.ndarray) -> int:
+    lines = 1
+    for lo in range(0, len(text), _CHUNK):
+        chunk = text[lo : lo + _CHUNK]
+        lines += int(np.count_nonzero(np.equal(chunk, 10, out=scratch[: len(chunk)])))
+    return lines
 
 
 @dataclass(frozen=True)
@@ -221,7 +284,7 @@ def _block_tokens(block: np.ndarray, offset: int, ws: np.ndarray):
 
 def split_columns(
     path: str,
-    buffer: np.ndarray,
+    source: Source,
     n_columns: int | tuple[int, ...],
     keep: tuple[int, ...] | None = None,
 ) -> Table:
@@ -234,18 +297,25 @@ def split_columns(
     path for blocks of regular lines (one separator between fields, LF line ends).
     """
     allowed = (n_columns,) if isinstance(n_columns, int) else tuple(n_columns)
-    size = len(buffer) - _PAD
-    text = buffer[: size + 1]  # the zero after the data ends the last line
+    size = source.size
+    text = source.data[: size + 1] if source.padded else source.data[:size]
     width = None if len(allowed) > 1 else allowed[0]
-    found, row_lines = [], []
+    row_lines = []
     scratch = np.empty(_CHUNK + (1 << 16), dtype=bool)
+    found = _Columns(len(keep) if keep is not None else max(allowed), _count_lines(text, scratch))
     regular = True
     lines_before, position = 0, 0
     while position < len(text):
         end = min(position + _CHUNK, len(text))
         if end < len(text):
             end = _after_last_newline(text, position, end)
-        block = text[position:end]
+        buffer, base = source.data, position
+        if not source.padded and end + _PAD > size:  # the tail of a map: pad a copy
+            end = size
+            buffer = np.zeros(size - position + _PAD, dtype=np.uint8)
+            buffer[: size - position] = text[position:]
+            base = 0
+        block = buffer[base : base + end - position + (1 if end == size else 0)]
         if len(block) > len(scratch):
             scratch = np.empty(len(block), dtype=bool)
         mask = np.less_equal(block, 32, out=scratch[: len(block)])
@@ -254,12 +324,10 @@ def split_columns(
         fast = _regular_block(block, width, columns, ws) if width and columns else None
         if fast is not None:
             s, n, newlines = fast
-            found.append(
-                [gather_strings(buffer, c + position, m) for c, m in zip(s, n, strict=True)]
-            )
+            found.add(buffer, [c + base for c in s], n)
             row_lines.append((lines_before, newlines))
         else:
-            s, n, line, newlines = _block_tokens(block, position, ws)
+            s, n, line, newlines = _block_tokens(block, base, ws)
             counts = np.bincount(line, minlength=newlines + 1)
             if width is None:
                 present = counts[counts > 0]
@@ -271,7 +339,7 @@ def split_columns(
                     _raise_count(path, counts, lines_before, allowed, width)
                 columns = list(keep) if keep is not None else list(range(width))
                 grid_s, grid_n = s.reshape(-1, width), n.reshape(-1, width)
-                found.append([gather_strings(buffer, grid_s[:, c], grid_n[:, c]) for c in columns])
+                found.add(buffer, [grid_s[:, c] for c in columns], [grid_n[:, c] for c in columns])
                 rows = line[::width] + lines_before + 1
                 regular = regular and bool((counts[:newlines] == width).all())
                 row_lines.append(rows)
@@ -279,7 +347,7 @@ def split_columns(
         position = end
     width = width or allowed[0]
     n_keep = len(keep) if keep is not None else width
-    if not found:
+    if found.rows == 0:
         return Table(path, [np.zeros(0, dtype="S1") for _ in range(n_keep)], None)
     line_of_row = None
     if not regular:
@@ -289,9 +357,7 @@ def split_columns(
                 for r in row_lines
             ]
         )
-    return Table(
-        path, [np.concatenate([block[c] for block in found]) for c in range(n_keep)], line_of_row
-    )
+    return Table(path, found.strings()[:n_keep], line_of_row)
 
 
 def _after_last_newline(text: np.ndarray, start: int, end: int) -> int:
@@ -323,10 +389,10 @@ def _first_allowed(present: np.ndarray, allowed: tuple[int, ...]) -> int | None:
     return int(present[0]) if int(present[0]) in allowed else None
 
 
-def first_fields(buffer: np.ndarray, lines: int = 100) -> list[list[str]]:
+def first_fields(source: Source, lines: int = 100) -> list[list[str]]:
     """The fields of the first non-blank lines, for format detection."""
     out = []
-    for line in bytes(buffer[: min(len(buffer) - _PAD, 1 << 16)]).splitlines():
+    for line in source.head().splitlines():
         fields = line.decode(errors="replace").split()
         if fields:
             out.append(fields)
