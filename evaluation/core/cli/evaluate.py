@@ -13,7 +13,7 @@ import sys
 
 from evaluation.core.evaluate import evaluate
 from evaluation.core.names import FAMILIES, MeasureNameError, parse_measures
-from evaluation.core.trec import FormatError, read_qrels, read_runs
+from evaluation.core.trec import FormatError, read_qrels, read_run_files
 
 DEFAULT_MEASURES = [
     "map",
@@ -92,12 +92,9 @@ def main(args: list[str]) -> int:
             m for text in options.measures or DEFAULT_MEASURES for m in parse_measures(text)
         ]
         qrels = read_qrels(options.qrels, format=options.qrels_format, scale=options.scale)
-        runs = {}
-        for path in options.runs:
-            for name, run in read_runs(
-                path, format=options.run_format, keep_order=options.keep_order or None
-            ).items():
-                runs[name if name not in runs else f"{name} ({path})"] = run
+        runs = read_run_files(
+            options.runs, format=options.run_format, keep_order=options.keep_order or None
+        )
         results = evaluate(qrels, runs, measures, complete=options.complete)
     except (FormatError, MeasureNameError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)

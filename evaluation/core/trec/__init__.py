@@ -7,7 +7,15 @@
 """
 
 from evaluation.core.trec.model import Qrels, Run, sort_queries
-from evaluation.core.trec.readers import read_qrels, read_runs
+from evaluation.core.trec.readers import read_qrels, read_run_files, read_runs
 from evaluation.core.trec.tokens import FormatError
 
-__all__ = ["FormatError", "Qrels", "Run", "read_qrels", "read_runs", "sort_queries"]
+__all__ = [
+    "FormatError",
+    "Qrels",
+    "Run",
+    "read_qrels",
+    "read_run_files",
+    "read_runs",
+    "sort_queries",
+]

@@ -142,3 +142,17 @@ def _split_systems(table: Table, path: str) -> dict[str, Run]:
             lines=lambda r, rows=rows: table.line(int(rows[r])),
         )
     return runs
+
+
+def read_run_files(
+    paths, *, format: str = "auto", keep_order: bool | None = None
+) -> dict[str, Run]:
+    """Read the runs of several files into one ``{run name: Run}``, as the command lines do.
+
+    A name seen in an earlier file is kept apart as ``"<name> (<path>)"``.
+    """
+    runs: dict[str, Run] = {}
+    for path in paths:
+        for name, run in read_runs(path, format=format, keep_order=keep_order).items():
+            runs[name if name not in runs else f"{name} ({path})"] = run
+    return runs
