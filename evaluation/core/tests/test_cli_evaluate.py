@@ -9,9 +9,10 @@ from pathlib import Path
 import pytest
 
 from evaluation.core.cli import main
+from tests.shared_data import MIREX2011
 
 ROOT = Path(__file__).resolve().parents[3]
-DATA = "/work/shared/data/mirex2011-ams"
+DATA = MIREX2011
 
 
 def mirex_cg5_by_hand():

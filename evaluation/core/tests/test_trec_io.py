@@ -5,8 +5,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluation.core import FormatError, Qrels, Run, read_qrels, read_runs
+from tests.shared_data import MIREX2011
 
-DATA = "/work/shared/data/mirex2011-ams"
+DATA = MIREX2011
 
 
 def test_trec_runs_rank_by_score_descending_ties_by_docno_descending():
