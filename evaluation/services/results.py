@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 
 from evaluation import selectors
-from evaluation.services.recompute import register_computer, recompute_request
+from evaluation.services.recompute import recompute_request, register_computer
 from judging.models import Collection
 
 
