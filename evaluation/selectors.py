@@ -136,3 +136,29 @@ def collection_runs(*, collection: Collection) -> CollectionRuns:
     for system, query, clip in rows.iterator(chunk_size=5000):
         rankings[system].setdefault(query, []).append(clip)
     return CollectionRuns(systems=systems, queries=queries, rankings=rankings)
+
+
+# --- Stored results -------------------------------------------------------------------
+
+
+def collection_recompute(*, collection: Collection) -> dict:
+    """The collection's recompute state (an idle one if none was ever requested)."""
+    from evaluation.models import Recompute
+
+    row = Recompute.objects.filter(kind="collection", target_id=collection.pk).first()
+    return (row or Recompute(kind="collection", target_id=collection.pk)).to_dict()
+
+
+def collection_results_status(*, collection: Collection) -> dict:
+    """What a results page polls: the recompute and when each result was computed."""
+    return {
+        "recompute": collection_recompute(collection=collection),
+        "leaderboards": [
+            {"measure": m, "computed_at": t.isoformat()}
+            for m, t in collection.leaderboards.values_list("measure", "computed_at")
+        ],
+        "reliability": [
+            {"measure": m, "computed_at": t.isoformat()}
+            for m, t in collection.reliability_studies.values_list("measure", "computed_at")
+        ],
+    }
