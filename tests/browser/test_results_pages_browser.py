@@ -1,5 +1,6 @@
 """In Chromium: an organiser sorts the leaderboard, sees a plot, downloads its CSV."""
 
+from pathlib import Path
 from urllib.parse import quote
 
 import pytest
@@ -42,7 +43,7 @@ def test_an_organiser_sorts_the_leaderboard_sees_plots_and_downloads_csv(page, p
         figure.get_by_role("link", name="data (CSV)").click()
     download = info.value
     assert download.suggested_filename == "CG-scale-fine--5-means.csv"
-    text = open(download.path(), encoding="utf-8").read()
+    text = Path(download.path()).read_text(encoding="utf-8")
     assert text.splitlines()[0] == "label,mean,low,high"
     assert len(text.splitlines()) == 4
     assert quote(MEASURE) in page.url
