@@ -1,0 +1,236 @@
+"""The service that writes the demo collection (``judging.demo.plan``) to the database.
+
+``demo_seed`` only creates what is missing, so running it again changes nothing:
+users, the collection, clips, queries, systems and judgments are looked up by their
+natural keys; a system's ranked list for a query is written only when it has none;
+a clip's audio is generated only when the clip has no file in storage. Existing rows
+are never updated, so a demo that someone edited stays as they left it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from django.contrib.auth import get_user_model
+from django.core.files.base import ContentFile
+from django.db import transaction
+
+from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
+from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
+from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from judging.roles import ASSESSOR, ORGANISER, grant_role
+
+COLLECTION_NAME = "Earshot demo"
+JUDGMENT_SOURCE = "demo"
+
+ORGANISER_USERNAME = "organiser"
+ORGANISER_PASSWORD = "earshot-organiser"
+ASSESSOR_USERNAME = "assessor"
+ASSESSOR_PASSWORD = "earshot-assessor"
+DEMO_LOGINS: tuple[tuple[str, str, str], ...] = (
+    (ORGANISER, ORGANISER_USERNAME, ORGANISER_PASSWORD),
+    (ASSESSOR, ASSESSOR_USERNAME, ASSESSOR_PASSWORD),
+)
+"""(role, username, password) of the demo accounts. For local use only."""
+
+COLLECTION_DESCRIPTION = (
+    f"Generated music: {len(ARTISTS)} artists × {len(GENRES)} genres "
+    f"({', '.join(g.name for g in GENRES)}). An artist has one instrument, register and "
+    "key; a genre has one tempo range and drum groove. Clips by the same artist should "
+    "sound alike, clips of the same genre share a groove. Four systems of deliberately "
+    "different quality (GoodEar > MidFi > Hunch > Shuffle); half the queries are judged."
+)
+
+
+@dataclass(frozen=True)
+class DemoCounts:
+    users: int = 0
+    clips: int = 0
+    audio_files: int = 0
+    queries: int = 0
+    systems: int = 0
+    run_entries: int = 0
+    judgments: int = 0
+
+    def items(self) -> list[tuple[str, int]]:
+        return [(f.name, getattr(self, f.name)) for f in fields(self)]
+
+    @property
+    def anything(self) -> bool:
+        return any(n for _, n in self.items())
+
+
+@dataclass(frozen=True)
+class DemoSummary:
+    collection_id: int
+    created: DemoCounts
+    """What this run created (all zero when the demo was already complete)."""
+    total: DemoCounts
+    """What the demo holds now."""
+
+
+def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
+    """Create whatever is missing of the demo users and collection.
+
+    ``seed`` decides the content of a new demo (clips, audio, lists, judgments);
+    ``audio=False`` leaves the clips without files (fast, for evaluation-only use).
+    """
+    plan = plan_demo(seed=seed)
+    with transaction.atomic():
+        users_created, organiser = _seed_users()
+        collection, _ = Collection.objects.get_or_create(
+            owner=organiser,
+            name=COLLECTION_NAME,
+            defaults={"description": COLLECTION_DESCRIPTION},
+        )
+        clips_created, clips = _seed_clips(collection, plan)
+        files_written = _seed_audio(clips, plan) if audio else 0
+        queries_created, queries = _seed_queries(collection, plan, clips)
+        systems_created, systems = _seed_systems(collection, plan)
+        entries_created = _seed_runs(plan, clips, queries, systems)
+        judgments_created = _seed_judgments(plan, clips, queries)
+
+    created = DemoCounts(
+        users=users_created,
+        clips=clips_created,
+        audio_files=files_written,
+        queries=queries_created,
+        systems=systems_created,
+        run_entries=entries_created,
+        judgments=judgments_created,
+    )
+    total = DemoCounts(
+        users=get_user_model().objects.filter(username__in=[u for _, u, _ in DEMO_LOGINS]).count(),
+        clips=collection.clips.count(),
+        audio_files=collection.clips.exclude(audio="").count(),
+        queries=collection.queries.count(),
+        systems=collection.systems.count(),
+        run_entries=RunEntry.objects.filter(system__collection=collection).count(),
+        judgments=RelevanceJudgment.objects.filter(query__collection=collection).count(),
+    )
+    return DemoSummary(collection_id=collection.pk, created=created, total=total)
+
+
+def _seed_users():
+    User = get_user_model()
+    created_count = 0
+    users = {}
+    for role, username, password in DEMO_LOGINS:
+        user, created = User.objects.get_or_create(username=username)
+        if created:
+            user.set_password(password)
+            user.save(update_fields=["password"])
+            created_count += 1
+        grant_role(user, role)
+        users[role] = user
+    return created_count, users[ORGANISER]
+
+
+def _seed_clips(collection: Collection, plan: DemoPlan) -> tuple[int, dict[str, Clip]]:
+    existing = set(collection.clips.values_list("external_id", flat=True))
+    missing = [
+        Clip(
+            collection=collection,
+            external_id=c.external_id,
+            title=c.title,
+            artist=c.artist,
+            genre=c.genre,
+            duration=c.duration,
+        )
+        for c in plan.clips
+        if c.external_id not in existing
+    ]
+    Clip.objects.bulk_create(missing)
+    return len(missing), {c.external_id: c for c in collection.clips.all()}
+
+
+def _seed_audio(clips: dict[str, Clip], plan: DemoPlan) -> int:
+    """Give every demo clip without a file in storage its WAV; return how many were written.
+
+    A file already at the clip's path is reused rather than generated again: for one
+    seed its bytes are the same.
+    """
+    linked, written = [], 0
+    for planned in plan.clips:
+        clip = clips[planned.external_id]
+        storage = clip.audio.storage
+        if clip.audio.name and storage.exists(clip.audio.name):
+            continue
+        name = clip.audio.field.generate_filename(clip, f"{planned.external_id}.wav")
+        if not storage.exists(name):
+            name = storage.save(name, ContentFile(wav_bytes(render(planned.spec))))
+            written += 1
+        clip.audio.name = name
+        linked.append(clip)
+    Clip.objects.bulk_update(linked, ["audio"])
+    return written
+
+
+def _seed_queries(
+    collection: Collection, plan: DemoPlan, clips: dict[str, Clip]
+) -> tuple[int, dict[str, Query]]:
+    existing = set(collection.queries.values_list("clip_id", flat=True))
+    missing = [
+        Query(collection=collection, clip=clips[q])
+        for q in plan.queries
+        if clips[q].pk not in existing
+    ]
+    Query.objects.bulk_create(missing)
+    queries = collection.queries.select_related("clip")
+    return len(missing), {q.clip.external_id: q for q in queries}
+
+
+def _seed_systems(collection: Collection, plan: DemoPlan) -> tuple[int, dict[str, System]]:
+    existing = set(collection.systems.values_list("name", flat=True))
+    missing = [
+        System(collection=collection, name=s.name, team=s.team)
+        for s in plan.systems
+        if s.name not in existing
+    ]
+    System.objects.bulk_create(missing)
+    return len(missing), {s.name: s for s in collection.systems.all()}
+
+
+def _seed_runs(
+    plan: DemoPlan, clips: dict[str, Clip], queries: dict[str, Query], systems: dict[str, System]
+) -> int:
+    """Write each system's list for a query unless that system already has one for it."""
+    has_list = set(
+        RunEntry.objects.filter(system__in=systems.values())
+        .values_list("system_id", "query_id")
+        .distinct()
+    )
+    missing = [
+        RunEntry(
+            system=systems[e.system],
+            query=queries[e.query],
+            rank=e.rank,
+            clip=clips[e.clip],
+            score=e.score,
+        )
+        for e in plan.runs
+        if (systems[e.system].pk, queries[e.query].pk) not in has_list
+    ]
+    RunEntry.objects.bulk_create(missing)
+    return len(missing)
+
+
+def _seed_judgments(plan: DemoPlan, clips: dict[str, Clip], queries: dict[str, Query]) -> int:
+    existing = set(
+        RelevanceJudgment.objects.filter(
+            query__in=queries.values(), source=JUDGMENT_SOURCE, assessor__isnull=True
+        ).values_list("query_id", "clip_id")
+    )
+    missing = [
+        RelevanceJudgment(
+            query=queries[j.query],
+            clip=clips[j.clip],
+            source=JUDGMENT_SOURCE,
+            broad=j.broad,
+            fine=j.fine,
+        )
+        for j in plan.judgments
+        if (queries[j.query].pk, clips[j.clip].pk) not in existing
+    ]
+    RelevanceJudgment.objects.bulk_create(missing)
+    return len(missing)
