@@ -20,6 +20,22 @@ from embedded.redis import start_redis, stop_process  # noqa: E402
 
 HOST, PORT = os.environ.get("EARSHOT_HOST", "127.0.0.1"), os.environ.get("EARSHOT_PORT", "8000")
 VAR = Path(os.environ.get("EARSHOT_VAR_DIR", ROOT / "var"))
+FIRST_STEPS = [
+    'First: log in as the organiser, open "Earshot demo" and play a few clips;',
+    "then its Results; then log in as the assessor (another browser or a private",
+    'window) and press "Get next query" to judge by ear.',
+]
+
+
+def demo_logins() -> list[tuple[str, str, str]]:
+    """The demo accounts, as the seeding module defines them."""
+    import django
+
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    django.setup()
+    from judging.demo.seed import DEMO_LOGINS
+
+    return list(DEMO_LOGINS)
 
 
 def manage(*args: str) -> None:
@@ -76,11 +92,9 @@ def main() -> int:
                 env=env,
             )
         )
-        from judging.demo.logins import DEMO_LOGINS, FIRST_STEPS
-
         banner(
             [f"Earshot is running at http://{HOST}:{PORT}/", ""]
-            + [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS]
+            + [f"{role:>10}: {user} / {password}" for role, user, password in demo_logins()]
             + [
                 "",
                 *FIRST_STEPS,

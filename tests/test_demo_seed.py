@@ -19,6 +19,7 @@ from judging.demo.seed import (
     COLLECTION_NAME,
     ORGANISER_PASSWORD,
     ORGANISER_USERNAME,
+    RELEVANCE_CAMPAIGN_NAME,
     demo_seed,
 )
 from judging.demo.synth import PEAK_DBFS, SAMPLE_RATE, render, wav_bytes
@@ -247,3 +248,30 @@ def test_the_command_prints_what_it_created_then_that_the_demo_was_already_there
     out = io.StringIO()
     call_command("seed_demo", "--no-audio", stdout=out)
     assert "already there; nothing changed" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_it_opens_a_judging_campaign_for_the_demo_assessor_over_every_top_5(media):
+    summary = demo_seed(audio=False)
+
+    campaign = Collection.objects.get(pk=summary.collection_id).relevance_campaigns.get()
+    assert campaign.name == RELEVANCE_CAMPAIGN_NAME
+    assert list(campaign.assessors.values_list("username", flat=True)) == [ASSESSOR_USERNAME]
+    # Same-artist clips stay in the demo's pool, so the pool is every system's top 5:
+    # the union of the ranked lists' clips per query.
+    expected = {
+        (entry.query_id, entry.clip_id)
+        for entry in RunEntry.objects.filter(system__collection_id=summary.collection_id)
+    }
+    assert set(campaign.pool.values_list("query_id", "clip_id")) == expected
+    assert summary.created.campaigns == summary.total.campaigns == 1
+    assert demo_seed(audio=False).created.campaigns == 0
+
+
+@pytest.mark.django_db
+def test_it_gives_a_password_to_an_organiser_account_made_by_the_mirex_import(media):
+    get_user_model().objects.create_user(ORGANISER_USERNAME)  # unusable password
+    demo_seed(audio=False)
+    assert (
+        get_user_model().objects.get(username=ORGANISER_USERNAME).check_password(ORGANISER_PASSWORD)
+    )

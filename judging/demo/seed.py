@@ -19,9 +19,11 @@ from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from judging.roles import ASSESSOR, ORGANISER, grant_role
+from judging.services.relevance import relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
 JUDGMENT_SOURCE = "demo"
+RELEVANCE_CAMPAIGN_NAME = "Demo judging"
 
 ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "earshot-organiser"
@@ -51,6 +53,7 @@ class DemoCounts:
     systems: int = 0
     run_entries: int = 0
     judgments: int = 0
+    campaigns: int = 0
 
     def items(self) -> list[tuple[str, int]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -89,6 +92,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         systems_created, systems = _seed_systems(collection, plan)
         entries_created = _seed_runs(plan, clips, queries, systems)
         judgments_created = _seed_judgments(plan, clips, queries)
+        campaigns_created = _seed_relevance_campaign(collection)
 
     created = DemoCounts(
         users=users_created,
@@ -98,6 +102,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         systems=systems_created,
         run_entries=entries_created,
         judgments=judgments_created,
+        campaigns=campaigns_created,
     )
     total = DemoCounts(
         users=get_user_model().objects.filter(username__in=[u for _, u, _ in DEMO_LOGINS]).count(),
@@ -107,6 +112,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         systems=collection.systems.count(),
         run_entries=RunEntry.objects.filter(system__collection=collection).count(),
         judgments=RelevanceJudgment.objects.filter(query__collection=collection).count(),
+        campaigns=collection.relevance_campaigns.count(),
     )
     return DemoSummary(collection_id=collection.pk, created=created, total=total)
 
@@ -117,13 +123,32 @@ def _seed_users():
     users = {}
     for role, username, password in DEMO_LOGINS:
         user, created = User.objects.get_or_create(username=username)
-        if created:
+        if created or not user.has_usable_password():  # e.g. made by import_mirex
             user.set_password(password)
             user.save(update_fields=["password"])
             created_count += 1
         grant_role(user, role)
         users[role] = user
     return created_count, users[ORGANISER]
+
+
+def _seed_relevance_campaign(collection: Collection) -> int:
+    """The demo assessor's judging campaign over every system's top 5, if there is none.
+
+    Same-artist clips stay in the pool: in this small demo they are the most similar
+    ones, and judging them is what shows the systems apart.
+    """
+    if collection.relevance_campaigns.exists():
+        return 0
+    assessor = get_user_model().objects.get(username=ASSESSOR_USERNAME)
+    relevance_campaign_create(
+        collection=collection,
+        name=RELEVANCE_CAMPAIGN_NAME,
+        exclude_same_artist=False,
+        must_listen_seconds=3,
+        assessors=[assessor],
+    )
+    return 1
 
 
 def _seed_clips(collection: Collection, plan: DemoPlan) -> tuple[int, dict[str, Clip]]:
