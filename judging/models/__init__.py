@@ -8,5 +8,28 @@ from judging.models.collection import (
     RunEntry,
     System,
 )
+from judging.models.crowd import (
+    Answer,
+    Assignment,
+    Example,
+    ExampleItem,
+    PreferenceCampaign,
+    TrapQuestion,
+    Worker,
+)
 
-__all__ = ["Clip", "Collection", "Query", "RelevanceJudgment", "RunEntry", "System"]
+__all__ = [
+    "Answer",
+    "Assignment",
+    "Clip",
+    "Collection",
+    "Example",
+    "ExampleItem",
+    "PreferenceCampaign",
+    "Query",
+    "RelevanceJudgment",
+    "RunEntry",
+    "System",
+    "TrapQuestion",
+    "Worker",
+]
