@@ -1,0 +1,245 @@
+"""Clips from a folder of audio files, with an optional metadata CSV."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import wave
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.core.files import File
+from django.db import transaction
+
+from judging.importers.errors import ImportFailed
+from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.models import Clip, Collection
+
+AUDIO_SUFFIXES: tuple[str, ...] = (".wav", ".mp3", ".ogg", ".flac")
+CSV_COLUMNS: tuple[str, ...] = ("id", "title", "artist", "genre")
+METADATA_FIELDS: tuple[str, ...] = ("title", "artist", "genre")
+MAX_LENGTHS = {name: Clip._meta.get_field(name).max_length for name in METADATA_FIELDS}
+
+
+@dataclass(frozen=True)
+class ClipsImportSummary:
+    """What a clip import found and wrote."""
+
+    audio_files: int
+    metadata_rows: int
+    clips_created: int
+    clips_updated: int
+    clips_present: int
+    files_stored: int
+
+
+def audio_files_find(folder: Path) -> dict[str, Path]:
+    """The folder's audio files (top level only) by external id, i.e. file stem."""
+    if not folder.is_dir():
+        raise ImportFailed(folder, None, "no such folder")
+    found: dict[str, Path] = {}
+    for path in sorted(folder.iterdir()):
+        if not path.is_file() or path.suffix.lower() not in AUDIO_SUFFIXES:
+            continue
+        if path.stem in found:
+            raise ImportFailed(
+                folder,
+                None,
+                f"two audio files for clip '{path.stem}': {found[path.stem].name}, {path.name}",
+            )
+        if len(path.stem) > ID_MAX_LENGTH:
+            raise ImportFailed(
+                path, None, f"the file name is longer than {ID_MAX_LENGTH} characters"
+            )
+        found[path.stem] = path
+    return found
+
+
+def wav_duration(path: Path) -> float | None:
+    """Seconds of a PCM WAV file read with the standard ``wave`` module, else None."""
+    try:
+        with wave.open(str(path), "rb") as audio:
+            rate = audio.getframerate()
+            return audio.getnframes() / rate if rate else None
+    except (wave.Error, EOFError):
+        return None
+
+
+def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
+    """``id,title,artist,genre`` rows (a header row first; any columns but ``id`` may be
+    left out, in any order) → {id: {column: value}}. Blank rows and rows starting with
+    ``#`` are skipped."""
+    try:
+        handle = path.open(encoding="utf-8-sig", newline="")
+    except FileNotFoundError:
+        raise ImportFailed(path, None, "no such file") from None
+    except OSError as error:
+        raise ImportFailed(path, None, f"cannot be read ({error.strerror})") from None
+    rows: dict[str, dict[str, str]] = {}
+    first_line: dict[str, int] = {}
+    header: list[str] | None = None
+    with handle:
+        reader = csv.reader(handle)
+        try:
+            for cells in reader:
+                line = reader.line_num
+                if not any(cell.strip() for cell in cells) or cells[0].lstrip().startswith("#"):
+                    continue
+                cells = [cell.strip() for cell in cells]
+                if header is None:
+                    header = [cell.lower() for cell in cells]
+                    unknown = [name for name in header if name not in CSV_COLUMNS]
+                    if unknown or "id" not in header or len(set(header)) != len(header):
+                        raise ImportFailed(
+                            path,
+                            line,
+                            f"the header must name the columns {', '.join(CSV_COLUMNS)} "
+                            f"(id required, each at most once), found: {', '.join(cells)}",
+                        )
+                    continue
+                if len(cells) != len(header):
+                    raise ImportFailed(
+                        path, line, f"expected {len(header)} cells, found {len(cells)}"
+                    )
+                values = dict(zip(header, cells, strict=True))
+                clip_id = values.pop("id")
+                if not clip_id:
+                    raise ImportFailed(path, line, "empty id")
+                check_length(path, line, "id", clip_id, ID_MAX_LENGTH)
+                for name, value in values.items():
+                    check_length(path, line, name, value, MAX_LENGTHS[name])
+                if clip_id in rows:
+                    raise ImportFailed(
+                        path,
+                        line,
+                        f"duplicate id '{clip_id}' (first on line {first_line[clip_id]})",
+                    )
+                rows[clip_id] = values
+                first_line[clip_id] = line
+        except UnicodeDecodeError:
+            raise ImportFailed(path, reader.line_num + 1, "not UTF-8 text") from None
+        except csv.Error as error:
+            raise ImportFailed(path, reader.line_num, f"malformed CSV ({error})") from None
+    if header is None:
+        raise ImportFailed(path, None, "no header row")
+    return rows
+
+
+def _same_content(clip: Clip, path: Path) -> bool:
+    """Whether the clip's stored audio file holds exactly the bytes of ``path``."""
+    if not clip.audio:
+        return False
+    storage = clip.audio.storage
+    if not storage.exists(clip.audio.name) or storage.size(clip.audio.name) != path.stat().st_size:
+        return False
+    stored, local = hashlib.sha256(), hashlib.sha256()
+    with storage.open(clip.audio.name, "rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            stored.update(chunk)
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            local.update(chunk)
+    return stored.digest() == local.digest()
+
+
+def clips_import(
+    *,
+    collection: Collection,
+    folder: str | Path,
+    metadata_csv: str | Path | None = None,
+) -> ClipsImportSummary:
+    """Make every audio file of ``folder`` a clip of ``collection``, all or nothing.
+
+    Audio files are the top-level ``.wav``, ``.mp3``, ``.ogg`` and ``.flac`` files (any
+    case); the file stem is the clip's external id, and two files with one stem stop the
+    import. The file is stored through Django's storage in the clip's ``audio`` field;
+    the duration of a WAV file is read with the standard ``wave`` module (PCM WAV only;
+    other files and unreadable WAVs leave it empty).
+
+    ``metadata_csv`` (optional): a CSV file with a header row naming the columns
+    ``id,title,artist,genre`` (``id`` required); each row sets those columns of the clip
+    with that external id, which must be an audio file of the folder or a clip already
+    in the collection.
+
+    A clip whose metadata, duration and stored audio bytes already match is left
+    untouched, so importing the same folder twice changes nothing; changed audio
+    replaces the stored file (the old file is deleted once the transaction commits).
+    Files stored before a failure inside this import are deleted again; a failure in an
+    enclosing transaction leaves them behind as orphans.
+    """
+    folder = Path(folder)
+    files = audio_files_find(folder)
+    metadata = metadata_csv_read(Path(metadata_csv)) if metadata_csv is not None else {}
+    written: list[tuple[object, str]] = []
+    try:
+        with transaction.atomic():
+            existing = {
+                clip.external_id: clip
+                for clip in Clip.objects.filter(
+                    collection=collection, external_id__in=files.keys() | metadata.keys()
+                )
+            }
+            unknown = sorted(metadata.keys() - files.keys() - existing.keys())
+            if unknown:
+                raise ImportFailed(
+                    metadata_csv,
+                    None,
+                    f"unknown clip '{unknown[0]}': no audio file of that name in "
+                    f"{folder.name or folder} and no such clip in collection '{collection.name}'",
+                )
+            created: list[Clip] = []
+            updated: list[Clip] = []
+            present = 0
+            stored = 0
+            for external_id in sorted(files.keys() | metadata.keys()):
+                clip = existing.get(external_id)
+                is_new = clip is None
+                if is_new:
+                    clip = Clip(collection=collection, external_id=external_id)
+                changed = False
+                for name, value in metadata.get(external_id, {}).items():
+                    if getattr(clip, name) != value:
+                        setattr(clip, name, value)
+                        changed = True
+                path = files.get(external_id)
+                if path is not None:
+                    if path.suffix.lower() == ".wav":
+                        duration = wav_duration(path)
+                        if clip.duration != duration:
+                            clip.duration = duration
+                            changed = True
+                    if not _same_content(clip, path):
+                        old_name = clip.audio.name if clip.audio else None
+                        with path.open("rb") as handle:
+                            clip.audio.save(path.name, File(handle), save=False)
+                        written.append((clip.audio.storage, clip.audio.name))
+                        if old_name:
+                            storage = clip.audio.storage
+                            transaction.on_commit(
+                                lambda storage=storage, name=old_name: storage.delete(name)
+                            )
+                        stored += 1
+                        changed = True
+                if is_new:
+                    created.append(clip)
+                elif changed:
+                    updated.append(clip)
+                else:
+                    present += 1
+            Clip.objects.bulk_create(created, batch_size=BATCH_SIZE)
+            Clip.objects.bulk_update(
+                updated, [*METADATA_FIELDS, "duration", "audio"], batch_size=BATCH_SIZE
+            )
+    except BaseException:
+        for storage, name in written:
+            storage.delete(name)
+        raise
+
+    return ClipsImportSummary(
+        audio_files=len(files),
+        metadata_rows=len(metadata),
+        clips_created=len(created),
+        clips_updated=len(updated),
+        clips_present=present,
+        files_stored=stored,
+    )

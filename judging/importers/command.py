@@ -1,0 +1,47 @@
+"""What the ``import_*`` management commands share: finding the collection they name,
+turning :class:`ImportFailed` into a ``CommandError`` (message on stderr, exit status 1),
+and printing counts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from django.core.management.base import CommandError, CommandParser
+
+from judging.importers.errors import ImportFailed
+from judging.models import Collection
+
+
+def add_collection_argument(parser: CommandParser) -> None:
+    parser.add_argument("collection", help="the collection's id, or its name when unique")
+
+
+def collection_from_argument(value: str) -> Collection:
+    """The collection with id ``value``, or else the one collection named ``value``."""
+    if value.isdigit():
+        collection = Collection.objects.filter(pk=int(value)).first()
+        if collection is not None:
+            return collection
+    matches = list(Collection.objects.filter(name=value).order_by("pk"))
+    if not matches:
+        raise CommandError(f"no collection with id or name '{value}'")
+    if len(matches) > 1:
+        ids = ", ".join(str(collection.pk) for collection in matches)
+        raise CommandError(f"several collections are named '{value}' (ids {ids}): give the id")
+    return matches[0]
+
+
+@contextmanager
+def import_failures_as_command_errors() -> Iterator[None]:
+    try:
+        yield
+    except ImportFailed as error:
+        raise CommandError(str(error)) from error
+
+
+def count_lines(rows: list[tuple[str, int, int]]) -> list[str]:
+    """A small table of ``(what, created, already present)`` counts, e.g. ``9,000``."""
+    lines = [f"  {'':<14}{'created':>10}{'already present':>18}"]
+    lines.extend(f"  {what:<14}{created:>10,}{present:>18,}" for what, created, present in rows)
+    return lines

@@ -1,0 +1,66 @@
+"""What a collection already holds, read once per import: external ids → primary keys."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from judging.importers.errors import ImportFailed
+from judging.models import Clip, Collection, Query, System
+
+BATCH_SIZE = 1000
+"""Rows per INSERT/UPDATE statement in bulk writes (well under SQLite's variable limit)."""
+
+ID_MAX_LENGTH = Clip._meta.get_field("external_id").max_length
+SYSTEM_NAME_MAX_LENGTH = System._meta.get_field("name").max_length
+
+
+def check_length(path: Path, line: int, what: str, value: str, max_length: int) -> None:
+    """Stop with a message when ``value`` would not fit its column."""
+    if len(value) > max_length:
+        raise ImportFailed(
+            path, line, f"{what} '{value[:40]}…' is longer than {max_length} characters"
+        )
+
+
+class CollectionIndex:
+    """Clips and queries of one collection by external id (a query is named by its clip)."""
+
+    def __init__(self, collection: Collection) -> None:
+        self.collection = collection
+        self.clips: dict[str, int] = {}
+        self.queries: dict[str, int] = {}
+        self.refresh_clips()
+        self.refresh_queries()
+
+    def refresh_clips(self) -> None:
+        self.clips = dict(
+            Clip.objects.filter(collection=self.collection).values_list("external_id", "pk")
+        )
+
+    def refresh_queries(self) -> None:
+        self.queries = dict(
+            Query.objects.filter(collection=self.collection).values_list("clip__external_id", "pk")
+        )
+
+    def clips_create(self, external_ids: Iterable[str]) -> int:
+        """Create a bare clip (no audio, no metadata) for each id not yet in the collection."""
+        missing = sorted(set(external_ids) - self.clips.keys())
+        if missing:
+            Clip.objects.bulk_create(
+                [Clip(collection=self.collection, external_id=eid) for eid in missing],
+                batch_size=BATCH_SIZE,
+            )
+            self.refresh_clips()
+        return len(missing)
+
+    def queries_create(self, external_ids: Iterable[str]) -> int:
+        """Make each named clip (which must exist) a query of the collection."""
+        missing = sorted(set(external_ids) - self.queries.keys())
+        if missing:
+            Query.objects.bulk_create(
+                [Query(collection=self.collection, clip_id=self.clips[eid]) for eid in missing],
+                batch_size=BATCH_SIZE,
+            )
+            self.refresh_queries()
+        return len(missing)

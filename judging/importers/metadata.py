@@ -1,0 +1,95 @@
+"""Clips' artist and genre from ``doc artist genre`` lines (MIREX's metadata.tsv)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from django.db import transaction
+
+from judging.importers.errors import ImportFailed
+from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.importers.rows import expect_fields, read_rows
+from judging.models import Clip, Collection
+
+METADATA_LAYOUT = "doc artist genre"
+ARTIST_MAX_LENGTH = Clip._meta.get_field("artist").max_length
+GENRE_MAX_LENGTH = Clip._meta.get_field("genre").max_length
+
+
+@dataclass(frozen=True)
+class MetadataImportSummary:
+    """What a metadata import found and wrote."""
+
+    lines: int
+    clips_created: int
+    clips_updated: int
+    clips_present: int
+
+
+def metadata_import(
+    *,
+    collection: Collection,
+    path: str | Path,
+    create_missing_clips: bool = False,
+) -> MetadataImportSummary:
+    """Set the artist and genre of the collection's clips from ``path``, all or nothing.
+
+    Each line is ``doc artist genre`` (tab-separated when a field holds spaces). A
+    document that is not a clip of the collection stops the import unless
+    ``create_missing_clips`` creates it (with that artist and genre); a document listed
+    twice stops it too. Clips whose artist and genre already match are left untouched,
+    so importing the same file twice changes nothing.
+    """
+    path = Path(path)
+    name = collection.name
+    with transaction.atomic():
+        stored = {
+            external_id: (pk, artist, genre)
+            for pk, external_id, artist, genre in Clip.objects.filter(
+                collection=collection
+            ).values_list("pk", "external_id", "artist", "genre")
+        }
+        parsed: dict[str, tuple[int, str, str]] = {}
+        for row in read_rows(path):
+            expect_fields(path, row, 3, METADATA_LAYOUT)
+            doc, artist, genre = row.fields
+            check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
+            check_length(path, row.line, "artist", artist, ARTIST_MAX_LENGTH)
+            check_length(path, row.line, "genre", genre, GENRE_MAX_LENGTH)
+            if doc not in stored and not create_missing_clips:
+                raise ImportFailed(
+                    path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
+                )
+            if doc in parsed:
+                raise ImportFailed(
+                    path,
+                    row.line,
+                    f"duplicate document '{doc}' (first on line {parsed[doc][0]})",
+                )
+            parsed[doc] = (row.line, artist, genre)
+        if not parsed:
+            raise ImportFailed(path, None, "no data lines")
+
+        created: list[Clip] = []
+        updated: list[Clip] = []
+        present = 0
+        for doc, (_, artist, genre) in parsed.items():
+            before = stored.get(doc)
+            if before is None:
+                created.append(
+                    Clip(collection=collection, external_id=doc, artist=artist, genre=genre)
+                )
+            elif before[1:] == (artist, genre):
+                present += 1
+            else:
+                updated.append(Clip(pk=before[0], artist=artist, genre=genre))
+        Clip.objects.bulk_create(created, batch_size=BATCH_SIZE)
+        Clip.objects.bulk_update(updated, ["artist", "genre"], batch_size=BATCH_SIZE)
+
+    return MetadataImportSummary(
+        lines=len(parsed),
+        clips_created=len(created),
+        clips_updated=len(updated),
+        clips_present=present,
+    )
