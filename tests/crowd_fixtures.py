@@ -101,7 +101,10 @@ def wrong_choice(assignment) -> str:
 
     trap = trap_of(assignment)
     for choice in CHOICE_LABELS:
-        if not trap or choice_as_stored(choice, swapped=assignment.swapped) not in trap.accepted_answers:
+        if (
+            not trap
+            or choice_as_stored(choice, swapped=assignment.swapped) not in trap.accepted_answers
+        ):
             return choice
     raise AssertionError("a trap question that accepts every answer")
 

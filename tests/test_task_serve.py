@@ -3,14 +3,23 @@
 import pytest
 
 from judging.models import Assignment, Worker
-from judging.services.preference import Arrival, answer_submit, task_serve, worker_arrive, worker_consent
+from judging.services.preference import (
+    Arrival,
+    answer_submit,
+    task_serve,
+    worker_arrive,
+    worker_consent,
+)
 from tests.crowd_fixtures import make_campaign, right_choice
 
 pytestmark = pytest.mark.django_db
 
 
-def arrive(campaign, worker_id="w1"):
+def arrive(campaign, worker_id="w1", seed=None):
+    """A consenting worker; seeded from their id so that every run serves the same order."""
     worker = worker_arrive(campaign=campaign, arrival=Arrival("generic", worker_id))
+    worker.seed = seed if seed is not None else sum(map(ord, worker_id)) * 7919
+    worker.save(update_fields=["seed"])
     return worker_consent(worker=worker)
 
 
