@@ -8,13 +8,15 @@ from __future__ import annotations
 
 from judging.models import Clip
 from judging.roles import is_assessor
+from judging.worker_session import clip_served_to_worker
 
 
 def clip_audible_by(request, clip: Clip) -> bool:
-    """The collection's owner and superusers hear every clip; assessors hear clips to judge."""
+    """The collection's owner and superusers hear every clip; assessors hear clips to judge;
+    a crowd worker (task-link cookie) hears the clips of the examples served to them."""
     user = request.user
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or clip.collection.owner_id == user.pk:
+    if user.is_authenticated and (
+        user.is_superuser or clip.collection.owner_id == user.pk or is_assessor(user)
+    ):
         return True
-    return is_assessor(user)
+    return clip_served_to_worker(request, clip)

@@ -25,6 +25,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from judging import handoff
 from judging.models import (
     Answer,
     Assignment,
@@ -533,4 +534,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
             )
         Worker.objects.filter(pk=worker.pk).update(answer_count=F("answer_count") + 1)
         worker_trust_update(worker=worker)
+        # Announced after every answer, trap question or not, so that the work done
+        # after the commit (a message to the broker) takes the same time either way.
+        handoff.preference_answers_changed(campaign_id=worker.campaign_id)
     return answer
