@@ -200,7 +200,14 @@ def campaign_examples(*, campaign: PreferenceCampaign) -> QuerySet[Example]:
 def campaign_answers_for_export(*, campaign: PreferenceCampaign) -> QuerySet[Answer]:
     return (
         Answer.objects.filter(worker__campaign=campaign)
-        .select_related("worker", "example__query__clip", "example__trap", "assignment")
+        .select_related(
+            "worker",
+            "example__query__clip",
+            "example__trap",
+            "example__system_a",
+            "example__system_b",
+            "assignment",
+        )
         .prefetch_related("example__items__clip")
         .order_by("answered_at", "pk")
     )
