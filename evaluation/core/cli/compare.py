@@ -1,0 +1,306 @@
+"""``python -m evaluation.core compare``: significance of the differences between runs.
+
+For every pair of runs: the mean difference with its t-based confidence interval
+(thesis eq. 4.6), and the p-value of each chosen test with its adjusted p-value; for
+three or more runs also the Friedman test and Tukey's HSD on the two-way ANOVA.
+
+Examples::
+
+    python -m evaluation.core compare qrels.txt a.run b.run c.run -m 'nDCG@5' --test all
+    python -m evaluation.core compare --scores per_query.tsv --test permutation --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import sys
+
+from evaluation.core import stats
+from evaluation.core.cli.scoretable import (
+    InputError,
+    add_input_arguments,
+    json_safe,
+    load_matrix,
+)
+
+ADJUSTMENTS = ("holm", "bonferroni", "none")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m evaluation.core compare",
+        description="Compare runs pairwise: mean differences with confidence intervals and "
+        "p-values (thesis ch. 5), plus Friedman and Tukey HSD for three or more runs.",
+    )
+    add_input_arguments(p, min_runs=2)
+    p.add_argument(
+        "--test",
+        choices=(*stats.TESTS, "all"),
+        default="t",
+        help="paired test(s) to run (default: t)",
+    )
+    p.add_argument(
+        "--resamples",
+        type=int,
+        default=10_000,
+        help="resamples of the bootstrap and permutation tests (default: 10000)",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed of the resampling tests")
+    p.add_argument(
+        "--adjust",
+        choices=ADJUSTMENTS,
+        default="holm",
+        help="adjustment for the family of pairwise p-values (default: holm)",
+    )
+    p.add_argument(
+        "--alternative",
+        choices=("two-sided", "less", "greater"),
+        default="two-sided",
+        help="alternative hypothesis on A − B (default: two-sided)",
+    )
+    p.add_argument(
+        "--confidence", type=float, default=0.95, help="confidence level (default: 0.95)"
+    )
+    return p
+
+
+def _compute(matrix, args) -> dict:
+    tests = list(stats.TESTS) if args.test == "all" else [args.test]
+    X = matrix.scores
+    k = len(matrix.systems)
+    results = {
+        t: stats.all_pairs(
+            matrix,
+            test=t,
+            alternative=args.alternative,
+            resamples=args.resamples,
+            seed=args.seed,
+            confidence=args.confidence,
+        )
+        for t in tests
+    }
+    adjusted = {t: r.adjusted_pvalues(args.adjust) for t, r in results.items()}
+    pairs = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            ci = stats.mean_difference_ci(X[i], X[j], confidence=args.confidence)
+            pairs.append(
+                {
+                    "a": matrix.systems[i],
+                    "b": matrix.systems[j],
+                    "mean_difference": ci.estimate,
+                    "ci_low": ci.low,
+                    "ci_high": ci.high,
+                    "margin": ci.margin,
+                    "effect_size": float(results[tests[0]].effect_size[i, j]),
+                    "tests": {
+                        t: {
+                            "statistic": float(results[t].statistic[i, j]),
+                            "pvalue": float(results[t].pvalue[i, j]),
+                            "pvalue_adjusted": float(adjusted[t][i, j]),
+                        }
+                        for t in tests
+                    },
+                }
+            )
+    out = {
+        "measure": matrix.measure,
+        "systems": list(matrix.systems),
+        "n_queries": len(matrix.queries),
+        "means": {s: float(m) for s, m in zip(matrix.systems, X.mean(axis=1), strict=True)},
+        "tests": tests,
+        "alternative": args.alternative,
+        "confidence": args.confidence,
+        "resamples": args.resamples
+        if any(t in ("bootstrap", "permutation") for t in tests)
+        else None,
+        "seed": args.seed,
+        "adjust": args.adjust,
+        "pairs": pairs,
+        "friedman": None,
+        "tukey_hsd": None,
+    }
+    if k >= 3:
+        f = stats.friedman_test(matrix)
+        out["friedman"] = {"statistic": f.statistic, "df": f.df, "pvalue": f.pvalue}
+        h = stats.tukey_hsd(matrix, confidence=args.confidence)
+        out["tukey_hsd"] = [
+            {
+                "a": matrix.systems[i],
+                "b": matrix.systems[j],
+                "mean_difference": float(h.mean_difference[i, j]),
+                "ci_low": float(h.ci_low[i, j]),
+                "ci_high": float(h.ci_high[i, j]),
+                "pvalue": float(h.pvalue[i, j]),
+            }
+            for i in range(k)
+            for j in range(i + 1, k)
+        ]
+    return out
+
+
+def _text(r: dict) -> str:
+    resamples = r["resamples"]
+    lines = [
+        f"{r['measure']}: {len(r['systems'])} systems × {r['n_queries']} queries; "
+        f"tests: {', '.join(r['tests'])} ({r['alternative']})"
+        + (f"; {resamples} resamples, seed {r['seed']}" if resamples else "")
+        + f"; p-values adjusted: {r['adjust']}",
+        "",
+    ]
+    width = max(len(s) for s in r["systems"])
+    for s, m in r["means"].items():
+        lines.append(f"  {s:<{width}}  mean {m:.4f}")
+    lines.append("")
+    level = round(100 * r["confidence"])
+    adjust = r["adjust"] != "none"
+    header = f"{'A':<{width}}  {'B':<{width}}  {'Δ mean':>8}  {f'{level}% CI':^20}"
+    for t in r["tests"]:
+        header += f"  {'p ' + t[:5]:>10}" + (f"  {'adj':>9}" if adjust else "")
+    lines.append(header)
+
+    def pv(x, t):
+        if x == 0 and t in ("bootstrap", "permutation"):
+            return f"<{1 / resamples:.2g}"
+        return f"{x:.4g}"
+
+    for p in r["pairs"]:
+        row = (
+            f"{p['a']:<{width}}  {p['b']:<{width}}  {p['mean_difference']:>8.4f}  "
+            f"[{p['ci_low']:>8.4f}, {p['ci_high']:>8.4f}]"
+        )
+        for t in r["tests"]:
+            row += f"  {pv(p['tests'][t]['pvalue'], t):>10}"
+            if adjust:
+                row += f"  {pv(p['tests'][t]['pvalue_adjusted'], t):>9}"
+        lines.append(row)
+    if adjust:
+        lines.append(f"(adj: {r['adjust']}-adjusted over the {len(r['pairs'])} pairs)")
+    lines.append("")
+    first = r["tests"][0]
+    rs = resamples if first in ("bootstrap", "permutation") else None
+    for p in r["pairs"]:
+        ci = stats.Interval(
+            p["mean_difference"], p["ci_low"], p["ci_high"], p["margin"], r["confidence"], 0, 0
+        )
+        label = f"{r['measure']}({p['a']} − {p['b']})"
+        lines.append(
+            "  "
+            + stats.format_difference(label, ci, p["tests"][first]["pvalue"], resamples=rs)
+            + f"  [{first}]"
+        )
+    if r["friedman"]:
+        f = r["friedman"]
+        lines += [
+            "",
+            f"Friedman: χ² = {f['statistic']:.4f}, df = {f['df']}, "
+            f"{stats.format_pvalue(f['pvalue'])}",
+            "",
+            f"Tukey HSD (two-way ANOVA, {level}% simultaneous intervals):",
+        ]
+        for h in r["tukey_hsd"]:
+            lines.append(
+                f"{h['a']:<{width}}  {h['b']:<{width}}  {h['mean_difference']:>8.4f}  "
+                f"[{h['ci_low']:>8.4f}, {h['ci_high']:>8.4f}]  p = {h['pvalue']:.4g}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def _csv(r: dict) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(
+        [
+            "section",
+            "a",
+            "b",
+            "test",
+            "mean_difference",
+            "ci_low",
+            "ci_high",
+            "statistic",
+            "pvalue",
+            "pvalue_adjusted",
+        ]
+    )
+    for p in r["pairs"]:
+        for t in r["tests"]:
+            tr = p["tests"][t]
+            w.writerow(
+                [
+                    "pair",
+                    p["a"],
+                    p["b"],
+                    t,
+                    repr(p["mean_difference"]),
+                    repr(p["ci_low"]),
+                    repr(p["ci_high"]),
+                    repr(tr["statistic"]),
+                    repr(tr["pvalue"]),
+                    repr(tr["pvalue_adjusted"]) if r["adjust"] != "none" else "",
+                ]
+            )
+    if r["friedman"]:
+        f = r["friedman"]
+        w.writerow(
+            [
+                "friedman",
+                "",
+                "",
+                "friedman",
+                "",
+                "",
+                "",
+                repr(f["statistic"]),
+                repr(f["pvalue"]),
+                "",
+            ]
+        )
+        for h in r["tukey_hsd"]:
+            w.writerow(
+                [
+                    "tukey_hsd",
+                    h["a"],
+                    h["b"],
+                    "tukey_hsd",
+                    repr(h["mean_difference"]),
+                    repr(h["ci_low"]),
+                    repr(h["ci_high"]),
+                    "",
+                    repr(h["pvalue"]),
+                    "",
+                ]
+            )
+    return buf.getvalue()
+
+
+def main(args: list[str]) -> int:
+    parser = build_parser()
+    ns = parser.parse_args(args)
+    if ns.resamples < 1:
+        parser.error("--resamples must be positive")
+    if not 0 < ns.confidence < 1:
+        parser.error("--confidence must be in (0, 1)")
+    try:
+        matrix = load_matrix(parser, ns, min_runs=2)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if len(matrix.systems) < 2 or len(matrix.queries) < 2:
+        print(
+            f"error: comparing needs at least 2 systems and 2 queries, got "
+            f"{len(matrix.systems)} × {len(matrix.queries)}",
+            file=sys.stderr,
+        )
+        return 1
+    result = _compute(matrix, ns)
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(json_safe(result), indent=2, ensure_ascii=False) + "\n")
+    elif ns.format == "csv":
+        sys.stdout.write(_csv(result))
+    else:
+        sys.stdout.write(_text(result))
+    return 0

@@ -1,0 +1,209 @@
+"""Earshot's statistics: one documented module for everything in the statistical core.
+
+Import from here (``from evaluation.core import stats`` or
+``from evaluation.core.stats import all_pairs``); the implementation lives in small
+modules named after what they do. Every function takes per-query scores — a
+:class:`~evaluation.core.scores.ScoreMatrix` or plain numpy arrays — with options
+keyword-only, and returns named frozen dataclasses. Pure numpy + scipy, no Django.
+
+Paired significance tests (:mod:`evaluation.core.significance`, thesis §5.1.2)
+    :func:`paired_t_test` (eq. 5.1), :func:`wilcoxon_test` (eq. 5.2),
+    :func:`sign_test` (eq. 5.3), :func:`bootstrap_test` (shift method, eq. 5.4),
+    :func:`permutation_test` (sign flips, eq. 5.5) → :class:`PairedTestResult`;
+    :func:`all_pairs` runs one of them on every pair of systems at once, vectorised and
+    memory-bounded → :class:`PairwiseComparison`.
+
+Many systems (:mod:`evaluation.core.multiple`)
+    :func:`friedman_test`, :func:`anova_two_way`, :func:`tukey_hsd`,
+    :func:`randomised_tukey_hsd` (Sakai), :func:`adjust_pvalues` (Holm, Bonferroni).
+
+Intervals and reports (:mod:`evaluation.core.intervals`, thesis §4.1.3, §5.6.2)
+    :func:`mean_ci` (eq. 4.6), :func:`mean_difference_ci`, :func:`prediction_interval`,
+    :func:`format_estimate` (``CG_l@5 = 0.2525 ± 0.0507``), :func:`format_difference`
+    (``ΔCG_l@5 = 0.0371 ± 0.0314 (p=0.024)``), :func:`format_pvalue`.
+
+Score distributions (:mod:`evaluation.core.distributions`, thesis §4.2)
+    :func:`fit_normal`, :func:`fit_truncated_normal`, :func:`fit_beta`,
+    :func:`fit_empirical` (Hyndman–Fan type 7), :func:`fit_distribution`;
+    :func:`omega_squared` (eq. 4.7), :func:`ks_distance`, :func:`goodness_of_fit`.
+
+Satisfaction mathematics (:mod:`evaluation.core.satisfaction`, thesis ch. 3–4)
+    :func:`satisfaction_by_bin`, :func:`agreement_by_bin`,
+    :func:`agreement_from_preference`, :func:`wilson_interval`, :func:`fit_cubic` and
+    :func:`fit_satisfaction_mapping` (eq. 4.3), :func:`endpoint_bias` (eq. 3.11),
+    :func:`distance_to_one` (eq. 3.12), :func:`distance_to_zero` (eq. 3.13),
+    :func:`prior_deltas`, :func:`agreement_threshold`,
+    :func:`expected_fraction_agreeing` (Table 3.5), :func:`mean_satisfaction`
+    (eqs. 4.4–4.6), :func:`success_probability` (eq. 4.8),
+    :func:`satisfied_users_pmf` (eq. 4.2), :data:`PUBLISHED_MAPPINGS` and
+    :func:`published_mapping` (Table 4.3).
+
+Generalizability Theory (:mod:`evaluation.core.gtheory`, thesis ch. 6)
+    :func:`g_study` (crossed, eq. 6.3), :func:`g_study_nested` (eq. 6.8),
+    :func:`d_study` (eqs. 6.4, 6.5, 6.10), :func:`queries_needed` (eqs. 6.6, 6.7).
+
+Example
+-------
+>>> import numpy as np
+>>> from evaluation.core import stats
+>>> X = np.random.default_rng(0).random((5, 40))
+>>> res = stats.all_pairs(X, test="permutation", resamples=2000, seed=1)
+>>> res.adjusted_pvalues("holm").shape
+(5, 5)
+>>> print(stats.format_difference("CG_l@5", stats.mean_difference_ci(X[0], X[1]), 0.024))
+ΔCG_l@5 = 0.0464 ± 0.0982 (p=0.024)
+"""
+
+from evaluation.core.distributions import (
+    BetaFit,
+    EmpiricalFit,
+    FittedDistribution,
+    GoodnessOfFit,
+    NormalFit,
+    TruncatedNormalFit,
+    fit_beta,
+    fit_distribution,
+    fit_empirical,
+    fit_normal,
+    fit_truncated_normal,
+    goodness_of_fit,
+    ks_distance,
+    omega_squared,
+)
+from evaluation.core.gtheory import (
+    CrossedGStudy,
+    DStudy,
+    NestedGStudy,
+    d_study,
+    g_study,
+    g_study_nested,
+    queries_needed,
+)
+from evaluation.core.intervals import (
+    Interval,
+    format_difference,
+    format_estimate,
+    format_pvalue,
+    mean_ci,
+    mean_difference_ci,
+    prediction_interval,
+)
+from evaluation.core.multiple import (
+    AnovaResult,
+    AnovaRow,
+    FriedmanResult,
+    TukeyHSDResult,
+    adjust_pvalues,
+    anova_two_way,
+    friedman_test,
+    randomised_tukey_hsd,
+    tukey_hsd,
+)
+from evaluation.core.satisfaction import (
+    BIN_EDGES,
+    PUBLISHED_MAPPINGS,
+    AgreementBins,
+    BinnedProportion,
+    CubicMapping,
+    PriorFraction,
+    agreement_by_bin,
+    agreement_from_preference,
+    agreement_threshold,
+    bin_index,
+    distance_to_one,
+    distance_to_zero,
+    endpoint_bias,
+    expected_fraction_agreeing,
+    fit_cubic,
+    fit_satisfaction_mapping,
+    mean_satisfaction,
+    prior_deltas,
+    published_mapping,
+    satisfaction_by_bin,
+    satisfied_users_pmf,
+    success_probability,
+    wilson_interval,
+)
+from evaluation.core.significance import (
+    TESTS,
+    PairedTestResult,
+    PairwiseComparison,
+    all_pairs,
+    bootstrap_test,
+    paired_t_test,
+    permutation_test,
+    sign_test,
+    wilcoxon_test,
+)
+
+__all__ = [
+    "BIN_EDGES",
+    "PUBLISHED_MAPPINGS",
+    "TESTS",
+    "AgreementBins",
+    "AnovaResult",
+    "AnovaRow",
+    "BetaFit",
+    "BinnedProportion",
+    "CrossedGStudy",
+    "CubicMapping",
+    "DStudy",
+    "EmpiricalFit",
+    "FittedDistribution",
+    "FriedmanResult",
+    "GoodnessOfFit",
+    "Interval",
+    "NestedGStudy",
+    "NormalFit",
+    "PairedTestResult",
+    "PairwiseComparison",
+    "PriorFraction",
+    "TruncatedNormalFit",
+    "TukeyHSDResult",
+    "adjust_pvalues",
+    "agreement_by_bin",
+    "agreement_from_preference",
+    "agreement_threshold",
+    "all_pairs",
+    "anova_two_way",
+    "bin_index",
+    "bootstrap_test",
+    "d_study",
+    "distance_to_one",
+    "distance_to_zero",
+    "endpoint_bias",
+    "expected_fraction_agreeing",
+    "fit_beta",
+    "fit_cubic",
+    "fit_distribution",
+    "fit_empirical",
+    "fit_normal",
+    "fit_satisfaction_mapping",
+    "fit_truncated_normal",
+    "format_difference",
+    "format_estimate",
+    "format_pvalue",
+    "friedman_test",
+    "g_study",
+    "g_study_nested",
+    "goodness_of_fit",
+    "ks_distance",
+    "mean_ci",
+    "mean_difference_ci",
+    "mean_satisfaction",
+    "omega_squared",
+    "paired_t_test",
+    "permutation_test",
+    "prediction_interval",
+    "prior_deltas",
+    "published_mapping",
+    "queries_needed",
+    "randomised_tukey_hsd",
+    "satisfaction_by_bin",
+    "satisfied_users_pmf",
+    "sign_test",
+    "success_probability",
+    "tukey_hsd",
+    "wilcoxon_test",
+    "wilson_interval",
+]

@@ -1,0 +1,188 @@
+"""``compare`` and ``reliability`` sub-commands on score tables (and on QRELS + RUNs when the
+measures of ``evaluation.core`` are present)."""
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from evaluation.core.cli import main
+from evaluation.core.cli.scoretable import InputError, read_score_table
+from evaluation.core.stats import all_pairs, friedman_test, g_study, paired_t_test
+
+from .conftest import ROOT
+
+
+@pytest.fixture
+def table(tmp_path):
+    rng = np.random.default_rng(0)
+    X = rng.random((3, 12)) * 0.5 + np.array([[0.0], [0.1], [0.3]])
+    path = tmp_path / "scores.tsv"
+    lines = ["system\tquery\tscore"]
+    lines += [f"s{i}\tq{j}\t{float(X[i, j])!r}" for i in range(3) for j in range(12)]
+    path.write_text("\r\n".join(lines) + "\r\n")  # CRLF, as the MIREX files
+    return path, X
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_compare_prints_every_pair_with_ci_and_p_values_as_json(table, capsys):
+    path, X = table
+    code, out, _ = run(
+        capsys, "compare", "--scores", str(path), "-m", "AP@5", "--test", "all",
+        "--resamples", "2000", "--seed", "3", "--format", "json",
+    )  # fmt: skip
+    assert code == 0
+    r = json.loads(out)
+    assert r["systems"] == ["s0", "s1", "s2"] and r["n_queries"] == 12
+    assert len(r["pairs"]) == 3
+    p01 = r["pairs"][0]
+    ref = paired_t_test(X[0], X[1])
+    assert p01["mean_difference"] == pytest.approx(ref.mean_difference)
+    assert [p01["ci_low"], p01["ci_high"]] == pytest.approx([ref.ci_low, ref.ci_high])
+    assert p01["tests"]["t"]["pvalue"] == pytest.approx(ref.pvalue)
+    perm = all_pairs(X, test="permutation", resamples=2000, seed=3)
+    assert p01["tests"]["permutation"]["pvalue"] == perm.pvalue[0, 1]
+    holm = perm.adjusted_pvalues("holm")
+    assert p01["tests"]["permutation"]["pvalue_adjusted"] == pytest.approx(holm[0, 1])
+    assert r["friedman"]["pvalue"] == pytest.approx(friedman_test(X).pvalue)
+    assert len(r["tukey_hsd"]) == 3
+
+
+def test_compare_prints_thesis_style_text_and_csv(table, capsys):
+    path, _ = table
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "-m", "AP@5")
+    assert code == 0
+    assert "ΔAP@5(s0 − s1) = " in out and "(p=" in out
+    assert "Friedman: χ² = " in out and "Tukey HSD" in out
+    code, out, _ = run(
+        capsys, "compare", "--scores", str(path), "--test", "sign", "--format", "csv",
+        "--adjust", "none",
+    )  # fmt: skip
+    rows = out.strip().splitlines()
+    assert rows[0].startswith("section,a,b,test,mean_difference")
+    assert sum(r.startswith("pair,") for r in rows) == 3
+    assert sum(r.startswith("tukey_hsd,") for r in rows) == 3
+
+
+def test_reliability_reports_components_coefficients_and_queries_needed(table, capsys):
+    path, X = table
+    code, out, _ = run(
+        capsys, "reliability", "--scores", str(path), "--target", "0.9",
+        "--queries", "5,50", "--format", "json",
+    )  # fmt: skip
+    assert code == 0
+    r = json.loads(out)
+    g = g_study(X)
+    assert r["components"]["system"] == pytest.approx(g.system)
+    assert sum(r["proportions"].values()) == pytest.approx(1)
+    assert [d["n_queries"] for d in r["d_study"]] == [5, 12, 50]
+    assert r["e_rho2"] == pytest.approx(g.system / (g.system + g.residual / 12))
+    assert isinstance(r["queries_needed"]["e_rho2"], int)
+    code, out, _ = run(capsys, "reliability", "--scores", str(path))
+    assert "Eρ² = " in out and "queries needed for Φ ≥ 0.95" in out
+    code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "csv")
+    assert out.startswith("quantity,n_queries,value\nvariance_system,12,")
+
+
+def test_the_mirex_2011_reliability_is_the_thesis_one(mirex2011_cg_l5_fine, tmp_path, capsys):
+    systems, queries, X = mirex2011_cg_l5_fine
+    path = tmp_path / "cg.tsv"
+    path.write_text(
+        "".join(
+            f"{s} {q} {float(X[i, j])!r}\n"
+            for i, s in enumerate(systems)
+            for j, q in enumerate(queries)
+        )
+    )
+    code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "json")
+    assert code == 0
+    r = json.loads(out)
+    assert [round(r["proportions"][k], 3) for k in ("system", "query", "residual")] == [
+        0.184,
+        0.511,
+        0.304,
+    ]
+    assert round(r["e_rho2"], 4) == 0.9838 and r["queries_needed"]["e_rho2"] == 32
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("s1 q1 0.5\ns1 q2\n", r"scores\.tsv:2: expected 3 columns"),
+        ("s1 q1 0.5\ns1 q2 high\n", r"scores\.tsv:2: score 'high' is not a number"),
+        ("s1 q1 0.5\ns1 q1 0.7\n", r"scores\.tsv:2: second score for system 's1'"),
+        ("s1 q1 nan\n", r"scores\.tsv:1: score 'nan' is not finite"),
+        ("s1 q1 0.5\ns2 q2 0.5\n", r"system 's1' has no score for query 'q2'"),
+        ("# nothing\n\n", r"scores\.tsv: no scores found"),
+    ],
+)
+def test_bad_score_tables_are_reported_with_file_and_line(tmp_path, content, message):
+    path = tmp_path / "scores.tsv"
+    path.write_text(content)
+    with pytest.raises(InputError, match=message):
+        read_score_table(path)
+
+
+def test_input_errors_exit_with_1_and_usage_errors_with_2(tmp_path, capsys):
+    path = tmp_path / "scores.tsv"
+    path.write_text("a q1 0.1\na q2 0.2\n")
+    code, _, err = run(capsys, "compare", "--scores", str(path))
+    assert code == 1 and "at least 2 systems" in err
+    code, _, err = run(capsys, "compare", "--scores", str(tmp_path / "missing.tsv"))
+    assert code == 1 and "missing.tsv: cannot read" in err
+    with pytest.raises(SystemExit) as e:
+        main(["compare", "qrels.txt", "only-one.run", "-m", "P@5"])
+    assert e.value.code == 2
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("evaluation.core.trec") is not None,
+    reason="the measures are here: the QRELS + RUN path is tested below",
+)
+def test_without_the_measures_qrels_and_runs_get_a_clear_error(tmp_path, capsys):
+    code, _, err = run(capsys, "compare", "qrels.txt", "a.run", "b.run", "-m", "P@5")
+    assert code == 1 and "--scores FILE" in err
+
+
+def test_qrels_and_runs_are_evaluated_by_the_measures_of_evaluation_core(tmp_path, capsys):
+    pytest.importorskip("evaluation.core.trec")
+    # TREC formats: qrels "query 0 doc rel", runs "query Q0 doc rank score tag".
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d < 3)}\n" for q in range(4) for d in range(8)))
+    runs = []
+    for name, docs in [("A", [0, 1, 2, 3, 4]), ("B", [3, 4, 5, 6, 0])]:
+        path = tmp_path / f"{name}.run"
+        path.write_text(
+            "".join(
+                f"q{q} Q0 d{d} {r + 1} {10 - r} {name}\n"
+                for q in range(4)
+                for r, d in enumerate(docs)
+            )
+        )
+        runs.append(str(path))
+    code, out, err = run(capsys, "compare", str(qrels), *runs, "-m", "P@5", "--format", "json")
+    assert code == 0, err
+    r = json.loads(out)
+    assert len(r["systems"]) == 2 and r["n_queries"] == 4
+    assert r["pairs"][0]["mean_difference"] == pytest.approx(0.6 - 0.2) or r["pairs"][0][
+        "mean_difference"
+    ] == pytest.approx(0.2 - 0.6)
+
+
+def test_the_commands_run_as_a_module_without_django(table):
+    path, _ = table
+    done = subprocess.run(
+        [sys.executable, "-m", "evaluation.core", "reliability", "--scores", str(path)],
+        cwd=ROOT, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "G-study of 3 systems × 12 queries" in done.stdout
