@@ -28,7 +28,9 @@ def normalise_html(html: str) -> str:
 
 def normalise_sql(queries) -> list[str]:
     sql = [re.sub(r'"s\d+_x\d+"', "SAVEPOINT_NAME", q["sql"]) for q in queries]
-    return [re.sub(r"'[^']*'|\b\d+(\.\d+)?\b|\b(NULL|true|false)\b", "?", q) for q in sql]  # values differ
+    return [
+        re.sub(r"'[^']*'|\b\d+(\.\d+)?\b|\b(NULL|true|false)\b", "?", q) for q in sql
+    ]  # values differ
 
 
 def secrets_of(campaign) -> list[str]:
