@@ -47,10 +47,10 @@ class RelevanceJudgmentAdmin(admin.ModelAdmin):
 
 from judging.models import (  # noqa: E402
     Answer,
-    Assignment,
     Example,
     ExampleItem,
     PreferenceCampaign,
+    PreferenceTask,
     TrapQuestion,
     Worker,
 )
@@ -90,7 +90,7 @@ class WorkerAdmin(admin.ModelAdmin):
     search_fields = ["platform_id"]
 
 
-@admin.register(Assignment)
+@admin.register(PreferenceTask)
 class AssignmentAdmin(admin.ModelAdmin):
     list_display = ["worker", "position", "example", "swapped", "is_quiz", "answered_at"]
     raw_id_fields = ["worker", "example"]
@@ -100,4 +100,4 @@ class AssignmentAdmin(admin.ModelAdmin):
 class AnswerAdmin(admin.ModelAdmin):
     list_display = ["worker", "example", "outcome", "correct", "excluded", "accepted_at"]
     list_filter = ["excluded", "example__campaign"]
-    raw_id_fields = ["assignment", "worker", "example"]
+    raw_id_fields = ["task", "worker", "example"]

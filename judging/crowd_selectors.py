@@ -13,11 +13,11 @@ from django.db.models import Count, Q, QuerySet
 
 from judging.models import (
     Answer,
-    Assignment,
     Clip,
     Example,
     ExampleItem,
     PreferenceCampaign,
+    PreferenceTask,
     TrapQuestion,
     Worker,
 )
@@ -38,7 +38,7 @@ class ShownTask:
     list_b: list[Clip]
 
 
-def task_for_worker(*, assignment: Assignment) -> ShownTask:
+def task_for_worker(*, assignment: PreferenceTask) -> ShownTask:
     items = ExampleItem.objects.filter(example_id=assignment.example_id).select_related("clip")
     lists = {"a": [], "b": []}
     for item in items.order_by("side", "rank"):
@@ -60,7 +60,7 @@ def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
     example = campaign.examples.filter(trap__isnull=True).order_by("pk").first()
     if example is None:
         return None
-    preview = Assignment(example=example, position=1, swapped=False, key="")
+    preview = PreferenceTask(example=example, position=1, swapped=False, key="")
     return task_for_worker(assignment=preview)
 
 
@@ -70,8 +70,8 @@ def quiz_total(*, campaign: PreferenceCampaign) -> int:
 
 def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
     return (
-        Answer.objects.filter(worker=worker, assignment__key=key, assignment__is_quiz=True)
-        .select_related("assignment")
+        Answer.objects.filter(worker=worker, task__key=key, task__is_quiz=True)
+        .select_related("task")
         .first()
     )
 
@@ -206,7 +206,7 @@ def campaign_answers_for_export(*, campaign: PreferenceCampaign) -> QuerySet[Ans
             "example__trap",
             "example__system_a",
             "example__system_b",
-            "assignment",
+            "task",
         )
         .prefetch_related("example__items__clip")
         .order_by("answered_at", "pk")

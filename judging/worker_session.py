@@ -16,7 +16,7 @@ from django.conf import settings
 from django.core import signing
 from django.db.models import Q
 
-from judging.models import Assignment, PreferenceCampaign, Worker
+from judging.models import PreferenceCampaign, PreferenceTask, Worker
 
 COOKIE_PREFIX = "earshot_w_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -74,7 +74,7 @@ def clip_served_to_worker(request, clip) -> bool:
         if worker is None:
             continue
         if (
-            Assignment.objects.filter(worker=worker)
+            PreferenceTask.objects.filter(worker=worker)
             .filter(Q(example__query__clip=clip) | Q(example__items__clip=clip))
             .exists()
         ):

@@ -20,7 +20,7 @@ def test_a_worker_hears_the_served_clips_and_nothing_else(
     campaign = make_campaign(crowd_collection, traps=0)
     page = open_task(client, campaign)
     key_of(page)
-    served = campaign.examples.get(assignments__key=key_of(page))
+    served = campaign.examples.get(tasks__key=key_of(page))
     served_clips = {i.clip for i in served.items.all()} | {served.query.clip}
     for clip in served_clips:
         assert client.get(clip.audio_url()).status_code == 200

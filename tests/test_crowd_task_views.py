@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from judging.models import Answer, Assignment, Worker
+from judging.models import Answer, PreferenceTask, Worker
 from tests.crowd_fixtures import make_campaign, wrong_choice
 
 pytestmark = pytest.mark.django_db
@@ -71,7 +71,7 @@ def test_answering_records_the_sides_and_a_double_submit_creates_one_answer(
         response = client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": "a_better"})
         assert response.status_code == 302 and response.url == f"/t/{campaign.token}/task/"
     answer = Answer.objects.get()
-    assignment = Assignment.objects.get(key=key)
+    assignment = PreferenceTask.objects.get(key=key)
     assert answer.swapped == assignment.swapped
     assert answer.outcome == ("b_better" if assignment.swapped else "a_better")
 
@@ -81,7 +81,7 @@ def test_a_wrong_quiz_answer_shows_the_accepted_answer_and_the_explanation(
 ):
     campaign = make_campaign(crowd_collection, quiz_length=4)
     key = key_of(open_task(client, campaign))
-    task = Assignment.objects.get(key=key)
+    task = PreferenceTask.objects.get(key=key)
     response = client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": wrong_choice(task)})
     assert response.url == f"/t/{campaign.token}/feedback/{key}/"
     feedback = client.get(response.url).content.decode()
@@ -116,7 +116,7 @@ def test_a_stopped_worker_sees_the_screen_out_code_not_the_completion_code(
     campaign = make_campaign(crowd_collection, quiz_length=2, trust_threshold=1.0)
     key = key_of(open_task(client, campaign))
     for _ in range(2):
-        task = Assignment.objects.get(key=key)
+        task = PreferenceTask.objects.get(key=key)
         client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": wrong_choice(task)})
         page = client.get(f"/t/{campaign.token}/task/", follow=True)
         if 'name="key"' in page.content.decode():

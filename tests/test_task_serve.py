@@ -2,7 +2,7 @@
 
 import pytest
 
-from judging.models import Assignment, Worker
+from judging.models import PreferenceTask, Worker
 from judging.services.preference import (
     Arrival,
     answer_submit,
@@ -115,7 +115,7 @@ def test_a_stale_task_gives_its_slot_back_but_stays_with_its_worker(crowd_collec
     campaign = make_campaign(crowd_collection, traps=0)
     worker = arrive(campaign)
     task = task_serve(worker=worker)
-    Assignment.objects.filter(pk=task.pk).update(served_at=timezone.now() - timedelta(hours=1))
+    PreferenceTask.objects.filter(pk=task.pk).update(served_at=timezone.now() - timedelta(hours=1))
     other = arrive(campaign, "w2")
     served = answer_all(other)
     assert task.example_id in {t.example_id for t in served}

@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from judging.models import Assignment, TrapQuestion
+from judging.models import PreferenceTask, TrapQuestion
 from tests.crowd_fixtures import make_campaign, right_choice
 from tests.test_crowd_task_views import key_of, open_task
 
@@ -57,7 +57,7 @@ def test_no_page_header_or_script_a_worker_can_get_mentions_trap_questions(
         responses.append(page)
         if page.status_code != 200:
             break
-        task = Assignment.objects.get(key=key_of(page))
+        task = PreferenceTask.objects.get(key=key_of(page))
         served_traps += hasattr(task.example, "trap")
         post = client.post(
             f"/t/{campaign.token}/task/", {"key": task.key, "choice": right_choice(task)}
@@ -85,7 +85,7 @@ def test_a_trap_question_and_an_example_render_the_same_markup_with_the_same_sta
             page = client.get(f"/t/{campaign.token}/task/")
         if page.status_code != 200:
             break
-        task = Assignment.objects.get(key=key_of(page))
+        task = PreferenceTask.objects.get(key=key_of(page))
         kind = "trap" if hasattr(task.example, "trap") else "plain"
         with CaptureQueriesContext(connection) as answer_queries:
             client.post(

@@ -10,22 +10,22 @@ from judging.models.collection import (
 )
 from judging.models.crowd import (
     Answer,
-    Assignment,
     Example,
     ExampleItem,
     PreferenceCampaign,
+    PreferenceTask,
     TrapQuestion,
     Worker,
 )
 
 __all__ = [
     "Answer",
-    "Assignment",
     "Clip",
     "Collection",
     "Example",
     "ExampleItem",
     "PreferenceCampaign",
+    "PreferenceTask",
     "Query",
     "RelevanceJudgment",
     "RunEntry",

@@ -2,7 +2,7 @@
 
 An **example** is a query and two ranked lists of k clips, stored as list ``a`` and
 list ``b``. A **worker** arrives through the campaign's task link and is served
-**assignments** (one rendered task each, with an idempotency key and the side mapping
+**tasks** (one rendered task each, with an idempotency key and the side mapping
 shown); answering one creates an **answer**. Some examples are **trap questions**
 (CrowdFlower's gold): their accepted answers live in :class:`TrapQuestion`, which the
 worker pages never read.
@@ -151,7 +151,7 @@ class Example(models.Model):
         help_text="λ of list a and list b per measure/scale when known: {name: [λa, λb]}.",
     )  # fmt: skip
     slots_taken = models.PositiveIntegerField(
-        default=0, help_text="Answers not excluded plus open assignments (redundancy claims)."
+        default=0, help_text="Answers not excluded plus open tasks (redundancy claims)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -259,16 +259,16 @@ class Worker(models.Model):
         return f"{self.get_platform_display()} {self.platform_id}"
 
 
-class Assignment(models.Model):
+class PreferenceTask(models.Model):
     """One task rendered for a worker: an example, the sides shown, an idempotency key.
 
-    A worker has at most one open (unanswered) assignment, so a reload shows the same
+    A worker has at most one open (unanswered) task, so a reload shows the same
     example with the same sides until it is answered. ``released`` marks an open
-    assignment whose redundancy slot was given back after the lease ran out.
+    task whose redundancy slot was given back after the lease ran out.
     """
 
-    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="assignments")
-    example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="assignments")
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="tasks")
+    example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="tasks")
     position = models.PositiveIntegerField(help_text="1 for the worker's first task.")
     key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
     swapped = models.BooleanField(help_text="List b is shown as A (and list a as B).")
@@ -280,12 +280,12 @@ class Assignment(models.Model):
     class Meta:
         ordering = ["worker", "position"]
         constraints = [
-            models.UniqueConstraint(fields=["worker", "example"], name="assignment_example_once"),
-            models.UniqueConstraint(fields=["worker", "position"], name="assignment_position"),
+            models.UniqueConstraint(fields=["worker", "example"], name="task_example_once"),
+            models.UniqueConstraint(fields=["worker", "position"], name="task_position"),
             models.UniqueConstraint(
                 fields=["worker"],
                 condition=Q(answered_at__isnull=True),
-                name="assignment_one_open_per_worker",
+                name="task_one_open_per_worker",
             ),
         ]
 
@@ -306,7 +306,7 @@ class Answer(models.Model):
     results (a trusted worker, an example that is not a trap question).
     """
 
-    assignment = models.OneToOneField(Assignment, on_delete=models.CASCADE, related_name="answer")
+    task = models.OneToOneField(PreferenceTask, on_delete=models.CASCADE, related_name="answer")
     worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="answers")
     example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="answers")
     choice = models.CharField(max_length=10, choices=CHOICES)

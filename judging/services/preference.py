@@ -28,12 +28,12 @@ from django.utils import timezone
 from judging import handoff
 from judging.models import (
     Answer,
-    Assignment,
     Clip,
     Collection,
     Example,
     ExampleItem,
     PreferenceCampaign,
+    PreferenceTask,
     Query,
     RunEntry,
     System,
@@ -42,8 +42,8 @@ from judging.models import (
 )
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.trust import (
-    assignments_release_stale,
     campaign_quiz_target,
+    tasks_release_stale,
     worker_trust_update,
 )
 
@@ -407,7 +407,7 @@ class _NothingToServe(Exception):
     pass
 
 
-def task_serve(*, worker: Worker) -> Assignment | None:
+def task_serve(*, worker: Worker) -> PreferenceTask | None:
     """The worker's current task: the open one, or a new one; ``None`` when they are done.
 
     Quiz mode: the first Q tasks are trap questions. Work mode: a task is a trap
@@ -418,9 +418,9 @@ def task_serve(*, worker: Worker) -> Assignment | None:
     question costs the same as serving any example.
     """
     campaign = worker.campaign
-    assignments_release_stale(campaign=campaign, older_than=timezone.now() - ASSIGNMENT_LEASE)
+    tasks_release_stale(campaign=campaign, older_than=timezone.now() - ASSIGNMENT_LEASE)
     for _attempt in range(3):
-        current = _open_assignment(worker)
+        current = _open_task(worker)
         if current is not None:
             return current
         worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
@@ -434,22 +434,22 @@ def task_serve(*, worker: Worker) -> Assignment | None:
         except _NothingToServe:
             Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
             worker.refresh_from_db(fields=["status"])
-            return _open_assignment(worker)
-    return _open_assignment(worker)
+            return _open_task(worker)
+    return _open_task(worker)
 
 
-def _open_assignment(worker: Worker) -> Assignment | None:
+def _open_task(worker: Worker) -> PreferenceTask | None:
     return (
-        Assignment.objects.filter(worker=worker, answered_at__isnull=True)
+        PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
         .select_related("example__query__clip")
         .first()
     )
 
 
-def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> Assignment:
+def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
-    unseen = campaign.examples.exclude(pk__in=worker.assignments.values("example_id"))
+    unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
     traps = sorted(
         unseen.filter(trap__isnull=False, trap__contested=False).values_list("pk", flat=True),
         key=lambda pk: _order_key(worker.seed, pk),
@@ -459,7 +459,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> Assignment:
         .values_list("pk", "slots_taken"),
         key=lambda row: (row[1], _order_key(worker.seed, row[0])),
     )  # fmt: skip
-    quiz_served = worker.assignments.filter(is_quiz=True).count()
+    quiz_served = worker.tasks.filter(is_quiz=True).count()
     in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
     roll = rng.random()
     if not work and not in_quiz:
@@ -483,7 +483,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> Assignment:
         pk=worker.pk, status=Worker.ACTIVE, served_count__lt=campaign.max_answers_per_worker
     ).update(served_count=F("served_count") + 1):
         raise _NothingToServe
-    return Assignment.objects.create(
+    return PreferenceTask.objects.create(
         worker=worker,
         example_id=example_id,
         position=position,
@@ -502,20 +502,20 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
     with transaction.atomic():
-        assignment = Assignment.objects.filter(worker=worker, key=key).first()
+        assignment = PreferenceTask.objects.filter(worker=worker, key=key).first()
         if assignment is None:
             raise TaskError("This task is not yours or does not exist.")
         now = timezone.now()
-        if not Assignment.objects.filter(pk=assignment.pk, answered_at__isnull=True).update(
+        if not PreferenceTask.objects.filter(pk=assignment.pk, answered_at__isnull=True).update(
             answered_at=now
         ):
-            return Answer.objects.get(assignment=assignment)  # a repeat: nothing new
+            return Answer.objects.get(task=assignment)  # a repeat: nothing new
         if Worker.objects.filter(pk=worker.pk, status=Worker.STOPPED).exists():
             raise TaskError("You can no longer answer in this study.")
         trap = TrapQuestion.objects.filter(example_id=assignment.example_id).first()
         outcome = choice_as_stored(choice, swapped=assignment.swapped)
         answer = Answer.objects.create(
-            assignment=assignment,
+            task=assignment,
             worker=worker,
             example_id=assignment.example_id,
             choice=choice,
@@ -528,7 +528,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
             correct=trap.accepts(outcome) if trap is not None else None,
         )
         if assignment.released:  # answered after the lease: take the slot again
-            Assignment.objects.filter(pk=assignment.pk).update(released=False)
+            PreferenceTask.objects.filter(pk=assignment.pk).update(released=False)
             Example.objects.filter(pk=assignment.example_id).update(
                 slots_taken=F("slots_taken") + 1
             )

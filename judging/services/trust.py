@@ -16,7 +16,7 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from judging import handoff
-from judging.models import Answer, Assignment, Example, PreferenceCampaign, Worker
+from judging.models import Answer, Example, PreferenceCampaign, PreferenceTask, Worker
 
 
 def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
@@ -39,9 +39,7 @@ def worker_trust_update(*, worker: Worker) -> Worker:
         trust = correct / answered if answered else None
 
         if campaign.quiz_length > 0:
-            quiz_answered = worker.assignments.filter(
-                is_quiz=True, answered_at__isnull=False
-            ).count()
+            quiz_answered = worker.tasks.filter(is_quiz=True, answered_at__isnull=False).count()
             evidence = quiz_answered >= campaign_quiz_target(campaign=campaign)
         else:
             evidence = answered >= campaign.min_trap_answers
@@ -75,12 +73,12 @@ def _answers_reconcile(*, worker: Worker) -> None:
                 slots_taken=F("slots_taken") - 1
             )
         open_ids = list(
-            worker.assignments.filter(answered_at__isnull=True, released=False).values_list(
+            worker.tasks.filter(answered_at__isnull=True, released=False).values_list(
                 "example_id", flat=True
             )
         )
         if open_ids:
-            worker.assignments.filter(answered_at__isnull=True).update(released=True)
+            worker.tasks.filter(answered_at__isnull=True).update(released=True)
             Example.objects.filter(pk__in=open_ids).update(slots_taken=F("slots_taken") - 1)
     else:
         back = list(answers.filter(excluded=True).values_list("example_id", flat=True))
@@ -100,14 +98,14 @@ def _answers_reconcile(*, worker: Worker) -> None:
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
 
 
-def assignments_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
+def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
     """Give back the redundancy slots of tasks served before ``older_than`` and not answered.
 
     The worker keeps the task (a reload still shows it); if they answer it later the
     slot is taken again, so an example may then get one answer more than asked for.
     """
     released = 0
-    stale = Assignment.objects.filter(
+    stale = PreferenceTask.objects.filter(
         worker__campaign=campaign,
         answered_at__isnull=True,
         released=False,
@@ -115,9 +113,9 @@ def assignments_release_stale(*, campaign: PreferenceCampaign, older_than) -> in
     ).values_list("pk", "example_id")
     for pk, example_id in stale:
         with transaction.atomic():
-            if Assignment.objects.filter(pk=pk, answered_at__isnull=True, released=False).update(
-                released=True
-            ):
+            if PreferenceTask.objects.filter(
+                pk=pk, answered_at__isnull=True, released=False
+            ).update(released=True):
                 Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") - 1)
                 released += 1
     return released

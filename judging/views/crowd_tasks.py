@@ -128,8 +128,8 @@ def task(request, campaign):
                 )
             except (TaskError, ValidationError):
                 return redirect("judging:task_done", campaign.token)
-            if answer.assignment.is_quiz:
-                return redirect("judging:task_feedback", campaign.token, answer.assignment.key)
+            if answer.task.is_quiz:
+                return redirect("judging:task_feedback", campaign.token, answer.task.key)
             return redirect("judging:task", campaign.token)
     else:
         form = None

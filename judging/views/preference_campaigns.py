@@ -167,7 +167,7 @@ def campaign_answers_csv(request, pk: int):
             example.system_b.name if example.system_b else "",
             worker.pk, worker.platform, worker.platform_id, worker.status,
             "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
-            a.assignment.position, int(a.assignment.is_quiz), "b" if a.swapped else "a",
+            a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
             a.choice, a.outcome, int(trap is not None), int(bool(trap and trap.contested)),
             "" if a.correct is None else int(a.correct), int(a.excluded),
             int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),

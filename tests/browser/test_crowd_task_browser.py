@@ -11,7 +11,7 @@ import pytest
 from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
-from judging.models import Answer, Assignment, Worker
+from judging.models import Answer, PreferenceTask, Worker
 from judging.models.crowd import CHOICE_LABELS
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
@@ -28,9 +28,9 @@ def audible_collection(crowd_collection, settings, tmp_path):
     return crowd_collection
 
 
-def current_task(page) -> Assignment:
+def current_task(page) -> PreferenceTask:
     key = page.locator('input[name="key"]').get_attribute("value")
-    return Assignment.objects.select_related("example").get(key=key)
+    return PreferenceTask.objects.select_related("example").get(key=key)
 
 
 def wait_for_next_page(page, key: str) -> None:
