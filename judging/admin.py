@@ -1,6 +1,17 @@
 from django.contrib import admin
 
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from judging.models import (
+    Assignment,
+    Clip,
+    Collection,
+    JudgmentActivity,
+    PoolEntry,
+    Query,
+    RelevanceCampaign,
+    RelevanceJudgment,
+    RunEntry,
+    System,
+)
 
 
 @admin.register(Collection)
@@ -41,6 +52,41 @@ class RelevanceJudgmentAdmin(admin.ModelAdmin):
     list_display = ["query", "clip", "assessor", "source", "broad", "fine", "updated_at"]
     list_filter = ["query__collection", "source"]
     raw_id_fields = ["query", "clip"]
+
+
+@admin.register(RelevanceCampaign)
+class RelevanceCampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "collection", "cutoff", "assessors_per_query", "is_open", "created_at"]
+    list_filter = ["is_open", "collection"]
+    filter_horizontal = ["assessors"]
+
+
+@admin.register(PoolEntry)
+class PoolEntryAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "query", "clip"]
+    list_filter = ["campaign"]
+    raw_id_fields = ["query", "clip"]
+
+
+@admin.register(Assignment)
+class AssignmentAdmin(admin.ModelAdmin):
+    list_display = [
+        "campaign",
+        "query",
+        "slot",
+        "assessor",
+        "assigned_at",
+        "touched_at",
+        "completed_at",
+    ]
+    list_filter = ["campaign"]
+    raw_id_fields = ["query"]
+
+
+@admin.register(JudgmentActivity)
+class JudgmentActivityAdmin(admin.ModelAdmin):
+    list_display = ["assignment", "pool_entry", "listened_seconds", "judging_seconds", "plays"]
+    raw_id_fields = ["assignment", "pool_entry", "judgment"]
 
 
 # --- crowd preference judging ----------------------------------------------------------
@@ -91,7 +137,7 @@ class WorkerAdmin(admin.ModelAdmin):
 
 
 @admin.register(PreferenceTask)
-class AssignmentAdmin(admin.ModelAdmin):
+class PreferenceTaskAdmin(admin.ModelAdmin):
     list_display = ["worker", "position", "example", "swapped", "is_quiz", "answered_at"]
     raw_id_fields = ["worker", "example"]
 

@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from dataclasses import dataclass
 
-from judging.models import Clip, Collection, Query, System
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+
+from evaluation.core import agreement
+from judging import qrels
+from judging.models import (
+    Assignment,
+    Clip,
+    Collection,
+    JudgmentActivity,
+    PoolEntry,
+    Query,
+    RelevanceCampaign,
+    RelevanceJudgment,
+    System,
+)
+from judging.models.collection import BROAD_LABELS, FINE_MAX
 
 
 def collections_for_organiser(*, user) -> QuerySet[Collection]:
@@ -26,3 +41,251 @@ def collection_queries(*, collection: Collection) -> QuerySet[Query]:
 
 def collection_systems(*, collection: Collection) -> QuerySet[System]:
     return collection.systems.annotate(entries=Count("run_entries")).order_by("name")
+
+
+# --- Relevance campaigns ---------------------------------------------------------------
+
+
+def relevance_campaigns_for_organiser(*, user) -> QuerySet[RelevanceCampaign]:
+    campaigns = RelevanceCampaign.objects.select_related("collection")
+    if not user.is_superuser:
+        campaigns = campaigns.filter(collection__owner=user)
+    return campaigns.annotate(
+        query_count=Count("assignments__query", distinct=True),
+        pool_size=Count("pool", distinct=True),
+    )
+
+
+def relevance_campaigns_for_assessor(*, user) -> list[dict]:
+    """Open campaigns the assessor judges in, with their own progress and unfinished work."""
+    rows = []
+    for campaign in user.relevance_campaigns.filter(is_open=True).order_by("name"):
+        mine = campaign.assignments.filter(assessor=user)
+        rows.append(
+            {
+                "campaign": campaign,
+                "done": mine.filter(completed_at__isnull=False).count(),
+                "assigned": mine.count(),
+                "current": mine.filter(completed_at__isnull=True).order_by("assigned_at").first(),
+                "finished": list(
+                    mine.filter(completed_at__isnull=False)
+                    .select_related("query__clip")
+                    .order_by("completed_at")
+                ),
+            }
+        )
+    return rows
+
+
+def clip_in_assessor_assignments(*, user, clip: Clip) -> bool:
+    """Whether the clip is the query or a candidate of one of the assessor's assignments."""
+    candidates = PoolEntry.objects.filter(
+        campaign=OuterRef("campaign"), query=OuterRef("query"), clip=clip
+    )
+    return (
+        Assignment.objects.filter(assessor=user)
+        .filter(Q(query__clip=clip) | Q(Exists(candidates)))
+        .exists()
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate as the judging page shows it: no system, rank or score."""
+
+    number: int
+    pool_entry: PoolEntry
+    clip: Clip
+    broad: int | None
+    fine: int | None
+    listened_seconds: float
+    judging_seconds: float
+    plays: int
+
+    @property
+    def is_done(self) -> bool:
+        return self.broad is not None and self.fine is not None
+
+
+def assignment_candidates(*, assignment: Assignment) -> list[Candidate]:
+    """The assignment's candidates in its own random order, with what is saved so far."""
+    pool = list(assignment.campaign.pool.filter(query=assignment.query).select_related("clip"))
+    judgments = {
+        judgment.clip_id: judgment
+        for judgment in RelevanceJudgment.objects.filter(
+            query=assignment.query,
+            assessor_id=assignment.assessor_id,
+            source=assignment.campaign.source,
+        )
+    }
+    activity = {row.pool_entry_id: row for row in assignment.activity.all()}
+    candidates = []
+    for number, entry in enumerate(assignment.candidate_order(pool), start=1):
+        judgment = judgments.get(entry.clip_id)
+        act = activity.get(entry.pk)
+        candidates.append(
+            Candidate(
+                number=number,
+                pool_entry=entry,
+                clip=entry.clip,
+                broad=judgment.broad if judgment else None,
+                fine=judgment.fine if judgment else None,
+                listened_seconds=act.listened_seconds if act else 0.0,
+                judging_seconds=act.judging_seconds if act else 0.0,
+                plays=act.plays if act else 0,
+            )
+        )
+    return candidates
+
+
+def campaign_judgments(*, campaign: RelevanceCampaign) -> QuerySet[RelevanceJudgment]:
+    """The campaign's judgments in the order they were made, with their activity."""
+    return (
+        RelevanceJudgment.objects.filter(source=campaign.source)
+        .select_related("query__clip", "clip", "assessor", "activity")
+        .order_by("created_at", "pk")
+    )
+
+
+def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
+    pool_sizes = dict(
+        campaign.pool.order_by().values("query").annotate(n=Count("pk")).values_list("query", "n")
+    )
+    assignments = campaign.assignments.select_related("query__clip").order_by(
+        "query__clip__external_id", "slot"
+    )
+    by_query: dict[int, dict] = {}
+    for assignment in assignments:
+        row = by_query.setdefault(
+            assignment.query_id,
+            {
+                "query": assignment.query,
+                "pool_size": pool_sizes.get(assignment.query_id, 0),
+                "slots": 0,
+                "assigned": 0,
+                "done": 0,
+            },
+        )
+        row["slots"] += 1
+        row["assigned"] += assignment.assessor_id is not None
+        row["done"] += assignment.completed_at is not None
+    rows = list(by_query.values())
+    judged = (
+        campaign_judgments(campaign=campaign)
+        .exclude(broad=None)
+        .exclude(fine=None)
+        .order_by()
+        .values("query")
+        .annotate(n=Count("pk"))
+    )
+    counts = {row["query"]: row["n"] for row in judged}
+    for row in rows:
+        row["judgments"] = counts.get(row["query"].pk, 0)
+        row["expected"] = row["pool_size"] * row["slots"]
+    return rows
+
+
+def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
+    rows = []
+    for assessor in campaign.assessors.order_by("username"):
+        mine = campaign.assignments.filter(assessor=assessor)
+        activity = JudgmentActivity.objects.filter(
+            assignment__campaign=campaign, assignment__assessor=assessor
+        ).aggregate(
+            judging=Sum("judging_seconds"),
+            listening=Sum("listened_seconds"),
+            plays=Sum("plays"),
+        )
+        rows.append(
+            {
+                "assessor": assessor,
+                "assigned": mine.count(),
+                "done": mine.filter(completed_at__isnull=False).count(),
+                "judgments": campaign_judgments(campaign=campaign)
+                .filter(assessor=assessor)
+                .exclude(broad=None)
+                .exclude(fine=None)
+                .count(),
+                "judging_seconds": activity["judging"] or 0.0,
+                "listened_seconds": activity["listening"] or 0.0,
+                "plays": activity["plays"] or 0,
+            }
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Agreement among assessors on the pairs judged by two or more of them."""
+
+    queries: int
+    pairs: int
+    alpha_fine: float
+    alpha_broad: float
+    rms_fine: float
+    rms_broad: float
+
+
+def campaign_agreement(*, campaign: RelevanceCampaign) -> Agreement:
+    """Krippendorff's α (interval for Fine, ordinal for Broad) and thesis §7.4's RMS."""
+    broad: dict[tuple[int, int], list[int]] = {}
+    fine: dict[tuple[int, int], list[int]] = {}
+    for judgment in RelevanceJudgment.objects.filter(source=campaign.source):
+        key = (judgment.query_id, judgment.clip_id)
+        if judgment.broad is not None:
+            broad.setdefault(key, []).append(judgment.broad)
+        if judgment.fine is not None:
+            fine.setdefault(key, []).append(judgment.fine)
+    shared = [
+        key
+        for key in set(broad) | set(fine)
+        if max(len(broad.get(key, [])), len(fine.get(key, []))) >= 2
+    ]
+    return Agreement(
+        queries=len({query for query, _ in shared}),
+        pairs=len(shared),
+        alpha_fine=agreement.krippendorff_alpha(fine.values(), level="interval"),
+        alpha_broad=agreement.krippendorff_alpha(broad.values(), level="ordinal"),
+        rms_fine=agreement.rms_difference(fine.values(), scale_max=FINE_MAX),
+        rms_broad=agreement.rms_difference(broad.values(), scale_max=max(BROAD_LABELS)),
+    )
+
+
+def campaign_qrels(*, campaign: RelevanceCampaign, scale: str, policy: str) -> str:
+    """The campaign's judgments as TREC qrels on ``scale``, consolidated by ``policy``."""
+    if scale not in qrels.SCALES:
+        raise ValueError(f"scale must be one of {', '.join(qrels.SCALES)}")
+    values = (
+        (judgment.query.clip.external_id, judgment.clip.external_id, getattr(judgment, scale))
+        for judgment in campaign_judgments(campaign=campaign)
+        if getattr(judgment, scale) is not None
+    )
+    lines = qrels.qrels_lines(values, policy=policy)
+    return "".join(line + "\n" for line in lines)
+
+
+JUDGMENT_CSV_FIELDS = [
+    "campaign", "query", "clip", "assessor", "broad", "broad_label", "fine",
+    "listened_seconds", "judging_seconds", "plays", "created_at", "updated_at", "source",
+]  # fmt: skip
+
+
+def campaign_judgment_rows(*, campaign: RelevanceCampaign):
+    """Every recorded field of every judgment of the campaign, for the CSV export."""
+    for judgment in campaign_judgments(campaign=campaign):
+        activity = getattr(judgment, "activity", None)
+        yield {
+            "campaign": campaign.pk,
+            "query": judgment.query.clip.external_id,
+            "clip": judgment.clip.external_id,
+            "assessor": judgment.assessor.get_username() if judgment.assessor else "",
+            "broad": "" if judgment.broad is None else judgment.broad,
+            "broad_label": BROAD_LABELS.get(judgment.broad, ""),
+            "fine": "" if judgment.fine is None else judgment.fine,
+            "listened_seconds": round(activity.listened_seconds, 2) if activity else "",
+            "judging_seconds": round(activity.judging_seconds, 2) if activity else "",
+            "plays": activity.plays if activity else "",
+            "created_at": judgment.created_at.isoformat(),
+            "updated_at": judgment.updated_at.isoformat(),
+            "source": judgment.source,
+        }

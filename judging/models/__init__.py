@@ -17,16 +17,21 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 __all__ = [
     "Answer",
+    "Assignment",
     "Clip",
     "Collection",
     "Example",
     "ExampleItem",
+    "JudgmentActivity",
+    "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",
     "Query",
+    "RelevanceCampaign",
     "RelevanceJudgment",
     "RunEntry",
     "System",

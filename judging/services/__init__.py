@@ -1,1 +1,1 @@
-"""Services of the judging app: writes that touch several models, one module per area."""
+"""Writes that touch several models, named ``<entity>_<action>``, one module per area."""

@@ -12,6 +12,7 @@ from judging.access import clip_audible_by
 from judging.audio import ranged_file_response
 from judging.models import Clip, Collection
 from judging.roles import is_assessor, is_organiser, organiser_required
+from judging.views.assessors import assessor_home
 
 
 def home(request):
@@ -21,7 +22,7 @@ def home(request):
     if is_organiser(request.user):
         return redirect("judging:collections")
     if is_assessor(request.user):
-        return render(request, "judging/assessor_home.html")
+        return assessor_home(request)
     raise PermissionDenied("Your account has no role yet; ask an organiser for one.")
 
 

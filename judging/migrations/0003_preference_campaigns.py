@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0001_initial'),
+        ('judging', '0002_relevance_campaigns'),
     ]
 
     operations = [

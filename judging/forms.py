@@ -1,0 +1,75 @@
+"""HTML and JSON input of the judging app, parsed and validated by Django forms."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+
+from judging import qrels
+from judging.models import Collection, RelevanceCampaign
+from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.roles import ASSESSOR
+
+
+class RelevanceCampaignForm(forms.ModelForm):
+    """An organiser sets up a relevance campaign on one of their collections."""
+
+    class Meta:
+        model = RelevanceCampaign
+        fields = [
+            "collection",
+            "name",
+            "cutoff",
+            "exclude_same_artist",
+            "assessors_per_query",
+            "queries_per_assessor",
+            "must_listen_seconds",
+            "take_back_minutes",
+            "assessors",
+        ]
+        labels = {
+            "cutoff": "Cutoff k",
+            "exclude_same_artist": "Leave out clips by the query's artist",
+            "assessors_per_query": "Assessors per query",
+            "queries_per_assessor": "Queries per assessor (cap)",
+            "must_listen_seconds": "Must listen (seconds)",
+            "take_back_minutes": "Take back untouched work after (minutes)",
+        }
+        widgets = {"assessors": forms.CheckboxSelectMultiple}
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        collections = Collection.objects.all()
+        if not user.is_superuser:
+            collections = collections.filter(owner=user)
+        self.fields["collection"].queryset = collections
+        self.fields["assessors"].queryset = (
+            get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
+        )
+        self.fields["cutoff"].min_value = 1
+        self.fields["assessors_per_query"].min_value = 1
+        for name in ("cutoff", "assessors_per_query"):
+            self.fields[name].widget.attrs["min"] = 1
+
+
+class JudgmentSaveForm(forms.Form):
+    """One save of the judging page: a candidate's scores (either may be absent) and timings."""
+
+    candidate = forms.IntegerField(min_value=1)
+    broad = forms.TypedChoiceField(
+        choices=[(value, label) for value, label in sorted(BROAD_LABELS.items())],
+        coerce=int,
+        required=False,
+        empty_value=None,
+    )
+    fine = forms.IntegerField(min_value=0, max_value=FINE_MAX, required=False)
+    listened_seconds = forms.FloatField(min_value=0, max_value=86_400, required=False)
+    judging_seconds = forms.FloatField(min_value=0, max_value=86_400, required=False)
+    plays = forms.IntegerField(min_value=0, max_value=100_000, required=False)
+
+
+class QrelsForm(forms.Form):
+    """Which qrels to export: the scale and the consolidation policy."""
+
+    scale = forms.ChoiceField(choices=[(s, s.capitalize()) for s in qrels.SCALES])
+    policy = forms.ChoiceField(choices=[(p, p) for p in qrels.POLICIES], initial="mean")

@@ -1,0 +1,268 @@
+"""Relevance campaigns: creating them, handing out queries, taking them back, saving judgments.
+
+Claims are conditional ``UPDATE``s checked by their row count (healthchecks'
+``sendalerts`` habit), so two assessors asking at the same instant can never hold the
+same slot, and the database's unique constraint refuses a second slot of one query to
+one assessor. Nothing here trusts the caller about who may do what beyond the
+``assessor`` argument: views check roles, services check ownership of the work.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from judging.models import (
+    Assignment,
+    Collection,
+    JudgmentActivity,
+    PoolEntry,
+    RelevanceCampaign,
+    RelevanceJudgment,
+    RunEntry,
+)
+from judging.models.collection import BROAD_LABELS, FINE_MAX
+
+LISTEN_TOLERANCE = 0.25
+"""Seconds of slack on the must-listen rule, for the browser's timer granularity."""
+
+
+class AssignmentTakenBack(Exception):
+    """The assignment is no longer the assessor's (taken back or never theirs)."""
+
+
+class MustListenFirst(ValidationError):
+    """A score came before the campaign's must-listen time had played."""
+
+
+def relevance_campaign_create(
+    *,
+    collection: Collection,
+    name: str,
+    cutoff: int = 5,
+    exclude_same_artist: bool = True,
+    assessors_per_query: int = 1,
+    queries_per_assessor: int | None = None,
+    must_listen_seconds: int = 5,
+    take_back_minutes: int = 60,
+    assessors=(),
+) -> RelevanceCampaign:
+    """Create a campaign with its pool and one free assignment per query and slot.
+
+    The pool of a query is the union of every system's top ``cutoff`` clips for it
+    (MIREX's pooling, thesis §1.4), without the query clip itself and, when
+    ``exclude_same_artist``, without clips by the query's artist (clips with no artist
+    are never treated as the same artist). Queries with an empty pool get no slots.
+
+    The demo seeding calls this too: ``relevance_campaign_create(collection=c,
+    name="Demo judging", assessors=[assessor])``.
+    """
+    with transaction.atomic():
+        campaign = RelevanceCampaign.objects.create(
+            collection=collection,
+            name=name,
+            cutoff=cutoff,
+            exclude_same_artist=exclude_same_artist,
+            assessors_per_query=assessors_per_query,
+            queries_per_assessor=queries_per_assessor,
+            must_listen_seconds=must_listen_seconds,
+            take_back_minutes=take_back_minutes,
+        )
+        campaign.assessors.set(assessors)
+        entries = (
+            RunEntry.objects.filter(query__collection=collection, rank__lte=cutoff)
+            .exclude(clip=F("query__clip"))
+            .select_related("clip", "query__clip")
+        )
+        pool: dict[int, set[int]] = {}
+        for entry in entries:
+            query_artist = entry.query.clip.artist.strip().casefold()
+            clip_artist = entry.clip.artist.strip().casefold()
+            if exclude_same_artist and query_artist and query_artist == clip_artist:
+                continue
+            pool.setdefault(entry.query_id, set()).add(entry.clip_id)
+        PoolEntry.objects.bulk_create(
+            PoolEntry(campaign=campaign, query_id=query_id, clip_id=clip_id)
+            for query_id, clip_ids in sorted(pool.items())
+            for clip_id in sorted(clip_ids)
+        )
+        Assignment.objects.bulk_create(
+            Assignment(campaign=campaign, query_id=query_id, slot=slot)
+            for query_id in sorted(pool)
+            for slot in range(assessors_per_query)
+        )
+    return campaign
+
+
+def assignments_take_back(*, campaign: RelevanceCampaign, now=None) -> int:
+    """Free the assignments nobody has touched for the campaign's take-back time.
+
+    Untouched means no save at all (no score, no recorded listening). The conditional
+    update races safely with the assessor's first save: whichever commits first wins,
+    and a save that loses finds the assignment gone (:class:`AssignmentTakenBack`).
+    Returns how many were taken back.
+    """
+    now = now or timezone.now()
+    return Assignment.objects.filter(
+        campaign=campaign,
+        assessor__isnull=False,
+        touched_at__isnull=True,
+        completed_at__isnull=True,
+        assigned_at__lt=now - campaign.take_back_after,
+    ).update(assessor=None, assigned_at=None)
+
+
+def assignment_claim(*, assignment_id: int, assessor, now=None) -> bool:
+    """Take a free slot for ``assessor``; False when someone else (or the rule) got there first."""
+    now = now or timezone.now()
+    try:
+        with transaction.atomic():
+            claimed = Assignment.objects.filter(pk=assignment_id, assessor__isnull=True).update(
+                assessor=assessor, assigned_at=now, touched_at=None, completed_at=None
+            )
+    except IntegrityError:
+        return False  # this assessor already holds another slot of the same query
+    return claimed == 1
+
+
+def assignment_next(*, campaign: RelevanceCampaign, assessor, now=None) -> Assignment | None:
+    """The assessor's work: their unfinished query, else a newly claimed one, else None.
+
+    A query is offered only while it has a free slot (it is judged fewer times than the
+    campaign's ``assessors_per_query``), never twice to one assessor, and not beyond
+    the campaign's cap of queries per assessor. Queries with fewer assessors come first.
+    """
+    if not campaign.is_open or not campaign.assessors.filter(pk=assessor.pk).exists():
+        raise PermissionDenied("You are not an assessor of this campaign.")
+    now = now or timezone.now()
+    mine = Assignment.objects.filter(campaign=campaign, assessor=assessor)
+    unfinished = mine.filter(completed_at__isnull=True).order_by("assigned_at", "pk").first()
+    if unfinished is not None:
+        return unfinished
+    if campaign.queries_per_assessor is not None and mine.count() >= campaign.queries_per_assessor:
+        return None
+    assignments_take_back(campaign=campaign, now=now)
+    while True:
+        free = list(
+            Assignment.objects.filter(campaign=campaign, assessor__isnull=True)
+            .exclude(query__in=mine.values("query"))
+            .order_by("slot", "pk")
+            .values_list("pk", flat=True)[:20]
+        )
+        if not free:
+            return None
+        for assignment_id in free:
+            if assignment_claim(assignment_id=assignment_id, assessor=assessor, now=now):
+                return Assignment.objects.get(pk=assignment_id)
+
+
+@dataclass(frozen=True)
+class JudgmentSaved:
+    """What the judging page needs back after a save."""
+
+    broad: int | None
+    fine: int | None
+    listened_seconds: float
+    judging_seconds: float
+    plays: int
+    candidates_done: int
+    candidates_total: int
+    assignment_done: bool
+
+
+def judgment_save(
+    *,
+    assignment: Assignment,
+    assessor,
+    pool_entry: PoolEntry,
+    broad: int | None = None,
+    fine: int | None = None,
+    listened_seconds: float = 0.0,
+    judging_seconds: float = 0.0,
+    plays: int = 0,
+    now=None,
+) -> JudgmentSaved:
+    """Record an assessor's scores and timings for one candidate of their assignment.
+
+    Scores given replace earlier ones (earlier judgments can be changed); scores not
+    given are left as they are. Timings are running totals and only ever go up, so
+    repeating a request changes nothing (the endpoint is idempotent). A score needs the
+    campaign's must-listen time to have played. The assignment is done when every
+    candidate has both a Broad and a Fine score.
+    """
+    now = now or timezone.now()
+    campaign = assignment.campaign
+    if assessor is None or assessor.pk is None:
+        raise AssignmentTakenBack("Only an assessor can save judgments.")
+    if pool_entry.campaign_id != campaign.pk or pool_entry.query_id != assignment.query_id:
+        raise ValidationError("That clip is not a candidate of this query.")
+    if broad is not None and broad not in BROAD_LABELS:
+        raise ValidationError("Broad must be 0, 1 or 2.")
+    if fine is not None and not 0 <= fine <= FINE_MAX:
+        raise ValidationError("Fine must be between 0 and 100.")
+    with transaction.atomic():
+        # Locks the assignment row: saves of one assignment run one at a time, and a
+        # take-back that committed first makes this update match nothing.
+        owned = Assignment.objects.filter(pk=assignment.pk, assessor=assessor).update(
+            touched_at=now
+        )
+        if owned != 1:
+            raise AssignmentTakenBack("This query is no longer assigned to you.")
+        activity, _ = JudgmentActivity.objects.get_or_create(
+            assignment=assignment, pool_entry=pool_entry
+        )
+        activity.listened_seconds = max(activity.listened_seconds, float(listened_seconds))
+        activity.judging_seconds = max(activity.judging_seconds, float(judging_seconds))
+        activity.plays = max(activity.plays, int(plays))
+        judgment = activity.judgment
+        if broad is not None or fine is not None:
+            if activity.listened_seconds + LISTEN_TOLERANCE < campaign.must_listen_seconds:
+                raise MustListenFirst(
+                    f"Listen to at least {campaign.must_listen_seconds} s of the clip first."
+                )
+            if judgment is None:
+                judgment, _ = RelevanceJudgment.objects.get_or_create(
+                    query_id=assignment.query_id,
+                    clip_id=pool_entry.clip_id,
+                    assessor=assessor,
+                    source=campaign.source,
+                )
+            if broad is not None:
+                judgment.broad = broad
+            if fine is not None:
+                judgment.fine = fine
+            judgment.save(update_fields=["broad", "fine", "updated_at"])
+            activity.judgment = judgment
+        activity.save(
+            update_fields=["listened_seconds", "judging_seconds", "plays", "judgment", "updated_at"]
+        )
+        total = campaign.pool.filter(query_id=assignment.query_id).count()
+        done = _complete_judgments(assignment).count()
+        if done == total:
+            Assignment.objects.filter(pk=assignment.pk, completed_at__isnull=True).update(
+                completed_at=now
+            )
+    return JudgmentSaved(
+        broad=judgment.broad if judgment else None,
+        fine=judgment.fine if judgment else None,
+        listened_seconds=activity.listened_seconds,
+        judging_seconds=activity.judging_seconds,
+        plays=activity.plays,
+        candidates_done=done,
+        candidates_total=total,
+        assignment_done=done == total,
+    )
+
+
+def _complete_judgments(assignment: Assignment):
+    return RelevanceJudgment.objects.filter(
+        query_id=assignment.query_id,
+        assessor_id=assignment.assessor_id,
+        source=assignment.campaign.source,
+        clip__pool_entries__campaign_id=assignment.campaign_id,
+        clip__pool_entries__query_id=assignment.query_id,
+    ).filter(~Q(broad=None), ~Q(fine=None))

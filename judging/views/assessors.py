@@ -1,0 +1,116 @@
+"""Assessor pages: their campaigns, getting the next query, and the judging page with its saves."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET, require_POST
+
+from judging import selectors
+from judging.forms import JudgmentSaveForm
+from judging.models import Assignment, RelevanceCampaign
+from judging.models.collection import BROAD_LABELS
+from judging.roles import assessor_required
+from judging.services.relevance import (
+    AssignmentTakenBack,
+    assignment_next,
+    judgment_save,
+)
+
+
+@assessor_required
+def assessor_home(request):
+    campaigns = selectors.relevance_campaigns_for_assessor(user=request.user)
+    return render(request, "judging/assessor_home.html", {"campaigns": campaigns})
+
+
+@require_POST
+@assessor_required
+def assignment_next_view(request, pk: int):
+    campaign = get_object_or_404(RelevanceCampaign, pk=pk, is_open=True, assessors=request.user)
+    assignment = assignment_next(campaign=campaign, assessor=request.user)
+    if assignment is None:
+        messages.info(request, f"Nothing more to judge in “{campaign}” for now. Thank you!")
+        return redirect("home")
+    return redirect(assignment)
+
+
+def _own_assignment(request, pk: int) -> Assignment:
+    return get_object_or_404(
+        Assignment.objects.select_related("campaign", "query__clip"),
+        pk=pk,
+        assessor=request.user,
+    )
+
+
+@require_GET
+@assessor_required
+def assignment_page(request, pk: int):
+    assignment = _own_assignment(request, pk)
+    candidates = selectors.assignment_candidates(assignment=assignment)
+    mine = assignment.campaign.assignments.filter(assessor=request.user)
+    context = {
+        "assignment": assignment,
+        "campaign": assignment.campaign,
+        "candidates": candidates,
+        "candidates_done": sum(c.is_done for c in candidates),
+        "queries_done": mine.filter(completed_at__isnull=False).count(),
+        "queries_assigned": mine.count(),
+        "broad_labels": sorted(BROAD_LABELS.items()),
+    }
+    return render(request, "judging/assignment.html", context)
+
+
+@require_POST
+@assessor_required
+def judgment_save_api(request, pk: int):
+    """Save one change of the judging page (JSON in, JSON out); repeating it changes nothing."""
+    try:
+        assignment = _own_assignment(request, pk)
+    except Http404:
+        return JsonResponse({"error": "This query is no longer assigned to you."}, status=409)
+    try:
+        payload = json.loads(request.body or b"{}")
+    except ValueError:
+        return JsonResponse({"error": "The request is not JSON."}, status=400)
+    form = JudgmentSaveForm(payload if isinstance(payload, dict) else {})
+    if not form.is_valid():
+        return JsonResponse({"error": "Invalid values.", "fields": form.errors}, status=400)
+    data = form.cleaned_data
+    pool_entry = assignment.campaign.pool.filter(
+        pk=data["candidate"], query=assignment.query
+    ).first()
+    if pool_entry is None:
+        return JsonResponse({"error": "No such candidate in this query."}, status=400)
+    try:
+        saved = judgment_save(
+            assignment=assignment,
+            assessor=request.user,
+            pool_entry=pool_entry,
+            broad=data["broad"],
+            fine=data["fine"],
+            listened_seconds=data["listened_seconds"] or 0.0,
+            judging_seconds=data["judging_seconds"] or 0.0,
+            plays=data["plays"] or 0,
+        )
+    except AssignmentTakenBack as error:
+        return JsonResponse({"error": str(error)}, status=409)
+    except ValidationError as error:
+        return JsonResponse({"error": " ".join(error.messages)}, status=400)
+    return JsonResponse(
+        {
+            "candidate": pool_entry.pk,
+            "broad": saved.broad,
+            "fine": saved.fine,
+            "listened_seconds": saved.listened_seconds,
+            "judging_seconds": saved.judging_seconds,
+            "plays": saved.plays,
+            "candidates_done": saved.candidates_done,
+            "candidates_total": saved.candidates_total,
+            "assignment_done": saved.assignment_done,
+        }
+    )

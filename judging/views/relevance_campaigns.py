@@ -1,0 +1,98 @@
+"""Organiser pages for relevance campaigns: create, follow progress and agreement, export."""
+
+from __future__ import annotations
+
+import csv
+
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_GET
+
+from judging import selectors
+from judging.forms import QrelsForm, RelevanceCampaignForm
+from judging.models import RelevanceCampaign
+from judging.roles import organiser_required
+from judging.services.relevance import relevance_campaign_create
+
+
+def _own_campaign(request, pk: int) -> RelevanceCampaign:
+    campaign = get_object_or_404(RelevanceCampaign.objects.select_related("collection"), pk=pk)
+    if not (request.user.is_superuser or campaign.collection.owner_id == request.user.pk):
+        raise Http404("No such campaign.")
+    return campaign
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_list(request):
+    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user)
+    return render(request, "judging/relevance_campaign_list.html", {"campaigns": campaigns})
+
+
+@organiser_required
+def relevance_campaign_new(request):
+    form = RelevanceCampaignForm(
+        request.POST or None,
+        user=request.user,
+        initial={"collection": request.GET.get("collection")},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        campaign = relevance_campaign_create(
+            collection=data["collection"],
+            name=data["name"],
+            cutoff=data["cutoff"],
+            exclude_same_artist=data["exclude_same_artist"],
+            assessors_per_query=data["assessors_per_query"],
+            queries_per_assessor=data["queries_per_assessor"],
+            must_listen_seconds=data["must_listen_seconds"],
+            take_back_minutes=data["take_back_minutes"],
+            assessors=data["assessors"],
+        )
+        return redirect(campaign)
+    return render(request, "judging/relevance_campaign_new.html", {"form": form})
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_detail(request, pk: int):
+    campaign = _own_campaign(request, pk)
+    context = {
+        "campaign": campaign,
+        "by_query": selectors.campaign_progress_by_query(campaign=campaign),
+        "by_assessor": selectors.campaign_progress_by_assessor(campaign=campaign),
+        "agreement": selectors.campaign_agreement(campaign=campaign),
+        "qrels_form": QrelsForm(initial={"scale": "fine", "policy": "mean"}),
+    }
+    return render(request, "judging/relevance_campaign_detail.html", context)
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_qrels(request, pk: int):
+    campaign = _own_campaign(request, pk)
+    form = QrelsForm(request.GET)
+    if not form.is_valid():
+        return HttpResponse(
+            "Choose scale=broad|fine and policy=mean|median|first.\n",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    scale, policy = form.cleaned_data["scale"], form.cleaned_data["policy"]
+    text = selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy)
+    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+    filename = f"campaign-{campaign.pk}-{scale}-{policy}.qrels"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_csv(request, pk: int):
+    campaign = _own_campaign(request, pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-judgments.csv"'
+    writer = csv.DictWriter(response, fieldnames=selectors.JUDGMENT_CSV_FIELDS)
+    writer.writeheader()
+    writer.writerows(selectors.campaign_judgment_rows(campaign=campaign))
+    return response

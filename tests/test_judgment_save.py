@@ -1,0 +1,147 @@
+"""Saving a judgment: at once, idempotent, timed, and only on one's own work."""
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+from judging.models import JudgmentActivity, RelevanceJudgment
+from judging.services.relevance import (
+    AssignmentTakenBack,
+    MustListenFirst,
+    assignment_next,
+    assignments_take_back,
+    judgment_save,
+)
+from tests.relevance_data import make_assessor, make_campaign
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def work(personas):
+    campaign = make_campaign(personas, must_listen_seconds=5)
+    assignment = assignment_next(campaign=campaign, assessor=personas.assessor)
+    entries = list(campaign.pool.filter(query=assignment.query))
+    return assignment, entries
+
+
+def save(assignment, entry, **values):
+    values.setdefault("listened_seconds", 6.0)
+    return judgment_save(
+        assignment=assignment, assessor=assignment.assessor, pool_entry=entry, **values
+    )
+
+
+def test_a_judgment_lands_in_relevance_judgments_with_assessor_and_source(work):
+    assignment, entries = work
+    save(assignment, entries[0], broad=2, fine=81)
+    judgment = RelevanceJudgment.objects.get()
+    assert (judgment.query, judgment.clip, judgment.assessor) == (
+        assignment.query,
+        entries[0].clip,
+        assignment.assessor,
+    )
+    assert judgment.source == f"campaign:{assignment.campaign_id}"
+    assert (judgment.broad, judgment.fine) == (2, 81)
+
+
+def test_broad_and_fine_can_come_in_separate_saves_and_be_changed(work):
+    assignment, entries = work
+    save(assignment, entries[0], broad=1)
+    save(assignment, entries[0], fine=40)
+    saved = save(assignment, entries[0], broad=0)
+    assert (saved.broad, saved.fine) == (0, 40)
+    assert RelevanceJudgment.objects.count() == 1
+
+
+def test_repeating_a_save_changes_nothing(work):
+    assignment, entries = work
+    first = save(assignment, entries[0], broad=2, fine=90, judging_seconds=12.5, plays=2)
+    again = save(assignment, entries[0], broad=2, fine=90, judging_seconds=12.5, plays=2)
+    assert first == again
+    assert RelevanceJudgment.objects.count() == JudgmentActivity.objects.count() == 1
+
+
+def test_timings_are_running_totals_that_a_late_request_cannot_lower(work):
+    assignment, entries = work
+    save(assignment, entries[0], listened_seconds=9.0, judging_seconds=20.0, plays=3)
+    late = save(assignment, entries[0], listened_seconds=6.0, judging_seconds=4.0, plays=1)
+    assert (late.listened_seconds, late.judging_seconds, late.plays) == (9.0, 20.0, 3)
+
+
+def test_listening_is_recorded_before_any_score(work):
+    assignment, entries = work
+    save(assignment, entries[0], listened_seconds=2.0, plays=1)
+    activity = JudgmentActivity.objects.get()
+    assert activity.judgment is None
+    assert (activity.listened_seconds, activity.plays) == (2.0, 1)
+    assert not RelevanceJudgment.objects.exists()
+
+
+def test_a_score_before_the_must_listen_time_is_refused(work):
+    assignment, entries = work
+    with pytest.raises(MustListenFirst):
+        save(assignment, entries[0], broad=1, listened_seconds=3.0)  # campaign asks for 5 s
+    assert not RelevanceJudgment.objects.exists()
+
+
+def test_listening_recorded_earlier_counts_towards_the_must_listen_time(work):
+    assignment, entries = work
+    save(assignment, entries[0], listened_seconds=5.0)
+    saved = save(assignment, entries[0], broad=1, listened_seconds=0.0)
+    assert saved.broad == 1
+
+
+def test_the_query_is_done_when_every_candidate_has_both_scores(work):
+    assignment, entries = work
+    for entry in entries[:-1]:
+        save(assignment, entry, broad=1, fine=50)
+    partly = save(assignment, entries[-1], broad=1)
+    assert (partly.candidates_done, partly.assignment_done) == (len(entries) - 1, False)
+    done = save(assignment, entries[-1], fine=55)
+    assert (done.candidates_done, done.candidates_total) == (len(entries), len(entries))
+    assignment.refresh_from_db()
+    assert done.assignment_done and assignment.completed_at is not None
+
+
+def test_out_of_range_scores_are_refused(work):
+    assignment, entries = work
+    with pytest.raises(ValidationError):
+        save(assignment, entries[0], broad=3)
+    with pytest.raises(ValidationError):
+        save(assignment, entries[0], fine=101)
+
+
+def test_a_clip_of_another_query_is_not_a_candidate(work):
+    assignment, _ = work
+    other = assignment.campaign.pool.exclude(query=assignment.query).first()
+    with pytest.raises(ValidationError):
+        save(assignment, other, broad=1)
+
+
+def test_someone_elses_assignment_cannot_be_saved_to(work):
+    assignment, entries = work
+    with pytest.raises(AssignmentTakenBack):
+        judgment_save(
+            assignment=assignment, assessor=make_assessor("bea"), pool_entry=entries[0], broad=1
+        )
+
+
+def test_untouched_work_is_taken_back_after_the_configured_time(work):
+    assignment, entries = work
+    assessor, campaign = assignment.assessor, assignment.campaign  # take back after 60 min
+    assert assignments_take_back(campaign=campaign, now=timezone.now() + timedelta(minutes=59)) == 0
+    assert assignments_take_back(campaign=campaign, now=timezone.now() + timedelta(minutes=61)) == 1
+    assignment.refresh_from_db()
+    assert assignment.assessor is None
+    with pytest.raises(AssignmentTakenBack):
+        judgment_save(assignment=assignment, assessor=assessor, pool_entry=entries[0], fine=10)
+
+
+def test_work_with_anything_saved_is_never_taken_back(work):
+    assignment, entries = work
+    save(assignment, entries[0], listened_seconds=1.0)
+    later = timezone.now() + timedelta(days=7)
+    assert assignments_take_back(campaign=assignment.campaign, now=later) == 0

@@ -1,0 +1,53 @@
+"""Several judgments of one pair become one qrels value by a documented policy."""
+
+import pytest
+
+from judging import selectors
+from judging.qrels import consolidate, qrels_lines
+from judging.services.relevance import judgment_save
+from tests.relevance_data import make_assessor, two_assessors_on_one_query
+
+
+@pytest.mark.parametrize(
+    ("values", "policy", "expected"),
+    [
+        ([1, 2], "mean", 2),  # 1.5 rounds half up
+        ([0, 1, 1], "mean", 1),  # 0.667
+        ([40, 45], "mean", 43),  # 42.5 rounds half up
+        ([40, 45, 90], "median", 45),
+        ([10, 20, 30, 90], "median", 25),  # mean of the middle two
+        ([1, 2], "median", 2),  # 1.5 rounds half up
+        ([70, 10, 90], "first", 70),
+        ([55], "mean", 55),
+    ],
+)
+def test_each_policy_gives_the_value_its_documentation_promises(values, policy, expected):
+    assert consolidate(values, policy=policy) == expected
+
+
+def test_an_unknown_policy_is_refused():
+    with pytest.raises(ValueError):
+        consolidate([1], policy="max")
+
+
+def test_qrels_lines_are_sorted_trec_lines_with_iteration_zero():
+    rows = [("q2", "c1", 2), ("q1", "c9", 0), ("q1", "c2", 1), ("q1", "c2", 2)]
+    assert qrels_lines(rows, policy="first") == ["q1 0 c2 1", "q1 0 c9 0", "q2 0 c1 2"]
+
+
+@pytest.mark.django_db
+def test_a_campaigns_qrels_consolidate_two_assessors_per_pair(personas):
+    ada, bea = personas.assessor, make_assessor("bea")
+    campaign, ada_work, bea_work = two_assessors_on_one_query(personas, ada, bea)
+    entry = campaign.pool.filter(query=ada_work.query).order_by("clip__external_id").first()
+    judgment_save(assignment=ada_work, assessor=ada, pool_entry=entry, broad=1, fine=40)
+    judgment_save(assignment=bea_work, assessor=bea, pool_entry=entry, broad=2, fine=45)
+    pair = f"{ada_work.query.external_id} 0 {entry.clip.external_id}"
+
+    def qrels(scale, policy):
+        return selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy)
+
+    assert qrels("fine", "mean") == f"{pair} 43\n"  # (40 + 45) / 2 = 42.5, halves up
+    assert qrels("fine", "first") == f"{pair} 40\n"  # ada saved first
+    assert qrels("broad", "median") == f"{pair} 2\n"  # median of 1 and 2 = 1.5 → 2
+    assert qrels("broad", "first") == f"{pair} 1\n"
