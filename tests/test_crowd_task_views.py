@@ -10,8 +10,11 @@ from tests.crowd_fixtures import make_campaign, wrong_choice
 pytestmark = pytest.mark.django_db
 
 
-def open_task(client, campaign, query="worker=w1"):
+def open_task(client, campaign, query="worker=w1", seed=12345):
+    """Arrive, consent, open the first task; the worker's random draws are seeded."""
     client.get(f"/t/{campaign.token}/?{query}")
+    newest = Worker.objects.filter(campaign=campaign).latest("pk")
+    Worker.objects.filter(pk=newest.pk).update(seed=seed)
     page = client.get(f"/t/{campaign.token}/consent/")
     token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
     client.post(f"/t/{campaign.token}/consent/", {"agree": "on", "token": token})
