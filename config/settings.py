@@ -149,3 +149,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Results (evaluation app): a recompute task starts this many seconds after the first
+# request of a burst, so that the rest of the burst joins it (evaluation/services/recompute.py).
+EARSHOT_RECOMPUTE_DELAY = env_int("EARSHOT_RECOMPUTE_DELAY_MS", 1000, minimum=0) / 1000

@@ -1,13 +1,23 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from judging.views.collections import home
+
+api_urlpatterns = [
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
+    path("", include("judging.api_urls")),
+    path("", include("evaluation.api_urls")),
+]
 
 urlpatterns = [
     path("", home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
+    path("api/", include((api_urlpatterns, "api"))),
     path("", include("judging.urls")),
+    path("", include("evaluation.urls")),
 ]

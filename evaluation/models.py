@@ -1,8 +1,21 @@
-"""Evaluation results and background-work bookkeeping."""
+"""Evaluation results and background-work bookkeeping.
+
+Results are stored as JSON payloads, one row per (target, measure): a recompute
+overwrites its row (``update_or_create``) instead of appending, so reading a page is
+one indexed lookup and never a computation. Which recomputes run, and how far they
+are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.recompute`).
+"""
 
 from __future__ import annotations
 
 from django.db import models
+from django.db.models import Q
+
+from judging.models import Collection
+
+DEFAULT_TEST = "bootstrap"
+"""The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
+(the most powerful, with fewer Type I errors than expected on AMS data)."""
 
 
 class WorkerHeartbeat(models.Model):
@@ -14,3 +27,156 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class ResultsConfig(models.Model):
+    """How a collection's results are computed: which measures, which test, how many resamples.
+
+    A collection without a row uses the defaults (:meth:`for_collection`).
+    """
+
+    TESTS = [
+        ("bootstrap", "bootstrap (shift method)"),
+        ("permutation", "permutation (sign flips)"),
+        ("t", "paired t-test"),
+        ("wilcoxon", "Wilcoxon signed-rank"),
+        ("sign", "sign test"),
+    ]
+    ADJUSTMENTS = [("holm", "Holm"), ("bonferroni", "Bonferroni"), ("none", "none")]
+
+    collection = models.OneToOneField(
+        Collection, on_delete=models.CASCADE, related_name="results_config"
+    )
+    measures = models.JSONField(
+        default=list, blank=True, help_text="Measure names; empty means the default measures."
+    )
+    test = models.CharField(max_length=20, choices=TESTS, default=DEFAULT_TEST)
+    adjustment = models.CharField(max_length=20, choices=ADJUSTMENTS, default="holm")
+    resamples = models.PositiveIntegerField(default=10_000)
+    seed = models.PositiveIntegerField(default=20130701)
+    alpha = models.FloatField(default=0.05)
+    reliability_target = models.FloatField(default=0.95)
+
+    def __str__(self) -> str:
+        return f"results of {self.collection}"
+
+    @classmethod
+    def for_collection(cls, collection: Collection) -> ResultsConfig:
+        """The stored configuration, or an unsaved one holding the defaults."""
+        try:
+            return cls.objects.get(collection=collection)
+        except cls.DoesNotExist:
+            return cls(collection=collection)
+
+
+class Leaderboard(models.Model):
+    """Systems of a collection on one measure: means, intervals, P(Sat), pairs, groups.
+
+    ``measure`` is the measure's canonical name, scale included (``CG(scale=fine)@5``).
+    ``payload`` holds what the pages, exports and API show (see
+    :func:`evaluation.services.leaderboard_compute`).
+    """
+
+    collection = models.ForeignKey(
+        Collection, on_delete=models.CASCADE, related_name="leaderboards"
+    )
+    measure = models.CharField(max_length=200)
+    payload = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["collection", "measure"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "measure"], name="leaderboard_per_collection_measure"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.collection} · {self.measure}"
+
+
+class ReliabilityStudy(models.Model):
+    """The G-study of a collection on one measure and its D-study curves (thesis ch. 6)."""
+
+    collection = models.ForeignKey(
+        Collection, on_delete=models.CASCADE, related_name="reliability_studies"
+    )
+    measure = models.CharField(max_length=200)
+    payload = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["collection", "measure"]
+        verbose_name_plural = "reliability studies"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "measure"], name="reliability_per_collection_measure"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.collection} · {self.measure}"
+
+
+class Recompute(models.Model):
+    """The one row per target that coalesces recompute requests (thesis-free plumbing).
+
+    ``kind`` names what is recomputed (``collection``: leaderboards and reliability;
+    ``campaign``: a preference campaign's satisfaction mapping, then its collection's
+    leaderboards) and ``target_id`` its primary key. A request sets ``dirty`` and moves
+    an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
+    row by a conditional ``update()``, and finishes only if nothing made it dirty
+    meanwhile — otherwise it runs again. See :mod:`evaluation.recompute`.
+    """
+
+    IDLE = "idle"
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    FAILED = "failed"
+    STATUSES = [(s, s) for s in (IDLE, PENDING, RUNNING, DONE, FAILED)]
+    KINDS = [("collection", "collection"), ("campaign", "campaign")]
+
+    kind = models.CharField(max_length=20, choices=KINDS)
+    target_id = models.PositiveBigIntegerField()
+    status = models.CharField(max_length=10, choices=STATUSES, default=IDLE)
+    dirty = models.BooleanField(default=False)
+    progress = models.FloatField(default=0.0, help_text="0–1 while running")
+    message = models.CharField(max_length=300, blank=True)
+    error = models.TextField(blank=True)
+    requests = models.PositiveIntegerField(default=0, help_text="requests received")
+    runs = models.PositiveIntegerField(default=0, help_text="computations started")
+    requested_at = models.DateTimeField(null=True, blank=True)
+    enqueued_at = models.DateTimeField(null=True, blank=True)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["kind", "target_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "target_id"], name="recompute_per_target"),
+            models.CheckConstraint(
+                condition=Q(progress__gte=0) & Q(progress__lte=1), name="recompute_progress_0_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.target_id}: {self.status}"
+
+    @property
+    def active(self) -> bool:
+        return self.status in (self.PENDING, self.RUNNING)
+
+    def to_dict(self) -> dict:
+        return {
+            "status": self.status,
+            "active": self.active,
+            "dirty": self.dirty,
+            "progress": round(self.progress, 4),
+            "message": self.message,
+            "error": self.error,
+            "runs": self.runs,
+            "requested_at": self.requested_at.isoformat() if self.requested_at else None,
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }

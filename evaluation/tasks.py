@@ -5,6 +5,13 @@ from __future__ import annotations
 from celery import shared_task
 
 from evaluation.services import worker_heartbeat_record
+from evaluation.services.recompute import (
+    TRANSIENT_ERRORS,
+    recompute_fail,
+    recompute_run,
+)
+
+MAX_RETRIES = 5
 
 
 @shared_task(name="evaluation.worker_heartbeat", bind=True)
@@ -13,3 +20,20 @@ def worker_heartbeat(self, nonce: str = "") -> str:
     hostname = self.request.hostname or "unknown"
     worker_heartbeat_record(hostname=hostname, nonce=nonce)
     return hostname
+
+
+@shared_task(name="evaluation.recompute", bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def recompute(self, recompute_id: int) -> bool:
+    """Claim and run one coalesced recompute (see :mod:`evaluation.services.recompute`).
+
+    Transient database errors are retried with exponential backoff (1, 2, 4, … s,
+    at most 5 times); the service puts the row back to ``pending`` meanwhile, and it
+    ends ``failed`` when the retries run out.
+    """
+    try:
+        return recompute_run(recompute_id=recompute_id)
+    except TRANSIENT_ERRORS as exc:
+        if self.request.retries >= self.max_retries:
+            recompute_fail(recompute_id=recompute_id, error=f"gave up after retries: {exc}")
+            raise
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
-import pytest
 from django.contrib.auth import get_user_model
 
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from tests.shared_data import MIREX2011, require
 
 
 def write_lines(folder: Path, name: str, *lines: str, crlf: bool = True) -> Path:
@@ -67,19 +66,8 @@ def ranked_list(system: str, query: str) -> list[tuple[str, float | None]]:
 
 
 def mirex_folder() -> Path:
-    """The MIREX 2011 AMS data: ``$EARSHOT_MIREX_DIR``, else ``shared/data/mirex2011-ams``
-    next to the repository or one of its parents (``../shared`` of a checkout)."""
-    if os.environ.get("EARSHOT_MIREX_DIR"):
-        return Path(os.environ["EARSHOT_MIREX_DIR"])
-    repository = Path(__file__).resolve().parent.parent
-    for parent in repository.parents:
-        candidate = parent / "shared" / "data" / "mirex2011-ams"
-        if candidate.is_dir():
-            return candidate
-    message = "MIREX 2011 data not found: set EARSHOT_MIREX_DIR"
-    if os.environ.get("CI") == "true":
-        pytest.fail(message)
-    pytest.skip(message)
+    """The MIREX 2011 AMS data (see :mod:`tests.shared_data`)."""
+    return require(MIREX2011)
 
 
 def mirex_folder_write(folder: Path, *, judgments: tuple[str, ...] = ()) -> Path:

@@ -4,3 +4,19 @@ Pure Python + numpy + scipy. **No Django import anywhere in this package**: it m
 import and run without settings, and it has a command line of its own
 (``python -m evaluation.core --help``).
 """
+
+from evaluation.core.evaluate import Results, evaluate
+from evaluation.core.names import parse_measure, parse_measures
+from evaluation.core.trec import FormatError, Qrels, Run, read_qrels, read_runs
+
+__all__ = [
+    "FormatError",
+    "Qrels",
+    "Results",
+    "Run",
+    "evaluate",
+    "parse_measure",
+    "parse_measures",
+    "read_qrels",
+    "read_runs",
+]

@@ -10,13 +10,15 @@ Every system must have a score for every query.
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 from pathlib import Path
 
 import numpy as np
 
+from evaluation.core.evaluate import evaluate
+from evaluation.core.names import MeasureNameError
 from evaluation.core.scores import ScoreMatrix
+from evaluation.core.trec import FormatError, read_qrels, read_run_files
 
 FORMATS = ("text", "csv", "json")
 
@@ -89,36 +91,17 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
     return ScoreMatrix(measure=measure, systems=S, queries=Q, scores=X)
 
 
-def _resolve_evaluate():
-    core = importlib.import_module("evaluation.core")
-    fn = getattr(core, "evaluate", None)
-    if fn is None:
-        fn = importlib.import_module("evaluation.core.evaluate")
-    if not callable(fn):  # a module named evaluate holding the function
-        fn = fn.evaluate
-    return fn
+def matrix_from_qrels_and_runs(qrels_path: str, run_paths: list[str], measure: str) -> ScoreMatrix:
+    """Evaluate runs against qrels with the measures of ``evaluation.core``.
 
-
-def _matrix_from_qrels_and_runs(qrels_path: str, run_paths: list[str], measure: str) -> ScoreMatrix:
-    """Evaluate runs against qrels with the measures of ``evaluation.core`` (lazy import).
-
-    Written against the contract of the measures work: ``evaluation.core.trec`` with
-    ``read_qrels(path)`` and ``read_runs(paths)``, and
-    ``evaluation.core.evaluate(qrels, runs, measures) -> Results`` with
-    ``Results.matrix(measure) -> ScoreMatrix``.
+    Read and measure errors become :class:`InputError`, naming the file and line.
     """
     try:
-        trec = importlib.import_module("evaluation.core.trec")
-        evaluate = _resolve_evaluate()
-    except (ImportError, AttributeError) as e:
-        raise InputError(
-            "reading QRELS and RUN files needs the measures of evaluation.core "
-            f"(evaluation.core.trec and evaluate), which are not available here ({e}); "
-            "pass a per-query score table instead: --scores FILE with lines 'system query score'"
-        ) from None
-    qrels = trec.read_qrels(qrels_path)
-    runs = trec.read_runs(run_paths)
-    return evaluate(qrels, runs, [measure]).matrix(measure)
+        qrels = read_qrels(qrels_path)
+        runs = read_run_files(run_paths)
+        return evaluate(qrels, runs, [measure]).matrix(measure)
+    except (FormatError, MeasureNameError, OSError) as error:
+        raise InputError(str(error)) from None
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, min_runs: int) -> None:
@@ -147,11 +130,16 @@ def load_matrix(parser: argparse.ArgumentParser, args: argparse.Namespace, *, mi
         if args.inputs:
             parser.error("give either --scores FILE or QRELS and RUN files, not both")
         return read_score_table(args.scores, measure=args.measure or "score")
-    if len(args.inputs) < 1 + min_runs:
-        parser.error(f"expected QRELS and at least {min_runs} RUN file(s), or --scores FILE")
+    if len(args.inputs) < 2:
+        parser.error("expected QRELS and RUN file(s), or --scores FILE")
     if not args.measure:
         parser.error("-m/--measure is required with QRELS and RUN files")
-    return _matrix_from_qrels_and_runs(args.inputs[0], args.inputs[1:], args.measure)
+    matrix = matrix_from_qrels_and_runs(args.inputs[0], args.inputs[1:], args.measure)
+    if len(matrix.systems) < min_runs:
+        raise InputError(
+            f"{len(matrix.systems)} run(s) in the RUN file(s); at least {min_runs} are needed"
+        )
+    return matrix
 
 
 def number(x: float) -> float | None:

@@ -1,30 +1,12 @@
 """Shared fixtures of the core tests: the MIREX 2011 AMS collection, when present."""
 
 import collections
-import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-ROOT = Path(__file__).resolve().parents[3]
-
-
-def _shared() -> Path:
-    """The project's shared folder (``../shared`` of the main checkout): $EARSHOT_SHARED,
-    else the first ``shared`` folder next to the repository or one of its ancestors
-    (worktrees live deeper than the main checkout)."""
-    if os.environ.get("EARSHOT_SHARED"):
-        return Path(os.environ["EARSHOT_SHARED"])
-    for parent in ROOT.parents:
-        if (parent / "shared" / "data").is_dir():
-            return parent / "shared"
-    return ROOT.parent / "shared"
-
-
-SHARED = _shared()
-MIREX2011 = SHARED / "data" / "mirex2011-ams"
-THESIS = SHARED / "papers" / "urbano2013-thesis-evaluation-in-audio-music-similarity.txt"
+from tests.shared_data import MIREX2011, require
 
 
 def _rows(path: Path):
@@ -48,8 +30,7 @@ def mirex2011_cg_l5_fine():
 
     computed here directly from the files, independently of the measures module.
     """
-    if not MIREX2011.exists():
-        pytest.skip(f"MIREX 2011 data not found at {MIREX2011}")
+    require(MIREX2011)
     fine = {(q, d): float(f) for q, d, f in _rows(MIREX2011 / "judgments.tsv")}
     lists = collections.defaultdict(list)
     for system, query, doc in _rows(MIREX2011 / "runs.tsv"):

@@ -1,7 +1,6 @@
 """``compare`` and ``reliability`` sub-commands on score tables (and on QRELS + RUNs when the
 measures of ``evaluation.core`` are present)."""
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -12,8 +11,7 @@ import pytest
 from evaluation.core.cli import main
 from evaluation.core.cli.scoretable import InputError, read_score_table
 from evaluation.core.stats import all_pairs, friedman_test, g_study, paired_t_test
-
-from .conftest import ROOT
+from tests.shared_data import ROOT
 
 
 @pytest.fixture
@@ -139,21 +137,11 @@ def test_input_errors_exit_with_1_and_usage_errors_with_2(tmp_path, capsys):
     code, _, err = run(capsys, "compare", "--scores", str(tmp_path / "missing.tsv"))
     assert code == 1 and "missing.tsv: cannot read" in err
     with pytest.raises(SystemExit) as e:
-        main(["compare", "qrels.txt", "only-one.run", "-m", "P@5"])
+        main(["compare", "qrels.txt", "-m", "P@5"])
     assert e.value.code == 2
 
 
-@pytest.mark.skipif(
-    importlib.util.find_spec("evaluation.core.trec") is not None,
-    reason="the measures are here: the QRELS + RUN path is tested below",
-)
-def test_without_the_measures_qrels_and_runs_get_a_clear_error(tmp_path, capsys):
-    code, _, err = run(capsys, "compare", "qrels.txt", "a.run", "b.run", "-m", "P@5")
-    assert code == 1 and "--scores FILE" in err
-
-
 def test_qrels_and_runs_are_evaluated_by_the_measures_of_evaluation_core(tmp_path, capsys):
-    pytest.importorskip("evaluation.core.trec")
     # TREC formats: qrels "query 0 doc rel", runs "query Q0 doc rank score tag".
     qrels = tmp_path / "qrels.txt"
     qrels.write_text("".join(f"q{q} 0 d{d} {int(d < 3)}\n" for q in range(4) for d in range(8)))

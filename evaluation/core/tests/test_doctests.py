@@ -1,23 +1,21 @@
-"""The examples in the statistics docstrings run and give what they say."""
+"""The examples in the docstrings of the core modules are tests too."""
 
 import doctest
 import importlib
+import pkgutil
 
 import pytest
 
-MODULES = [
-    "evaluation.core.stats",
-    "evaluation.core.significance",
-    "evaluation.core.multiple",
-    "evaluation.core.intervals",
-    "evaluation.core.distributions",
-    "evaluation.core.satisfaction",
-    "evaluation.core.gtheory",
-]
+import evaluation.core as core
+
+MODULES = sorted(
+    m.name
+    for m in pkgutil.walk_packages(core.__path__, "evaluation.core.")
+    if ".tests" not in m.name and ".cli" not in m.name
+)
 
 
 @pytest.mark.parametrize("name", MODULES)
-def test_the_docstring_examples_of_each_statistics_module_hold(name):
+def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
     assert result.failed == 0

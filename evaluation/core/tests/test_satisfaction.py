@@ -26,8 +26,7 @@ from evaluation.core.stats import (
     success_probability,
     wilson_interval,
 )
-
-from .conftest import THESIS
+from tests.shared_data import THESIS, require
 
 
 def test_p_sat_15_equals_10_at_sat_07_is_the_thesis_value():
@@ -57,9 +56,7 @@ def test_table_4_3_has_all_40_combinations_and_they_are_probabilities_on_0_1():
 
 
 def test_table_4_3_transcription_matches_the_thesis_text():
-    if not THESIS.exists():
-        pytest.skip("thesis text not available")
-    lines = THESIS.read_text(encoding="utf-8").splitlines()
+    lines = require(THESIS).read_text(encoding="utf-8").splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("Measure\t\tBr\toad"))
     end = next(i for i in range(start, len(lines)) if lines[i].startswith("Table 4.3:"))
     blocks = iter([("broad", "fine"), ("graded4", "graded5"), ("rel=20", "rel=40")])

@@ -1,0 +1,109 @@
+"""Results recompute time: leaderboards and reliability of a collection, as a recompute does them.
+
+Times what a recompute computes after reading the database (the core's ``evaluate``,
+then per measure the leaderboard — intervals, P(Sat), the all-pairs test with its
+resamples — and the G/D-study), on:
+
+- the MIREX 2011 AMS collection (18 systems × 100 queries × top 5), every default
+  measure, the default bootstrap test with 10,000 resamples;
+- a synthetic collection of 100 systems × 1,000 queries × top 5 (deterministic, seed 1).
+
+Run: ``python benchmarks/bench_recompute.py [--resamples N] [--skip-synthetic]``
+(needs Django settings only for the unsaved ``ResultsConfig`` holding the options).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+import numpy as np  # noqa: E402
+
+from evaluation.core import evaluate  # noqa: E402
+from evaluation.models import ResultsConfig  # noqa: E402
+from evaluation.selectors import CollectionRuns, QrelsRecord  # noqa: E402
+from evaluation.services.leaderboards import (  # noqa: E402
+    core_inputs,
+    default_measures,
+    leaderboard_payload,
+    published_mapping_for,
+    reliability_payload,
+)
+
+MIREX = Path(os.environ.get("MIREX2011", "/work/shared/data/mirex2011-ams"))
+
+
+def mirex() -> tuple[CollectionRuns, list[QrelsRecord]]:
+    def rows(name):
+        text = (MIREX / name).read_text(encoding="utf-8")
+        return [line.split("\t") for line in text.splitlines() if line.strip()]
+
+    rankings: dict[str, dict[str, list[str]]] = defaultdict(dict)
+    for system, query, doc in rows("runs.tsv"):
+        rankings[system].setdefault(query, []).append(doc)
+    qrels = [QrelsRecord(q, d, None, float(v)) for q, d, v in rows("judgments.tsv")]
+    queries = sorted({q for r in rankings.values() for q in r})
+    return CollectionRuns(tuple(sorted(rankings)), tuple(queries), dict(rankings)), qrels
+
+
+def synthetic(n_systems=100, n_queries=1000, depth=5, pool=50, seed=1):
+    rng = np.random.default_rng(seed)
+    queries = [f"q{j}" for j in range(n_queries)]
+    qrels = [
+        QrelsRecord(q, f"{q}d{i}", None, float(rng.integers(0, 101)))
+        for q in queries
+        for i in range(pool)
+    ]
+    rankings = {
+        f"s{i:03d}": {
+            q: [f"{q}d{d}" for d in rng.choice(pool, size=depth, replace=False)] for q in queries
+        }
+        for i in range(n_systems)
+    }
+    return CollectionRuns(tuple(rankings), tuple(queries), rankings), qrels
+
+
+def run(name, runs, qrels, resamples):
+    config = ResultsConfig(resamples=resamples)
+    measures = default_measures(qrels)
+    started = time.perf_counter()
+    core_qrels, core_runs = core_inputs(runs, qrels)
+    results = evaluate(core_qrels, core_runs, measures)
+    scored = time.perf_counter()
+    for label in results.labels:
+        matrix = results.matrix(label, missing="zero")
+        leaderboard_payload(matrix, config=config, mapping=published_mapping_for(label))
+        reliability_payload(matrix, target=config.reliability_target)
+    done = time.perf_counter()
+    print(
+        f"{name}: {len(runs.systems)} systems × {len(runs.queries)} queries, "
+        f"{len(measures)} measures ({', '.join(measures)}), {config.test} test with "
+        f"{resamples:,} resamples: scoring {scored - started:.2f} s, statistics "
+        f"{done - scored:.2f} s, total {done - started:.2f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--resamples", type=int, default=10_000)
+    parser.add_argument("--skip-synthetic", action="store_true")
+    args = parser.parse_args()
+    run("MIREX 2011", *mirex(), args.resamples)
+    if not args.skip_synthetic:
+        run("synthetic", *synthetic(), args.resamples)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,12 @@
+"""URLs of the evaluation layer's REST API, mounted under ``/api/`` by ``config/urls.py``."""
+
+from django.urls import path
+
+from evaluation import apis
+
+urlpatterns = [
+    path("collections/<int:collection_id>/results/", apis.ResultsStatusApi.as_view(), name="results_status"),
+    path("collections/<int:collection_id>/results/recompute/", apis.ResultsRecomputeApi.as_view(), name="results_recompute"),
+    path("collections/<int:collection_id>/leaderboard/", apis.LeaderboardDetailApi.as_view(), name="leaderboard_detail"),
+    path("collections/<int:collection_id>/reliability/", apis.ReliabilityDetailApi.as_view(), name="reliability_detail"),
+]  # fmt: skip

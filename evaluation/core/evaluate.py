@@ -1,0 +1,216 @@
+"""One call to score many runs on many measures: :func:`evaluate` → :class:`Results`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluation.core.measures.registry import compute
+from evaluation.core.names import Measure, parse_measures
+from evaluation.core.ranking import rank_judgments
+from evaluation.core.scores import ScoreMatrix
+from evaluation.core.trec import Qrels, Run, read_qrels, sort_queries
+
+
+@dataclass(frozen=True)
+class RunScores:
+    """Per-query scores of one run: ``scores[label][j]`` is on ``queries[j]``."""
+
+    queries: tuple[str, ...]
+    scores: Mapping[str, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Results:
+    """Scores of several runs on several measures, per query and aggregated.
+
+    The aggregate of a measure over queries is the mean, except trec_eval's counts
+    (``num_q``, ``num_ret``, ``num_rel``, ``num_rel_ret``), which are summed.
+    """
+
+    measures: tuple[Measure, ...]
+    runs: Mapping[str, RunScores]
+    complete: bool = False
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return tuple(m.label for m in self.measures)
+
+    def _measure(self, name: str | Measure) -> Measure:
+        label = name.label if isinstance(name, Measure) else name
+        for m in self.measures:
+            if m.label == label:
+                return m
+        parsed = parse_measures(label)
+        for m in self.measures:
+            if len(parsed) == 1 and m.key == parsed[0].key:
+                return m
+        raise KeyError(f"{label!r} was not evaluated; evaluated: {', '.join(self.labels)}")
+
+    def per_query(self, run: str, measure: str | Measure) -> dict[str, float]:
+        """``{query: score}`` of one run on one measure."""
+        m = self._measure(measure)
+        scores = self.runs[run]
+        return dict(zip(scores.queries, scores.scores[m.label].tolist(), strict=True))
+
+    def mean(self, run: str, measure: str | Measure) -> float:
+        """Mean over the evaluated queries (a sum for trec_eval's counts)."""
+        m = self._measure(measure)
+        values = self.runs[run].scores[m.label]
+        if m.summed:
+            return float(values.sum())
+        return float(values.mean()) if len(values) else 0.0
+
+    def means(self) -> dict[str, dict[str, float]]:
+        """``{run: {measure: mean}}``."""
+        return {run: {m.label: self.mean(run, m) for m in self.measures} for run in self.runs}
+
+    def matrix(self, measure: str | Measure, *, missing: str | None = None) -> ScoreMatrix:
+        """The systems × queries :class:`ScoreMatrix` of one measure.
+
+        Queries are every query some run was evaluated on, in sorted order. A run
+        without a ranking for one of them gets 0 when ``missing="zero"`` (the default
+        with ``complete=True``, as trec_eval ``-c``); with ``missing="drop"`` (the
+        default otherwise) only queries every run has are kept.
+        """
+        m = self._measure(measure)
+        missing = missing or ("zero" if self.complete else "drop")
+        if missing not in ("zero", "drop"):
+            raise ValueError(f"missing must be 'zero' or 'drop', got {missing!r}")
+        sets = [set(s.queries) for s in self.runs.values()]
+        common = set.union(*sets) if missing == "zero" else set.intersection(*sets)
+        queries = tuple(sort_queries(common)) if sets else ()
+        column = {q: j for j, q in enumerate(queries)}
+        scores = np.zeros((len(self.runs), len(queries)))
+        for i, run in enumerate(self.runs.values()):
+            for q, value in zip(run.queries, run.scores[m.label].tolist(), strict=True):
+                if q in column:
+                    scores[i, column[q]] = value
+        return ScoreMatrix(m.label, tuple(self.runs), queries, scores)
+
+    def rows(self, *, per_query: bool = False):
+        """``(run, measure, query or 'all', value)`` in output order."""
+        for run, scores in self.runs.items():
+            if per_query:
+                for j, q in enumerate(scores.queries):
+                    for m in self.measures:
+                        yield run, m, q, float(scores.scores[m.label][j])
+            for m in self.measures:
+                yield run, m, "all", self.mean(run, m)
+
+    def to_trec(self, *, per_query: bool = False, digits: int | None = None) -> str:
+        """trec_eval's layout: ``measure<TAB>query|all<TAB>value``, one block per run."""
+        lines = []
+        for run in self.runs:
+            lines.append(f"{'runid':<22}\tall\t{run}")
+            for r, m, q, value in self.rows(per_query=per_query):
+                if r == run:
+                    lines.append(f"{m.label:<22}\t{q}\t{_format(value, m, digits)}")
+        return "\n".join(lines) + "\n"
+
+    def to_csv(self, *, per_query: bool = True, digits: int | None = None) -> str:
+        """Long-format CSV with columns ``run, measure, query, value`` (``all`` = aggregate)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["run", "measure", "query", "value"])
+        for run, m, q, value in self.rows(per_query=per_query):
+            writer.writerow([run, m.label, q, _format(value, m, digits)])
+        return out.getvalue()
+
+    def to_json(self, *, per_query: bool = True, digits: int | None = None) -> str:
+        """``{"runs": {run: {"all": {measure: v}, "queries": {query: {measure: v}}}}}``."""
+        data: dict = {"measures": list(self.labels), "runs": {}}
+        for run, m, q, value in self.rows(per_query=per_query):
+            entry = data["runs"].setdefault(run, {"all": {}, "queries": {}})
+            target = entry["all"] if q == "all" else entry["queries"].setdefault(q, {})
+            target[m.label] = _number(value, m, digits)
+        if not per_query:
+            for entry in data["runs"].values():
+                entry.pop("queries")
+        return json.dumps(data, indent=1)
+
+
+def _number(value: float, measure: Measure, digits: int | None):
+    if measure.summed or measure.family == "num_q":
+        return round(value)
+    return round(value, digits) if digits is not None else value
+
+
+def _format(value: float, measure: Measure, digits: int | None) -> str:
+    number = _number(value, measure, digits)
+    if isinstance(number, int):
+        return str(number)
+    if digits is not None:
+        return f"{number:.{digits}f}"
+    return repr(float(number)) if math.isfinite(number) else str(number)
+
+
+def _as_measures(measures) -> tuple[Measure, ...]:
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    out: list[Measure] = []
+    for item in measures:
+        out.extend([item] if isinstance(item, Measure) else parse_measures(item))
+    labels = [m.label for m in out]
+    return tuple(m for i, m in enumerate(out) if m.label not in labels[:i])
+
+
+def _as_runs(runs) -> dict[str, Run]:
+    if isinstance(runs, Run):
+        return {runs.name: runs}
+    if isinstance(runs, Mapping):
+        return {
+            name: run if isinstance(run, Run) else Run.from_dict(run, name=name)
+            for name, run in runs.items()
+        }
+    return {run.name: run for run in runs}
+
+
+def _as_qrels(qrels) -> Qrels:
+    if isinstance(qrels, Qrels):
+        return qrels
+    if isinstance(qrels, Mapping):
+        return Qrels.from_dict(qrels)
+    return read_qrels(qrels)
+
+
+def evaluate(
+    qrels: Qrels | Mapping | str,
+    runs: Run | Mapping[str, Run] | Iterable[Run],
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    complete: bool = False,
+) -> Results:
+    """Score runs against judgments on measures named like ``nDCG@10`` or ``P.5``.
+
+    Parameters
+    ----------
+    qrels:
+        :class:`~evaluation.core.trec.Qrels`, ``{query: {doc: relevance}}`` or a path.
+    runs:
+        A :class:`~evaluation.core.trec.Run`, ``{name: Run}`` (or
+        ``{name: {query: {doc: score}}}``), or an iterable of runs.
+    measures:
+        Names (see :mod:`evaluation.core.names`) or parsed measures.
+    complete:
+        Score judged queries a run has no ranking for as 0 (trec_eval ``-c``) instead
+        of leaving them out.
+
+    >>> qrels = Qrels.from_records([("q1", "a", 1), ("q1", "b", 0)])
+    >>> run = Run.from_ranked_lists({"q1": ["b", "a"]}, name="sys")
+    >>> evaluate(qrels, run, ["P@2", "RR@2"]).means()
+    {'sys': {'P@2': 0.5, 'RR@2': 0.5}}
+    """
+    qrels = _as_qrels(qrels)
+    parsed = _as_measures(measures)
+    out = {}
+    for name, run in _as_runs(runs).items():
+        ranked = rank_judgments(qrels, run, complete=complete)
+        out[name] = RunScores(ranked.queries, {m.label: compute(m, ranked) for m in parsed})
+    return Results(parsed, out, complete)

@@ -1,0 +1,86 @@
+"""Average dynamic recall (Typke et al. 2006; thesis eqs. 2.17 and 3.9).
+
+Reference: R. Typke, R. C. Veltkamp, F. Wiering, "A measure for evaluating retrieval
+techniques based on partially ordered ground truth lists", ICME 2006,
+doi:10.1109/ICME.2006.262780.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+import numpy as np
+
+from evaluation.core.measures._matrix import ranks, top
+
+
+def average_dynamic_recall(
+    levels: np.ndarray,
+    *,
+    k: int,
+    ideal_levels: np.ndarray,
+    retrieved: np.ndarray | None = None,
+) -> np.ndarray:
+    """Average dynamic recall at k: eq. (2.17) (system form) or eq. (3.9) (user form).
+
+    .. math::
+
+        ADR@k = \\frac{1}{k} \\sum_{i=1}^{k}
+                \\frac{|\\{d \\in \\mathcal{D} : r_d \\ge r_{I_i}\\} \\cap \\{A_1, \\dots, A_i\\}|}{i}
+
+    At rank i the documents that "should have been seen" are those at least as relevant
+    as the i-th ideal document. With the sorted judgments as ideal this is (2.17), best
+    used at :math:`k = |\\mathcal{R}^{>0}|` (past it every document counts); with k
+    documents of level :math:`n_\\mathcal{L} - 1` it is the restrictive user form (3.9),
+    which only counts documents of maximal relevance. ``retrieved`` (documents ranked
+    per query) keeps ranks past the end of a ranking out of the count when the ideal
+    runs out of relevant documents (:math:`r_{I_i} = 0`).
+
+    >>> average_dynamic_recall(np.array([[1., 2.]]), k=2,
+    ...                        ideal_levels=np.array([[2., 1.]]))  # (0/1 + 2/2) / 2
+    array([0.5])
+    """
+    r = top(levels, k)
+    ideal = top(ideal_levels, k)
+    found = np.zeros(r.shape)
+    exists = np.ones(r.shape, dtype=bool)
+    if retrieved is not None:
+        exists = ranks(k) <= np.asarray(retrieved)[:, None]
+    # The threshold r_{I_i} only takes a few distinct values: one pass per value.
+    for value in np.unique(ideal):
+        seen = np.cumsum((r >= value) & exists, axis=1)
+        found = np.where(ideal == value, seen, found)
+    return (found / ranks(k)).sum(axis=1) / k
+
+
+def average_dynamic_recall_groups(
+    ranking: Sequence[Hashable], groups: Sequence[Sequence[Hashable]], *, k: int | None = None
+) -> float:
+    """ADR of one ranking against a partially ordered ground truth (Typke et al. 2006).
+
+    ``groups`` lists groups of documents from most to least similar; the order inside a
+    group is unknown. At rank i the relevant set holds every group up to the one that
+    contains the i-th ground-truth item, and
+
+    .. math:: r_i = \\frac{\\#\\{R_w : w \\le i,\\ R_w \\in G^1 \\cup \\dots \\cup G^c\\}}{i},
+              \\qquad ADR = \\frac{1}{n} \\sum_{i=1}^{n} r_i
+
+    with :math:`n` the number of ground-truth items (or ``k`` if given). This is
+    eq. (2.17) with group g of g_total groups taking level g_total - g + 1.
+
+    >>> round(average_dynamic_recall_groups([2, 3, 1, 5, 7, 8, 9, 4], [(1, 2), (3, 4, 5)]), 4)
+    0.86
+    """
+    level_of = {}
+    for position, group in enumerate(groups):
+        for item in group:
+            if item in level_of:
+                raise ValueError(f"item {item!r} is in more than one group")
+            level_of[item] = float(len(groups) - position)
+    ideal = sorted(level_of.values(), reverse=True)
+    k = len(ideal) if k is None else k
+    levels = np.array([[level_of.get(item, 0.0) for item in ranking]])
+    score = average_dynamic_recall(
+        levels, k=k, ideal_levels=np.array([ideal]), retrieved=np.array([len(ranking)])
+    )
+    return float(score[0])

@@ -1,0 +1,45 @@
+"""Average dynamic recall: Typke et al.'s (2006) worked examples and both thesis forms."""
+
+import pytest
+from numpy.testing import assert_allclose
+
+from evaluation.core import evaluate
+from evaluation.core.measures import average_dynamic_recall, average_dynamic_recall_groups
+from evaluation.core.tests import worked_example as ex
+
+GROUND_TRUTH = [(1, 2), (3, 4, 5)]
+
+
+def test_typkes_first_example_scores_0_86():
+    # Typke et al. 2006, §3: recalls 1, 0.5, 1, 1, 0.8 → 4.3 / 5 = 0.86
+    ranking = [2, 3, 1, 5, 7, 8, 9, 4]
+    assert average_dynamic_recall_groups(ranking, GROUND_TRUTH) == pytest.approx(0.86)
+
+
+def test_typkes_second_example_with_a_false_positive_scores_0_7433():
+    # recalls 1, 1/2, 2/3, 3/4, 4/5 → 3.71667 / 5 = 0.74333 (the paper prints 0.7433)
+    ranking = [2, 10, 3, 1, 5, 7, 8, 9, 4]
+    assert average_dynamic_recall_groups(ranking, GROUND_TRUTH) == pytest.approx(0.7433, abs=5e-5)
+
+
+def test_order_inside_a_group_does_not_matter():
+    assert average_dynamic_recall_groups([1, 2, 5, 4, 3], GROUND_TRUTH) == 1.0
+    assert average_dynamic_recall_groups([2, 1, 3, 4, 5], GROUND_TRUTH) == 1.0
+
+
+def test_user_form_counts_only_documents_of_maximal_relevance():
+    # eq. (3.9), ⟨2,0,1,2,0⟩: level-2 documents in the top i: 1,1,1,2,2
+    # (1/1 + 1/2 + 1/3 + 2/4 + 2/5) / 5 = 0.54667
+    expected = (1 + 1 / 2 + 1 / 3 + 2 / 4 + 2 / 5) / 5
+    assert_allclose(average_dynamic_recall(ex.LEVELS, k=5, ideal_levels=ex.IDEAL_USER), [expected])
+    assert_allclose(
+        evaluate(ex.qrels(), ex.run(), ["ADR(form=user)@5"]).mean("A", "ADR(form=user)@5"),
+        expected,
+    )
+
+
+def test_system_form_grows_the_relevant_set_with_the_ideal_ranking():
+    # eq. (2.17), thresholds r_I = 2,2,2,1,1: counts 1,1,1,3,3
+    # (1/1 + 1/2 + 1/3 + 3/4 + 3/5) / 5 = 0.63667
+    expected = (1 + 1 / 2 + 1 / 3 + 3 / 4 + 3 / 5) / 5
+    assert_allclose(evaluate(ex.qrels(), ex.run(), ["ADR@5"]).mean("A", "ADR@5"), expected)

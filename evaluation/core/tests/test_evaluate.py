@@ -1,0 +1,61 @@
+"""evaluate() and Results: per-query scores, aggregates, the score matrix, CSV/JSON."""
+
+import json
+
+from numpy.testing import assert_allclose
+
+from evaluation.core import Qrels, Run, evaluate
+
+QRELS = Qrels.from_records(
+    [("1", "a", 1), ("1", "b", 0), ("2", "c", 1), ("3", "d", 1), ("10", "e", 1)]
+)
+RUNS = {
+    "A": Run.from_ranked_lists({"1": ["a", "b"], "2": ["x", "c"], "99": ["a"]}, name="A"),
+    "B": Run.from_ranked_lists({"1": ["b", "a"], "2": ["c"], "3": ["d"]}, name="B"),
+}
+
+
+def test_queries_without_judgments_are_left_out_and_missing_ones_too():
+    results = evaluate(QRELS, RUNS, ["P@1", "num_q"])
+    # A: query 1 → 1, query 2 → 0; mean 0.5 over the 2 queries it ranked
+    assert results.per_query("A", "P@1") == {"1": 1.0, "2": 0.0}
+    assert results.mean("A", "P@1") == 0.5
+    assert results.mean("B", "num_q") == 3  # counts are summed
+
+
+def test_complete_scores_missing_judged_queries_as_zero_like_trec_eval_c():
+    results = evaluate(QRELS, RUNS, ["P@1", "num_q"], complete=True)
+    # A over 1, 2, 3, 10: (1 + 0 + 0 + 0) / 4
+    assert results.mean("A", "P@1") == 0.25
+    assert results.mean("A", "num_q") == 4
+
+
+def test_the_score_matrix_has_sorted_queries_and_follows_the_missing_policy():
+    results = evaluate(QRELS, RUNS, ["RR@2"])
+    m = results.matrix("RR@2")
+    assert (m.systems, m.queries) == (("A", "B"), ("1", "2"))  # only queries both have
+    assert_allclose(m.scores, [[1, 0.5], [0.5, 1]])
+    full = evaluate(QRELS, RUNS, ["RR@2"], complete=True).matrix("RR@2")
+    assert full.queries == ("1", "2", "3", "10")  # numeric ids in numeric order
+    assert_allclose(full.scores, [[1, 0.5, 0, 0], [0.5, 1, 1, 0]])
+
+
+def test_measures_can_be_looked_up_by_any_equivalent_name():
+    results = evaluate(QRELS, RUNS, ["RBP(p=0.8)@2"])
+    assert results.mean("A", "RBP@2") == results.mean("A", "RBP(p=0.8)@2")
+
+
+def test_csv_and_json_exports():
+    results = evaluate(QRELS, RUNS, ["P@1"])
+    lines = results.to_csv().splitlines()
+    assert lines[0] == "run,measure,query,value"
+    assert "A,P@1,all,0.5" in lines and "B,P@1,3,1.0" in lines
+    data = json.loads(results.to_json())
+    assert data["runs"]["B"]["all"]["P@1"] == 2 / 3
+    assert data["runs"]["A"]["queries"]["1"]["P@1"] == 1.0
+    assert results.to_trec(digits=4).splitlines()[1].split("\t")[1:] == ["all", "0.5000"]
+
+
+def test_in_memory_dicts_work_as_inputs():
+    results = evaluate({"q": {"a": 1}}, {"r": {"q": {"a": 1.0, "b": 2.0}}}, "RR@2")
+    assert results.mean("r", "RR@2") == 0.5

@@ -1,0 +1,158 @@
+"""Reading judgments and runs from files (or bytes, or lines), with format detection.
+
+Judgments (``read_qrels``)
+    ``trec``  — ``qid iter docno rel`` (TREC qrels; integer or decimal relevance).
+    ``mirex`` — ``query doc fine [broad]`` (MIREX AMS judgments; Fine 0–100, Broad 0–2).
+Runs (``read_runs``)
+    ``trec``  — ``qid Q0 docno rank score tag``; one run per file, named by its tag.
+    ``mirex`` — ``system query doc`` in rank order; one file may hold many systems.
+
+``format="auto"`` looks at the first lines: 6 fields is a TREC run and 3 a ranked list;
+4 fields is TREC qrels when the second field is the same on every line sampled (the
+"iteration", usually ``0``) and MIREX judgments with a Broad column otherwise; 3 fields
+is MIREX judgments. Tabs, spaces and CRLF line ends are all accepted.
+"""
+
+from __future__ import annotations
+
+from evaluation.core.trec.model import Qrels, Run
+from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_buffer, split_columns
+
+QRELS_FORMATS = ("auto", "trec", "mirex")
+RUN_FORMATS = ("auto", "trec", "mirex")
+
+
+def _detect_qrels(path: str, data: bytes) -> str:
+    sample = first_fields(data)
+    if not sample:
+        return "trec"
+    width = len(sample[0])
+    if width == 4:
+        return "trec" if len({fields[1] for fields in sample if len(fields) > 1}) == 1 else "mirex"
+    if width == 3:
+        return "mirex"
+    raise FormatError(
+        path,
+        1,
+        f"cannot tell the judgments format from {width} fields; "
+        "expected 4 (trec: qid iter docno rel) or 3-4 (mirex: query doc fine [broad])",
+    )
+
+
+def _detect_runs(path: str, data: bytes) -> str:
+    sample = first_fields(data)
+    if not sample:
+        return "trec"
+    width = len(sample[0])
+    if width == 6:
+        return "trec"
+    if width == 3:
+        return "mirex"
+    raise FormatError(
+        path,
+        1,
+        f"cannot tell the run format from {width} fields; "
+        "expected 6 (trec: qid Q0 docno rank score tag) or 3 (mirex: system query doc)",
+    )
+
+
+def _check_format(fmt: str, valid: tuple[str, ...]) -> None:
+    if fmt not in valid:
+        raise ValueError(f"unknown format {fmt!r}; valid: {', '.join(valid)}")
+
+
+def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
+    """Read relevance judgments.
+
+    Parameters
+    ----------
+    source:
+        A path, the file content (``bytes``, or ``str`` with newlines), or lines.
+    format:
+        ``"auto"``, ``"trec"`` or ``"mirex"`` (see the module docstring).
+    scale:
+        For MIREX judgments with both columns, which one measures read by default:
+        ``"fine"`` or ``"broad"`` (both are kept; a measure can ask for the other one
+        with ``scale=``). TREC qrels have one ``raw`` column.
+    """
+    _check_format(format, QRELS_FORMATS)
+    data = read_buffer(source)
+    path = data.name
+    fmt = _detect_qrels(path, data) if format == "auto" else format
+    if fmt == "trec":
+        table = split_columns(path, data, 4, keep=(0, 2, 3))
+        columns = {"raw": table.numbers(2, "relevance")}
+        queries, docs, default = table.strings(0), table.strings(1), "raw"
+    else:
+        table = split_columns(path, data, (3, 4))
+        columns = {"fine": table.numbers(2, "Fine score")}
+        if len(table.columns) == 4:
+            columns["broad"] = table.numbers(3, "Broad score")
+        if scale not in columns:
+            raise ValueError(f"{path} has no {scale!r} column (it has: {', '.join(columns)})")
+        queries, docs, default = table.strings(0), table.strings(1), scale
+    return Qrels.from_arrays(queries, docs, columns, default=default, path=path, lines=table.line)
+
+
+def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -> dict[str, Run]:
+    """Read one or more runs from a file: ``{run name: Run}``.
+
+    ``keep_order`` ranks documents in file order instead of by score (the default for
+    the ``mirex`` format, which has no scores). A document ranked twice for one query
+    is a :class:`FormatError` naming the line.
+    """
+    _check_format(format, RUN_FORMATS)
+    data = read_buffer(source)
+    path = data.name
+    fmt = _detect_runs(path, data) if format == "auto" else format
+    if fmt == "trec":
+        table = split_columns(path, data, 6)
+        if table.n_rows == 0:
+            return {}
+        name = table.strings(5)[0].decode()
+        run = Run.from_arrays(
+            name,
+            table.strings(0),
+            table.strings(2),
+            table.numbers(4, "score"),
+            keep_order=bool(keep_order),
+            path=path,
+            lines=table.line,
+        )
+        return {name: run}
+    table = split_columns(path, data, 3)
+    return _split_systems(table, path)
+
+
+def _split_systems(table: Table, path: str) -> dict[str, Run]:
+    import numpy as np
+
+    systems = table.strings(0)
+    names, codes = np.unique(systems, return_inverse=True)
+    queries, docs = table.strings(1), table.strings(2)
+    runs = {}
+    for i, name in enumerate(names.tolist()):
+        rows = np.flatnonzero(codes == i)
+        runs[name.decode()] = Run.from_arrays(
+            name.decode(),
+            queries[rows],
+            docs[rows],
+            keep_order=True,
+            path=path,
+            lines=lambda r, rows=rows: table.line(int(rows[r])),
+        )
+    return runs
+
+
+def read_run_files(
+    paths, *, format: str = "auto", keep_order: bool | None = None
+) -> dict[str, Run]:
+    """Read the runs of several files into one ``{run name: Run}``, as the command lines do.
+
+    A name seen in an earlier file is kept apart as ``"<name> (<path>)"``.
+    """
+    runs: dict[str, Run] = {}
+    for path in paths:
+        for name, run in read_runs(path, format=format, keep_order=keep_order).items():
+            runs[name if name not in runs else f"{name} ({path})"] = run
+    return runs

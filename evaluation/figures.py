@@ -1,0 +1,96 @@
+"""The plots of each results page, built from stored payloads (never from a computation).
+
+Each function returns ``{name: Plot}``; the page inlines them and the CSV view serves
+``plots[name].csv()``, so a plot and its download come from the same function.
+"""
+
+from __future__ import annotations
+
+from evaluation.plots import Plot, curves_plot, heatmap_plot, histogram_plot, interval_plot
+
+
+def leaderboard_plots(payload: dict) -> dict[str, Plot]:
+    measure = payload["measure"]
+    rows = payload["rows"]
+    systems = [r["system"] for r in rows]
+    plots = [
+        interval_plot(
+            "means",
+            f"Mean {measure} with 95% confidence intervals",
+            labels=systems,
+            estimates=[r["mean"] for r in rows],
+            lows=[r["ci_low"] for r in rows],
+            highs=[r["ci_high"] for r in rows],
+            xlabel=measure,
+            value_column="mean",
+        )
+    ]
+    if payload.get("mapping"):
+        plots.append(
+            interval_plot(
+                "psat",
+                "Mean P(Sat) with 95% confidence intervals",
+                labels=systems,
+                estimates=[r["psat_mean"] for r in rows],
+                lows=[r["psat_low"] for r in rows],
+                highs=[r["psat_high"] for r in rows],
+                xlabel="P(Sat)",
+                value_column="P(Sat)",
+            )
+        )
+    order = {name: i for i, name in enumerate(systems)}
+    matrix: list[list[float | None]] = [[None] * len(systems) for _ in systems]
+    for pair in payload["pairs"]:
+        i, j = order[pair["a"]], order[pair["b"]]
+        matrix[i][j] = matrix[j][i] = pair["p_adjusted"]
+    plots.append(
+        heatmap_plot(
+            "significance",
+            f"Adjusted p-values ({payload['test']}, {payload['adjustment']})",
+            labels=systems,
+            matrix=matrix,
+            colorbar="adjusted p-value",
+        )
+    )
+    return {p.name: p for p in plots}
+
+
+def system_plots(payload: dict, system: str) -> dict[str, Plot]:
+    index = payload["systems"].index(system)
+    plots = [
+        histogram_plot(
+            "lambda",
+            f"Distribution of {payload['measure']} over queries",
+            values=payload["scores"][index],
+            xlabel=payload["measure"],
+        )
+    ]
+    if payload.get("psat"):
+        plots.append(
+            histogram_plot(
+                "psat",
+                "Distribution of P(Sat) over queries",
+                values=payload["psat"][index],
+                xlabel="P(Sat)",
+            )
+        )
+    return {p.name: p for p in plots}
+
+
+def reliability_plots(payload: dict) -> dict[str, Plot]:
+    curve = payload["curve"]
+    target = payload["target"]
+    needed = payload["needed"]
+    vlines = {f"Eρ² ≥ {target}: {needed['erho2']}": needed["erho2"]} if needed.get("erho2") else {}
+    plot = curves_plot(
+        "dstudy",
+        f"D-study of {payload['measure']}: reliability against the number of queries",
+        x=curve["queries"],
+        series={"Eρ²": curve["erho2"], "Φ": curve["phi"]},
+        xlabel="number of queries",
+        ylabel="coefficient",
+        hline=target,
+        vlines=vlines,
+        ylim=(0, 1),
+    )
+    return {plot.name: plot}

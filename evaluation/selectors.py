@@ -1,0 +1,164 @@
+"""Reads of the evaluation layer: judging's data as plain Python records for the core.
+
+The numerical core (:mod:`evaluation.core`) never sees a model: these functions turn a
+collection's judgments and runs into tuples and dicts keyed by external ids, the input
+``evaluation.core.evaluate`` takes (``Qrels.from_records``, ``Run.from_ranked_lists``).
+
+Consolidation policy
+--------------------
+A (query, clip) pair may have several judgments (one per assessor, or per imported
+source). :func:`collection_qrels_records` consolidates them into one record per pair:
+
+- ``"mean"`` (the default): Fine is the arithmetic mean of the Fine scores given
+  (a float, as trec_eval accepts decimal relevance); Broad is the median of the Broad
+  levels given, rounded half down to a level (so two assessors saying 1 and 2 give 1:
+  a pair is only "very similar" if at least half the assessors said so).
+- ``"latest"``: the most recently updated judgment wins, on each scale separately
+  (a judgment with no Fine score does not erase an older Fine score).
+
+Judgments that leave a scale empty are ignored on that scale; a pair with no value on
+a scale gets ``None`` there, and the adapter to the core decides (unjudged on that scale).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from django.db.models import QuerySet
+
+from judging.models import Collection, RelevanceJudgment, RunEntry
+
+CONSOLIDATION_POLICIES = ("mean", "latest")
+
+
+class QrelsRecord(NamedTuple):
+    """One consolidated judgment: ``(query, clip, broad, fine)`` by external id."""
+
+    query: str
+    clip: str
+    broad: int | None
+    fine: float | None
+
+
+@dataclass(frozen=True)
+class CollectionRuns:
+    """Every system's ranked list for every query it answered, best clip first.
+
+    ``rankings[system][query]`` is a list of clip external ids in rank order.
+    ``systems`` keeps every system of the collection, in name order, including
+    systems without any entry (their ``rankings`` entry is empty).
+    """
+
+    systems: tuple[str, ...]
+    queries: tuple[str, ...]
+    rankings: dict[str, dict[str, list[str]]]
+
+    def depth(self) -> int:
+        return max(
+            (len(ranked) for by_query in self.rankings.values() for ranked in by_query.values()),
+            default=0,
+        )
+
+
+def _median_half_down(levels: list[int]) -> int:
+    ordered = sorted(levels)
+    return ordered[(len(ordered) - 1) // 2]
+
+
+def consolidate_judgments(
+    judgments: Iterable[tuple[str, str, int | None, int | None]], *, policy: str = "mean"
+) -> list[QrelsRecord]:
+    """Consolidate ``(query, clip, broad, fine)`` rows, oldest first, into one per pair.
+
+    >>> consolidate_judgments([("q", "c", 1, 40), ("q", "c", 2, 61)])
+    [QrelsRecord(query='q', clip='c', broad=1, fine=50.5)]
+    >>> consolidate_judgments([("q", "c", 1, 40), ("q", "c", None, 61)], policy="latest")
+    [QrelsRecord(query='q', clip='c', broad=1, fine=61.0)]
+    """
+    if policy not in CONSOLIDATION_POLICIES:
+        raise ValueError(
+            f"unknown consolidation policy {policy!r}; use one of {CONSOLIDATION_POLICIES}"
+        )
+    broads: dict[tuple[str, str], list[int]] = defaultdict(list)
+    fines: dict[tuple[str, str], list[float]] = defaultdict(list)
+    order: dict[tuple[str, str], None] = {}
+    for query, clip, broad, fine in judgments:
+        key = (query, clip)
+        order.setdefault(key)
+        if broad is not None:
+            broads[key].append(int(broad))
+        if fine is not None:
+            fines[key].append(float(fine))
+    records = []
+    for key in order:
+        b, f = broads.get(key), fines.get(key)
+        if policy == "mean":
+            broad = _median_half_down(b) if b else None
+            fine = math.fsum(f) / len(f) if f else None
+        else:
+            broad = b[-1] if b else None
+            fine = f[-1] if f else None
+        records.append(QrelsRecord(key[0], key[1], broad, fine))
+    return records
+
+
+def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgment]:
+    return RelevanceJudgment.objects.filter(query__collection=collection)
+
+
+def collection_qrels_records(*, collection: Collection, policy: str = "mean") -> list[QrelsRecord]:
+    """The collection's judgments, one record per judged (query, clip), sorted by ids."""
+    rows = (
+        collection_judgments(collection=collection)
+        .order_by("updated_at", "pk")
+        .values_list("query__clip__external_id", "clip__external_id", "broad", "fine")
+    )
+    records = consolidate_judgments(rows.iterator(chunk_size=5000), policy=policy)
+    return sorted(records, key=lambda r: (r.query, r.clip))
+
+
+def collection_runs(*, collection: Collection) -> CollectionRuns:
+    """Every system's ranked lists, from :class:`~judging.models.RunEntry` rows by rank."""
+    systems = tuple(collection.systems.order_by("name").values_list("name", flat=True))
+    queries = tuple(
+        collection.queries.order_by("clip__external_id").values_list("clip__external_id", flat=True)
+    )
+    rankings: dict[str, dict[str, list[str]]] = {name: {} for name in systems}
+    rows = (
+        RunEntry.objects.filter(system__collection=collection)
+        .order_by("system__name", "query__clip__external_id", "rank")
+        .values_list("system__name", "query__clip__external_id", "clip__external_id")
+    )
+    for system, query, clip in rows.iterator(chunk_size=5000):
+        rankings[system].setdefault(query, []).append(clip)
+    return CollectionRuns(systems=systems, queries=queries, rankings=rankings)
+
+
+# --- Stored results -------------------------------------------------------------------
+
+
+def collection_recompute(*, collection: Collection) -> dict:
+    """The collection's recompute state (an idle one if none was ever requested)."""
+    from evaluation.models import Recompute
+
+    row = Recompute.objects.filter(kind="collection", target_id=collection.pk).first()
+    return (row or Recompute(kind="collection", target_id=collection.pk)).to_dict()
+
+
+def collection_results_status(*, collection: Collection) -> dict:
+    """What a results page polls: the recompute and when each result was computed."""
+    return {
+        "recompute": collection_recompute(collection=collection),
+        "leaderboards": [
+            {"measure": m, "computed_at": t.isoformat()}
+            for m, t in collection.leaderboards.values_list("measure", "computed_at")
+        ],
+        "reliability": [
+            {"measure": m, "computed_at": t.isoformat()}
+            for m, t in collection.reliability_studies.values_list("measure", "computed_at")
+        ],
+    }

@@ -1,0 +1,16 @@
+from django.urls import path
+
+from evaluation import views
+
+app_name = "evaluation"
+
+urlpatterns = [
+    path("collections/<int:pk>/results/", views.results_overview, name="results"),
+    path("collections/<int:pk>/results/status.json", views.results_status, name="results_status"),
+    path("collections/<int:pk>/results/recompute/", views.results_recompute, name="results_recompute"),
+    path("collections/<int:pk>/results/leaderboard/", views.leaderboard, name="leaderboard"),
+    path("collections/<int:pk>/results/leaderboard.<str:fmt>", views.leaderboard_export, name="leaderboard_export"),
+    path("collections/<int:pk>/results/systems/<str:system>/", views.system_detail, name="system"),
+    path("collections/<int:pk>/results/reliability/", views.reliability, name="reliability"),
+    path("collections/<int:pk>/results/<str:page>/plots/<str:plot>.csv", views.plot_csv, name="plot_csv"),
+]  # fmt: skip

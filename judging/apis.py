@@ -1,0 +1,314 @@
+"""REST API for a collection's data (DRF): one ``APIView`` per operation, thin.
+
+Every endpoint needs an organiser (token or session authentication) and only ever
+sees the organiser's own collections: another organiser's collection is a 404, as if
+it did not exist. Writes go through :mod:`judging.services.collections`, whose
+validation errors come back as ``400 {"detail": "..."}`` naming the bad item.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.permissions import BasePermission, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from judging import selectors
+from judging.models import Collection, RelevanceJudgment, RunEntry, System
+from judging.roles import is_organiser
+from judging.services.collections import (
+    clips_create,
+    collection_create,
+    judgments_upsert,
+    queries_create,
+    run_replace,
+    system_create,
+)
+
+
+class IsOrganiser(BasePermission):
+    message = "This API is for organisers; ask an administrator for the organiser role."
+
+    def has_permission(self, request, view) -> bool:
+        return is_organiser(request.user)
+
+
+class NestedSerializerSchema(AutoSchema):
+    """Names a view's nested ``InputSerializer``/``OutputSerializer`` after the view
+    (``ClipCreateApiInput``), so that the OpenAPI components do not collide."""
+
+    def get_serializer_name(self, serializer, direction):
+        qualname = type(serializer).__qualname__
+        if "." in qualname:
+            return qualname.replace("Serializer", "").replace(".", "")
+        return super().get_serializer_name(serializer, direction)
+
+
+class OrganiserApi(APIView):
+    permission_classes = [IsAuthenticated, IsOrganiser]
+    schema = NestedSerializerSchema()
+
+    def get_collection(self, pk: int) -> Collection:
+        return get_object_or_404(selectors.collections_for_organiser(user=self.request.user), pk=pk)
+
+    def paginate(self, queryset, serializer_class):
+        paginator = LimitOffsetPagination()
+        paginator.default_limit, paginator.max_limit = 1000, 10_000
+        page = paginator.paginate_queryset(queryset, self.request, view=self)
+        return paginator.get_paginated_response(serializer_class(page, many=True).data)
+
+
+def service_call(function, **kwargs):
+    """Run a service; its Django ``ValidationError`` becomes DRF's 400 with the message."""
+    try:
+        return function(**kwargs)
+    except DjangoValidationError as exc:
+        raise ValidationError({"detail": " ".join(exc.messages)}) from None
+
+
+class CollectionOutputSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Collection
+        fields = ["id", "name", "description", "created_at"]
+
+
+class CollectionListApi(OrganiserApi):
+    OutputSerializer = CollectionOutputSerializer
+
+    @extend_schema(responses=CollectionOutputSerializer(many=True))
+    def get(self, request):
+        collections = selectors.collections_for_organiser(user=request.user).order_by("pk")
+        return Response(self.OutputSerializer(collections, many=True).data)
+
+
+class CollectionCreateApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        description = serializers.CharField(required=False, allow_blank=True, default="")
+
+    OutputSerializer = CollectionOutputSerializer
+
+    @extend_schema(request=InputSerializer, responses={201: CollectionOutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        collection = service_call(collection_create, owner=request.user, **data.validated_data)
+        return Response(self.OutputSerializer(collection).data, status=status.HTTP_201_CREATED)
+
+
+class CollectionDetailApi(OrganiserApi):
+    class OutputSerializer(serializers.ModelSerializer):
+        clip_count = serializers.IntegerField()
+        query_count = serializers.IntegerField()
+        system_count = serializers.IntegerField()
+
+        class Meta:
+            model = Collection
+            fields = ["id", "name", "description", "created_at", "clip_count", "query_count",
+                      "system_count"]  # fmt: skip
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, collection_id: int):
+        return Response(self.OutputSerializer(self.get_collection(collection_id)).data)
+
+
+class ClipSerializer(serializers.Serializer):
+    external_id = serializers.CharField(max_length=200)
+    title = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    artist = serializers.CharField(max_length=300, required=False, allow_blank=True)
+    genre = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    duration = serializers.FloatField(required=False, allow_null=True, min_value=0)
+    has_audio = serializers.BooleanField(read_only=True)
+
+
+class ClipListApi(OrganiserApi):
+    OutputSerializer = ClipSerializer
+
+    @extend_schema(responses=ClipSerializer(many=True))
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        return self.paginate(
+            selectors.collection_clips(collection=collection), self.OutputSerializer
+        )
+
+
+class ClipCreateApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        clips = ClipSerializer(many=True, allow_empty=False)
+
+    class OutputSerializer(serializers.Serializer):
+        created = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        clips = service_call(
+            clips_create, collection=collection, clips=data.validated_data["clips"]
+        )
+        return Response({"created": len(clips)}, status=status.HTTP_201_CREATED)
+
+
+class QuerySerializer(serializers.Serializer):
+    clip = serializers.CharField(source="clip.external_id")
+
+
+class QueryListApi(OrganiserApi):
+    OutputSerializer = QuerySerializer
+
+    @extend_schema(responses=QuerySerializer(many=True))
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        return self.paginate(selectors.collection_queries(collection=collection), QuerySerializer)
+
+
+class QueryCreateApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        clips = serializers.ListField(
+            child=serializers.CharField(max_length=200), allow_empty=False
+        )
+
+    @extend_schema(request=InputSerializer, responses={201: QuerySerializer(many=True)})
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        queries = service_call(
+            queries_create, collection=collection, clip_ids=data.validated_data["clips"]
+        )
+        return Response(QuerySerializer(queries, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class SystemSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = System
+        fields = ["id", "name", "team"]
+
+
+class SystemListApi(OrganiserApi):
+    OutputSerializer = SystemSerializer
+
+    @extend_schema(responses=SystemSerializer(many=True))
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        return Response(SystemSerializer(collection.systems.order_by("name"), many=True).data)
+
+
+class SystemCreateApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        name = serializers.CharField(max_length=200)
+        team = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+
+    @extend_schema(request=InputSerializer, responses={201: SystemSerializer})
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        system = service_call(system_create, collection=collection, **data.validated_data)
+        return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
+
+
+class RunSerializer(serializers.Serializer):
+    system = serializers.CharField()
+    rankings = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text="{query clip id: [clip id, …]} with the best clip first.",
+    )
+
+
+class RunDetailApi(OrganiserApi):
+    OutputSerializer = RunSerializer
+
+    @extend_schema(responses=RunSerializer)
+    def get(self, request, collection_id: int, system_id: int):
+        system = get_object_or_404(self.get_collection(collection_id).systems, pk=system_id)
+        rankings: dict[str, list[str]] = {}
+        rows = (
+            RunEntry.objects.filter(system=system)
+            .order_by("query__clip__external_id", "rank")
+            .values_list("query__clip__external_id", "clip__external_id")
+        )
+        for query, clip in rows:
+            rankings.setdefault(query, []).append(clip)
+        return Response({"system": system.name, "rankings": rankings})
+
+
+class RunReplaceApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        rankings = serializers.DictField(
+            child=serializers.ListField(child=serializers.CharField(), allow_empty=False),
+            allow_empty=False,
+            help_text="{query clip id: [clip id, …]}, best first; other queries keep their lists.",
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        entries = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def put(self, request, collection_id: int, system_id: int):
+        system = get_object_or_404(self.get_collection(collection_id).systems, pk=system_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entries = service_call(run_replace, system=system, rankings=data.validated_data["rankings"])
+        return Response({"entries": entries})
+
+
+class JudgmentSerializer(serializers.Serializer):
+    query = serializers.CharField(max_length=200)
+    clip = serializers.CharField(max_length=200)
+    broad = serializers.IntegerField(min_value=0, max_value=2, required=False, allow_null=True)
+    fine = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True)
+
+
+class JudgmentListApi(OrganiserApi):
+    class OutputSerializer(serializers.ModelSerializer):
+        query = serializers.CharField(source="query.clip.external_id")
+        clip = serializers.CharField(source="clip.external_id")
+        assessor = serializers.CharField(source="assessor.username", default=None)
+
+        class Meta:
+            model = RelevanceJudgment
+            fields = ["query", "clip", "broad", "fine", "assessor", "source", "updated_at"]
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        judgments = (
+            RelevanceJudgment.objects.filter(query__collection=collection)
+            .select_related("query__clip", "clip", "assessor")
+            .order_by("pk")
+        )
+        return self.paginate(judgments, self.OutputSerializer)
+
+
+class JudgmentCreateApi(OrganiserApi):
+    class InputSerializer(serializers.Serializer):
+        judgments = JudgmentSerializer(many=True, allow_empty=False)
+        source = serializers.CharField(
+            max_length=150, required=False, default="", help_text="Stored as api:<source>."
+        )
+
+    class OutputSerializer(serializers.Serializer):
+        created = serializers.IntegerField()
+        updated = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        source = f"api:{data.validated_data['source'] or request.user.get_username()}"
+        created, updated = service_call(
+            judgments_upsert,
+            collection=collection,
+            judgments=data.validated_data["judgments"],
+            source=source,
+        )
+        return Response({"created": created, "updated": updated}, status=status.HTTP_201_CREATED)

@@ -1,0 +1,107 @@
+"""On the MIREX 2011 AMS collection: leaderboard means and the D-study, against named sources.
+
+- CG_l@5 with Fine judgments: the leaderboard's means must equal per-query means computed
+  here independently: CG_l@5 of a list is the sum of its top-5 Fine gains over the ideal
+  k·100 (thesis eq. 3.3 with ℓ on 0–100, i.e. mean of fine/100 over the 5 ranks).
+- The D-study must say 32 queries reach Eρ² = 0.95 (thesis Table 6.2, 2011 column).
+"""
+
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("evaluation.core.stats", reason="needs the stats branch (issue 4)")
+pytest.importorskip("evaluation.core.evaluate", reason="needs the measures branch (issue 3)")
+
+from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
+from evaluation.services import collection_results_compute
+from judging.importers import mirex_import
+from judging.models import RunEntry
+from tests.personas import make_user
+
+DATA = Path(__file__).resolve().parents[1].parent.parent / "shared" / "data" / "mirex2011-ams"
+if not DATA.is_dir():
+    DATA = Path("/work/shared/data/mirex2011-ams")
+MEASURE = "CG(scale=fine)@5"
+
+pytestmark = pytest.mark.django_db
+
+
+def rows(name: str) -> list[list[str]]:
+    text = (DATA / name).read_text(encoding="utf-8")
+    return [line.split("\t") for line in text.splitlines() if line.strip()]
+
+
+def independent_means() -> dict[str, float]:
+    fine = {(q, d): int(v) for q, d, v in rows("judgments.tsv")}
+    lists: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for system, query, doc in rows("runs.tsv"):
+        lists[(system, query)].append(doc)
+    per_system: dict[str, list[float]] = defaultdict(list)
+    for (system, query), docs in lists.items():
+        per_system[system].append(sum(fine.get((query, d), 0) for d in docs[:5]) / (5 * 100))
+    return {s: sum(v) / len(v) for s, v in per_system.items()}
+
+
+@pytest.fixture(scope="module")
+def mirex(django_db_setup, django_db_blocker):
+    with django_db_blocker.unblock():
+        owner = make_user("mirex-owner", "organiser")
+        summary = mirex_import(owner=owner, folder=DATA, name="MIREX 2011")
+        collection = owner.collections.get(pk=summary.collection_id)
+        ResultsConfig.objects.create(
+            collection=collection, measures=[MEASURE], test="t", adjustment="holm"
+        )
+        collection_results_compute(target_id=collection.pk)
+        yield collection
+        # Clips are protected while queries and runs use them: delete those first.
+        RunEntry.objects.filter(system__collection=collection).delete()
+        collection.queries.all().delete()
+        collection.delete()
+        owner.delete()
+
+
+def test_the_leaderboard_means_equal_per_query_means_computed_independently(mirex):
+    payload = Leaderboard.objects.get(collection=mirex, measure=MEASURE).payload
+    expected = independent_means()
+    assert len(payload["rows"]) == 18
+    assert payload["n_queries"] == 100
+    for row in payload["rows"]:
+        assert row["mean"] == pytest.approx(expected[row["system"]], abs=1e-12), row["system"]
+    means = [row["mean"] for row in payload["rows"]]
+    assert means == sorted(means, reverse=True)
+
+
+def test_the_leaderboard_maps_to_p_sat_with_the_published_mapping(mirex):
+    payload = Leaderboard.objects.get(collection=mirex, measure=MEASURE).payload
+    assert payload["mapping"]["source"] == "published"
+    assert payload["mapping"]["coefficients"] == [0.2007, -0.4632, 3.6754, -2.6338]  # Table 4.3
+    top = payload["rows"][0]
+    assert top["ci_low"] < top["mean"] < top["ci_high"]
+    assert top["psat_low"] < top["psat_mean"] < top["psat_high"]
+    assert 0 <= top["psucc"] <= 1
+    assert len(payload["pairs"]) == 18 * 17 // 2
+    assert all(p["p"] <= p["p_adjusted"] <= 1 for p in payload["pairs"])
+    assert sum(len(g) for g in payload["groups"]) == 18
+
+
+def test_the_d_study_needs_32_queries_for_an_expected_reliability_of_095(mirex):
+    payload = ReliabilityStudy.objects.get(collection=mirex, measure=MEASURE).payload
+    assert payload["needed"]["erho2"] == 32  # thesis Table 6.2
+    assert payload["erho2"] == pytest.approx(0.9838, abs=5e-4)  # thesis Table 6.2
+    proportions = [c["proportion"] for c in payload["components"]]
+    assert proportions == pytest.approx([0.184, 0.511, 0.304], abs=1e-3)  # thesis Table 6.1
+
+
+def test_the_pages_render_the_computed_results(mirex, client):
+    from urllib.parse import quote
+
+    client.force_login(mirex.owner)
+    base = f"/collections/{mirex.pk}/results/"
+    board = client.get(f"{base}leaderboard/?measure={quote(MEASURE)}").content.decode()
+    assert "18 systems in" in board and "(p=" in board
+    top = Leaderboard.objects.get(collection=mirex, measure=MEASURE).payload["rows"][0]["system"]
+    assert client.get(f"{base}systems/{top}/?measure={quote(MEASURE)}").status_code == 200
+    study = client.get(f"{base}reliability/?measure={quote(MEASURE)}").content.decode()
+    assert "32 queries reach Eρ² = 0.95" in study

@@ -1,0 +1,177 @@
+"""Coalesced recomputes: requests mark a target dirty; one task claims, computes, maybe reruns."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from evaluation.models import Recompute
+from evaluation.services import recompute as service
+from evaluation.services.recompute import recompute_request, recompute_run
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    calls = []
+    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: calls.append(pk))
+    return calls
+
+
+@pytest.fixture
+def computations(monkeypatch):
+    """A fake computer for kind ``campaign``; ``during`` runs inside a computation."""
+    calls = []
+
+    class Fake:
+        during = None
+
+        def __call__(self, *, target_id, report):
+            calls.append(target_id)
+            report(0.5, "half way", force=True)
+            if self.during:
+                action, self.during = self.during, None
+                action()
+
+    fake = Fake()
+    monkeypatch.setitem(service.COMPUTERS, "campaign", fake)
+    fake.calls = calls
+    return fake
+
+
+def test_the_first_request_enqueues_one_task_on_commit(
+    enqueued, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is True
+        assert enqueued == []  # not before the commit
+    row = Recompute.objects.get(kind="campaign", target_id=7)
+    assert enqueued == [row.pk]
+    assert (row.status, row.dirty, row.requests) == ("pending", True, 1)
+
+
+def test_a_hundred_requests_in_a_burst_enqueue_one_task(
+    enqueued, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        results = [recompute_request(kind="campaign", target_id=7) for _ in range(100)]
+    assert results.count(True) == 1
+    assert len(enqueued) == 1
+    assert Recompute.objects.get().requests == 100
+
+
+def test_the_task_claims_computes_and_finishes(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    assert recompute_run(recompute_id=enqueued[0]) is True
+    row = Recompute.objects.get()
+    assert computations.calls == [7]
+    assert (row.status, row.dirty, row.runs, row.progress) == ("done", False, 1, 1.0)
+    assert row.finished_at is not None
+
+
+def test_a_second_task_for_the_same_row_does_nothing(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0])
+    assert recompute_run(recompute_id=enqueued[0]) is False  # a redelivered message
+    assert computations.calls == [7]
+
+
+def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+
+    def burst():
+        with django_capture_on_commit_callbacks(execute=True):
+            joined = [recompute_request(kind="campaign", target_id=7) for _ in range(20)]
+        assert joined == [False] * 20  # joined the running computation
+
+    computations.during = burst
+    recompute_run(recompute_id=enqueued[0])
+    row = Recompute.objects.get()
+    assert computations.calls == [7, 7]
+    assert len(enqueued) == 1
+    assert (row.status, row.runs, row.requests) == ("done", 2, 21)
+
+
+def test_a_request_after_it_finished_enqueues_a_new_task(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0])
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is True
+    assert len(enqueued) == 2
+
+
+def test_progress_is_written_to_the_row_while_running(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    seen = []
+    computations.during = lambda: seen.append(Recompute.objects.get().to_dict())
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0])
+    assert seen[0]["status"] == "running"
+    assert seen[0]["progress"] == 0.5
+    assert seen[0]["message"] == "half way"
+
+
+def test_a_failing_computation_marks_the_row_failed_with_the_error(
+    enqueued, monkeypatch, django_capture_on_commit_callbacks
+):
+    def broken(*, target_id, report):
+        raise ValueError("no judgments on the fine scale")
+
+    monkeypatch.setitem(service.COMPUTERS, "campaign", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0])
+    row = Recompute.objects.get()
+    assert row.status == "failed"
+    assert row.error == "ValueError: no judgments on the fine scale"
+    # The next request tries again.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is True
+
+
+def test_a_transient_error_gives_the_row_back_for_a_retry(
+    enqueued, monkeypatch, django_capture_on_commit_callbacks
+):
+    from django.db import OperationalError
+
+    def locked(*, target_id, report):
+        raise OperationalError("database is locked")
+
+    monkeypatch.setitem(service.COMPUTERS, "campaign", locked)
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    with pytest.raises(OperationalError):
+        recompute_run(recompute_id=enqueued[0])
+    assert Recompute.objects.get().status == "pending"  # the retried task can claim it
+
+
+def test_a_row_left_running_by_a_dead_worker_is_reclaimed_after_a_while(
+    enqueued, computations, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    Recompute.objects.update(status="running", claimed_at=timezone.now())
+    assert recompute_run(recompute_id=enqueued[0]) is False
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(hours=1))
+    assert recompute_run(recompute_id=enqueued[0]) is True
+    assert Recompute.objects.get().status == "done"
+
+
+def test_an_unknown_kind_is_refused():
+    with pytest.raises(ValueError, match="unknown recompute kind"):
+        recompute_request(kind="system", target_id=1)
