@@ -12,8 +12,8 @@ from judging.services.list_scores import list_score
 from tests.crowd_fixtures import make_campaign
 
 MIREX = Path("/work/shared/data/mirex2011-ams/judgments.tsv")
-P5_REL60 = "P@5(scale=fine,rel=60)"
-CG5_FINE = "CG@5(form=user,scale=fine)"
+P5_REL60 = "P(rel=60,scale=fine)@5"
+CG5_FINE = "CG(scale=fine)@5"
 
 
 def mirex_judgments() -> dict[str, dict[str, float]]:
@@ -26,18 +26,25 @@ def mirex_judgments() -> dict[str, dict[str, float]]:
     return judgments
 
 
-def test_list_score_computes_the_stated_user_oriented_formulas():
+def test_list_score_gives_the_user_oriented_values_of_the_measures_library():
+    """Independent hand computations of thesis formulas, checked through the seam."""
     # P@5 with relevance ℓ_min = 60 on Fine: (1/5) Σ 1(r ≥ 60) — 60, 100, 80 count: 3/5.
     assert_allclose(list_score(P5_REL60, np.array([[60, 59, 100, 0, 80]])), [0.6])
     # CG_l@5 on Fine (eq. 3.3, ideal = five clips at 100): (100 + 50) / (5 · 100).
     assert_allclose(list_score(CG5_FINE, np.array([[100, 50, 0, 0, 0]])), [0.3])
     # n_L = 3 from Fine: 33 → 0, 34 → 1, 67 → 2 (thesis §3.1.2). CG_l: (2+2+1)/(5·2).
     graded = np.array([[100, 67, 34, 33, 0]])
-    assert_allclose(list_score("CG@5(form=user,scale=graded3)", graded), [0.5])
+    assert_allclose(list_score("CG(scale=graded3)@5", graded), [0.5])
     # CG_e@5, g(ℓ) = 2^ℓ − 1: (3 + 3 + 1) / (5 · 3).
-    assert_allclose(list_score("CG@5(form=user,gain=exp,scale=graded3)", graded), [7 / 15])
-    with pytest.raises(ValueError):
-        list_score("nDCG@5", graded)
+    assert_allclose(list_score("CG(gain=exp,scale=graded3)@5", graded), [7 / 15])
+    # RBP_l@5, user form (eq. 3.6, p = 0.8): Σ g(ℓᵢ)·pⁱ⁻¹ / Σ g(top)·pⁱ⁻¹ on n_L = 3.
+    weights = 0.8 ** np.arange(5)
+    expected = (np.array([2, 2, 1, 0, 0]) * weights).sum() / (2 * weights).sum()
+    assert_allclose(list_score("RBP(form=user,scale=graded3)@5", graded), [expected])
+    # Measures normalised by the full judgments cannot score a list on its own.
+    for name in ("nDCG(scale=fine)@5", "AP(rel=50,scale=fine)@5", "CG(scale=raw)@5"):
+        with pytest.raises(ValueError):
+            list_score(name, graded)
 
 
 def test_bins_are_tenths_closed_at_one():

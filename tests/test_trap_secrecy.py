@@ -92,10 +92,14 @@ def test_a_trap_question_and_an_example_render_the_same_markup_with_the_same_sta
         # on the kind of task: compare tasks answered in the same (trusted) state.
         steady = Worker.objects.get(pk=task.worker_id).trusted
         with CaptureQueriesContext(connection) as answer_queries:
-            client.post(f"/t/{campaign.token}/task/", {"key": task.key, "choice": right_choice(task)})
+            client.post(
+                f"/t/{campaign.token}/task/", {"key": task.key, "choice": right_choice(task)}
+            )
         if steady:
             pages.setdefault(kind, normalise_html(page.content.decode()))
-            statements.setdefault(kind, (normalise_sql(render_queries), normalise_sql(answer_queries)))
+            statements.setdefault(
+                kind, (normalise_sql(render_queries), normalise_sql(answer_queries))
+            )
     assert set(pages) == {"trap", "plain"}
     assert pages["trap"] == pages["plain"]
     assert statements["trap"][0] == statements["plain"][0]  # rendering the task

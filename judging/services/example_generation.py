@@ -15,7 +15,8 @@ The report lists how many examples each combination got and which could not be f
 that ranges from the query's least to its most similar clips (so that both small and
 large differences exist), in random order; a pair is never used twice in either order.
 
-λ comes from :func:`judging.services.list_scores.list_score` (see there).
+λ comes from ``evaluation.core``'s measures through
+:func:`judging.services.list_scores.list_score` (user-oriented measures only, see there).
 """
 
 from __future__ import annotations

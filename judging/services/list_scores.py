@@ -1,58 +1,60 @@
-"""``list_score``: λ of artificial ranked lists, the one seam between the example
-generator and the effectiveness measures.
+"""``list_score``: λ of artificial ranked lists through ``evaluation.core``'s measures.
 
-TEMPORARY ADAPTER. The measures of ``evaluation.core`` (branch ``measures``) were not
-merged when the generator was written, so this module computes the few user-oriented
-measures the generator is tested with, with the formulas below, and nothing else. When
-``evaluation.core.names.parse_measure`` and the kernels are in ``main``, this function
-becomes a call into them and the generator does not change.
+The example generator (thesis §3.2.1) needs the effectiveness of lists that no system
+produced. Each list becomes a one-query "run" whose judgments are exactly its own k
+clips, and :func:`evaluation.core.measures.registry.compute` scores it — the same
+kernels, scales and gains as everywhere else in Earshot; nothing is re-implemented here.
 
-Names follow ``evaluation.core.names``: ``P@5(scale=fine,rel=60)``,
-``CG@5(form=user,scale=fine)``, ``CG@5(form=user,gain=exp,scale=graded3)``.
-
-Scales, from Fine judgments r ∈ [0, 100] (thesis §3.1.2): ``fine`` (level r, top 100),
-``graded3..5`` (level ⌊(r + ½)·n/101⌋, top n − 1), and ``rel=ℓ`` (1 if r ≥ ℓ, else 0).
-
-- P@k = (1/k) Σᵢ 1(rᵢ ≥ ℓ)                                   (thesis eq. 2.2)
-- CG@k (user form) = Σᵢ g(ℓᵢ) / (k · g(top)),  g(ℓ) = ℓ or 2^ℓ − 1   (thesis eq. 3.3)
+Because a measure sees only the list's own judgments, only **user-oriented** measures
+(thesis ch. 3: the ideal is k documents of the top level) make sense: ``P``, ``CG``,
+``DCG`` (normalised by k·g(top)), and ``AP``, ``Q``, ``RBP``, ``ERR``, ``EDCG``, ``GAP``,
+``ADR`` with ``form=user``. Measures normalised by the full judgments (``nDCG``, ``R``,
+``Rprec``, ``bpref*``, ``form=system``) are refused, as is the ``raw`` scale (its top
+level would come from the list itself). Names as in :mod:`evaluation.core.names`, e.g.
+``P(rel=60,scale=fine)@5``, ``CG(scale=fine)@5``, ``RBP(form=user,scale=graded4)@5``.
 """
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
-_NAME = re.compile(r"^(?P<family>[A-Za-z]+)@(?P<k>\d+)(?:\((?P<options>[^)]*)\))?$")
-SUPPORTED = ("P", "CG")
+from evaluation.core.measures.registry import compute
+from evaluation.core.names import FAMILIES, Measure, parse_measure
+from evaluation.core.ranking import RankedJudgments
+from evaluation.core.trec.model import Qrels
+
+USER_ORIENTED = {"P", "RR", "CG", "DCG", "AP", "Q", "RBP", "ERR", "EDCG", "GAP", "ADR"}
+FINE_SCALES = {"fine", "graded3", "graded4", "graded5"}
 
 
-def _parse(measure: str) -> tuple[str, int, dict[str, str]]:
-    match = _NAME.match(measure.replace(" ", ""))
-    if not match or match["family"] not in SUPPORTED:
-        raise ValueError(f"list_score cannot compute {measure!r} (supports {', '.join(SUPPORTED)})")
-    options = dict(o.split("=", 1) for o in (match["options"] or "").split(",") if o)
-    return match["family"], int(match["k"]), options
-
-
-def _levels(fine: np.ndarray, scale: str) -> tuple[np.ndarray, float]:
-    if scale == "fine":
-        return fine.astype(float), 100.0
-    graded = re.fullmatch(r"graded([345])", scale)
-    if graded:
-        n = int(graded[1])
-        return np.floor((fine + 0.5) * n / 101), float(n - 1)
-    raise ValueError(f"list_score: unknown scale {scale!r}")
+def user_measure(name: str) -> Measure:
+    """Parse ``name`` and refuse what cannot score a list on its own Fine judgments."""
+    measure = parse_measure(name)
+    if measure.family not in USER_ORIENTED or measure.k is None:
+        raise ValueError(f"{name}: the generator needs a user-oriented measure with a cut-off")
+    if "form" in FAMILIES[measure.family].options and measure.option("form") != "user":
+        raise ValueError(f"{name}: add form=user (the generator's lists have no other judgments)")
+    if measure.option("scale") not in FINE_SCALES:
+        raise ValueError(f"{name}: give scale=fine or graded3..5 (lists are judged on Fine)")
+    return measure
 
 
 def list_score(measure: str, fine: np.ndarray) -> np.ndarray:
-    """λ of each row of ``fine`` (``(n_lists, k)`` Fine judgments in rank order)."""
-    family, k, options = _parse(measure)
-    fine = np.asarray(fine, dtype=float)[:, :k]
-    levels, top = _levels(fine, options.get("scale", "fine"))
-    if "rel" in options:
-        levels, top = (levels >= float(options["rel"])).astype(float), 1.0
-    if family == "P":
-        return (levels >= 1).sum(axis=1) / k if "rel" in options else (levels > 0).sum(axis=1) / k
-    gain = (lambda x: 2.0**x - 1) if options.get("gain") == "exp" else (lambda x: x)
-    return gain(levels).sum(axis=1) / (k * gain(np.array(top)))
+    """λ of each row of ``fine`` (``(n_lists, k)`` Fine judgments, in rank order)."""
+    parsed = user_measure(measure)
+    fine = np.asarray(fine, dtype=np.float64)
+    n, depth = fine.shape
+    names = [f"list{i:09d}" for i in range(n)]
+    qrels = Qrels.from_arrays(
+        np.repeat(names, depth),
+        np.tile([f"rank{r}" for r in range(depth)], n),
+        {"fine": fine.ravel()},
+        default="fine",
+    )
+    if list(qrels.query_ids) != names:  # the rows below assume the lists keep their order
+        raise AssertionError("unexpected order of the lists")
+    match = qrels.offsets[:-1, None] + np.arange(depth)[None, :]
+    ranked = RankedJudgments(
+        qrels, tuple(names), match, np.full(n, depth, dtype=np.int64), np.arange(n)
+    )
+    return compute(parsed, ranked)

@@ -16,7 +16,7 @@ class Command(BaseCommand):
         parser.add_argument("campaign", type=int, help="id of the preference campaign")
         parser.add_argument(
             "--measure", action="append", required=True,
-            help="e.g. 'CG@5(form=user,scale=fine)'; repeat for several",
+            help="e.g. 'CG(scale=fine)@5' or 'RBP(form=user,scale=graded4)@5'; repeat for several",
         )  # fmt: skip
         parser.add_argument("--per-bin", type=int, default=200)
         parser.add_argument("--seed", type=int, default=0)
