@@ -9,16 +9,19 @@ from __future__ import annotations
 from judging.models import Clip
 from judging.roles import is_assessor
 from judging.selectors import clip_in_assessor_assignments
+from judging.worker_session import clip_served_to_worker
 
 
 def clip_audible_by(request, clip: Clip) -> bool:
     """The collection's owner and superusers hear every clip; assessors hear clips to judge.
 
-    An assessor hears only the query and candidates of their own assignments.
+    An assessor hears only the query and candidates of their own assignments; a crowd
+    worker (task-link cookie) hears the clips of the examples served to them.
     """
     user = request.user
-    if not user.is_authenticated:
-        return False
-    if user.is_superuser or clip.collection.owner_id == user.pk:
-        return True
-    return is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip)
+    if user.is_authenticated:
+        if user.is_superuser or clip.collection.owner_id == user.pk:
+            return True
+        if is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip):
+            return True
+    return clip_served_to_worker(request, clip)

@@ -87,3 +87,63 @@ class AssignmentAdmin(admin.ModelAdmin):
 class JudgmentActivityAdmin(admin.ModelAdmin):
     list_display = ["assignment", "pool_entry", "listened_seconds", "judging_seconds", "plays"]
     raw_id_fields = ["assignment", "pool_entry", "judgment"]
+
+
+# --- crowd preference judging ----------------------------------------------------------
+
+from judging.models import (  # noqa: E402
+    Answer,
+    Example,
+    ExampleItem,
+    PreferenceCampaign,
+    PreferenceTask,
+    TrapQuestion,
+    Worker,
+)
+
+
+@admin.register(PreferenceCampaign)
+class PreferenceCampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "collection", "is_open", "quiz_length", "trap_rate", "created_at"]
+    list_filter = ["is_open"]
+
+
+class ExampleItemInline(admin.TabularInline):
+    model = ExampleItem
+    raw_id_fields = ["clip"]
+    extra = 0
+
+
+@admin.register(Example)
+class ExampleAdmin(admin.ModelAdmin):
+    list_display = ["pk", "campaign", "query", "source", "slots_taken"]
+    list_filter = ["campaign", "source"]
+    raw_id_fields = ["query", "system_a", "system_b"]
+    inlines = [ExampleItemInline]
+
+
+@admin.register(TrapQuestion)
+class TrapQuestionAdmin(admin.ModelAdmin):
+    list_display = ["example", "accepted_answers", "contested"]
+    list_filter = ["contested", "example__campaign"]
+    raw_id_fields = ["example"]
+
+
+@admin.register(Worker)
+class WorkerAdmin(admin.ModelAdmin):
+    list_display = ["platform_id", "platform", "campaign", "status", "trust", "answer_count"]
+    list_filter = ["campaign", "platform", "status"]
+    search_fields = ["platform_id"]
+
+
+@admin.register(PreferenceTask)
+class PreferenceTaskAdmin(admin.ModelAdmin):
+    list_display = ["worker", "position", "example", "swapped", "is_quiz", "answered_at"]
+    raw_id_fields = ["worker", "example"]
+
+
+@admin.register(Answer)
+class AnswerAdmin(admin.ModelAdmin):
+    list_display = ["worker", "example", "outcome", "correct", "excluded", "accepted_at"]
+    list_filter = ["excluded", "example__campaign"]
+    raw_id_fields = ["task", "worker", "example"]

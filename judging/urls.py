@@ -1,6 +1,12 @@
 from django.urls import path
 
-from judging.views import assessors, collections, relevance_campaigns
+from judging.views import (
+    assessors,
+    collections,
+    crowd_tasks,
+    preference_campaigns,
+    relevance_campaigns,
+)
 
 app_name = "judging"
 
@@ -38,4 +44,54 @@ urlpatterns = [
     path("judge/campaigns/<int:pk>/next/", assessors.assignment_next_view, name="assignment_next"),
     path("judge/assignments/<int:pk>/", assessors.assignment_page, name="assignment"),
     path("judge/assignments/<int:pk>/judgments", assessors.judgment_save_api, name="judgment_save"),
+]
+
+# Crowd preference judging: the task link and the worker's pages (judging.views.crowd_tasks).
+urlpatterns += [
+    path("t/<str:token>/", crowd_tasks.task_arrive, name="task_arrive"),
+    path("t/<str:token>/consent/", crowd_tasks.task_consent, name="task_consent"),
+    path("t/<str:token>/task/", crowd_tasks.task, name="task"),
+    path("t/<str:token>/feedback/<str:key>/", crowd_tasks.task_feedback, name="task_feedback"),
+    path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
+]
+
+# Crowd preference judging: organiser pages (judging.views.preference_campaigns).
+urlpatterns += [
+    path("campaigns/", preference_campaigns.campaign_list, name="preference_campaigns"),
+    path(
+        "collections/<int:collection_pk>/campaigns/new/",
+        preference_campaigns.campaign_create,
+        name="preference_campaign_create",
+    ),
+    path("campaigns/<int:pk>/", preference_campaigns.campaign_detail, name="preference_campaign"),
+    path(
+        "campaigns/<int:pk>/examples/",
+        preference_campaigns.campaign_examples,
+        name="preference_campaign_examples",
+    ),
+    path(
+        "campaigns/<int:pk>/examples/from-systems/",
+        preference_campaigns.examples_add_from_systems,
+        name="preference_examples_from_systems",
+    ),
+    path(
+        "campaigns/<int:pk>/examples/from-csv/",
+        preference_campaigns.examples_add_from_csv,
+        name="preference_examples_from_csv",
+    ),
+    path(
+        "campaigns/<int:pk>/examples/<int:example_pk>/trap/",
+        preference_campaigns.example_trap,
+        name="preference_example_trap",
+    ),
+    path(
+        "campaigns/<int:pk>/traps/<int:trap_pk>/contest/",
+        preference_campaigns.trap_contest,
+        name="preference_trap_contest",
+    ),
+    path(
+        "campaigns/<int:pk>/answers.csv",
+        preference_campaigns.campaign_answers_csv,
+        name="preference_campaign_answers_csv",
+    ),
 ]

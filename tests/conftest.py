@@ -18,6 +18,8 @@ import pytest
 
 from tests.personas import make_personas
 
+pytest_plugins = ["tests.crowd_fixtures"]
+
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API + Django ORM
 
 CHROMIUM = "/usr/bin/chromium"

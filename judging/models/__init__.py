@@ -8,17 +8,33 @@ from judging.models.collection import (
     RunEntry,
     System,
 )
+from judging.models.crowd import (
+    Answer,
+    Example,
+    ExampleItem,
+    PreferenceCampaign,
+    PreferenceTask,
+    TrapQuestion,
+    Worker,
+)
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 __all__ = [
+    "Answer",
     "Assignment",
     "Clip",
     "Collection",
+    "Example",
+    "ExampleItem",
     "JudgmentActivity",
     "PoolEntry",
+    "PreferenceCampaign",
+    "PreferenceTask",
     "Query",
     "RelevanceCampaign",
     "RelevanceJudgment",
     "RunEntry",
     "System",
+    "TrapQuestion",
+    "Worker",
 ]

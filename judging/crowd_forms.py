@@ -1,0 +1,119 @@
+"""Forms of the crowd pages: task links, consent, answers; and the organiser's campaign forms."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+from django import forms
+
+from judging.models import PreferenceCampaign, System
+from judging.models.crowd import CHOICES
+from judging.services.preference import Arrival
+from judging.worker_session import mturk_submit_origins
+
+MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE"
+
+
+class TaskLinkForm(forms.Form):
+    """The query string of a task link: Prolific, Mechanical Turk or generic ``?worker=``.
+
+    ``cleaned_data["arrival"]`` is an :class:`Arrival`, or ``None`` for an MTurk preview.
+    """
+
+    PROLIFIC_PID = forms.CharField(required=False, max_length=200)
+    STUDY_ID = forms.CharField(required=False, max_length=200)
+    SESSION_ID = forms.CharField(required=False, max_length=200)
+    workerId = forms.CharField(required=False, max_length=200)
+    assignmentId = forms.CharField(required=False, max_length=200)
+    hitId = forms.CharField(required=False, max_length=200)
+    turkSubmitTo = forms.CharField(required=False, max_length=500)
+    worker = forms.CharField(required=False, max_length=200)
+
+    def clean(self):
+        data = super().clean()
+        if data.get("PROLIFIC_PID"):
+            data["arrival"] = Arrival(
+                "prolific", data["PROLIFIC_PID"], study_id=data.get("STUDY_ID", ""),
+                session_id=data.get("SESSION_ID", ""),
+            )  # fmt: skip
+        elif data.get("assignmentId") or data.get("workerId"):
+            if data.get("assignmentId") == MTURK_PREVIEW:
+                data["arrival"] = None
+                return data
+            submit_to = data.get("turkSubmitTo", "").rstrip("/")
+            parts = urlsplit(submit_to)
+            if f"{parts.scheme}://{parts.netloc}" not in mturk_submit_origins() or parts.path:
+                raise forms.ValidationError("turkSubmitTo is not a Mechanical Turk address.")
+            if not (data.get("workerId") and data.get("assignmentId")):
+                raise forms.ValidationError("workerId and assignmentId are both needed.")
+            data["arrival"] = Arrival(
+                "mturk", data["workerId"], assignment_id=data["assignmentId"],
+                hit_id=data.get("hitId", ""), turk_submit_to=submit_to,
+            )  # fmt: skip
+        elif data.get("worker"):
+            data["arrival"] = Arrival("generic", data["worker"])
+        else:
+            raise forms.ValidationError("This link does not say who you are.")
+        return data
+
+    def is_preview(self) -> bool:
+        return self.data.get("assignmentId") == MTURK_PREVIEW
+
+
+class ConsentForm(forms.Form):
+    agree = forms.BooleanField(
+        required=True, label="I have read the information above and agree to take part"
+    )
+    token = forms.CharField(widget=forms.HiddenInput)
+
+
+class AnswerForm(forms.Form):
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    choice = forms.ChoiceField(
+        choices=CHOICES, widget=forms.RadioSelect, label="Which list is better?"
+    )
+    comment = forms.CharField(
+        required=False, max_length=2000, label="Comments (optional)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+    )  # fmt: skip
+
+
+# --- organiser forms ------------------------------------------------------------------
+
+
+class CampaignForm(forms.ModelForm):
+    class Meta:
+        model = PreferenceCampaign
+        fields = [
+            "name", "instructions", "consent_text", "list_length", "answers_per_example",
+            "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
+            "min_trap_answers", "completion_code", "screen_out_code", "is_open",
+        ]  # fmt: skip
+
+
+class SystemPairForm(forms.Form):
+    system_a = forms.ModelChoiceField(queryset=System.objects.none())
+    system_b = forms.ModelChoiceField(queryset=System.objects.none())
+
+    def __init__(self, *args, collection, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("system_a", "system_b"):
+            self.fields[name].queryset = collection.systems.order_by("name")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("system_a") and data.get("system_a") == data.get("system_b"):
+            raise forms.ValidationError("Choose two different systems.")
+        return data
+
+
+class ExamplesCsvForm(forms.Form):
+    file = forms.FileField(label="Examples CSV")
+
+
+class TrapQuestionForm(forms.Form):
+    accepted_answers = forms.MultipleChoiceField(
+        choices=[(k, f"{label} (list a = A)") for k, label in CHOICES],
+        widget=forms.CheckboxSelectMultiple,
+    )
+    explanation = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)

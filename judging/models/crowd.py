@@ -1,0 +1,334 @@
+"""Crowd preference judging (thesis §3.2): campaigns of examples, workers, traps, answers.
+
+An **example** is a query and two ranked lists of k clips, stored as list ``a`` and
+list ``b``. A **worker** arrives through the campaign's task link and is served
+**tasks** (one rendered task each, with an idempotency key and the side mapping
+shown); answering one creates an **answer**. Some examples are **trap questions**
+(CrowdFlower's gold): their accepted answers live in :class:`TrapQuestion`, which the
+worker pages never read.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+
+from judging.models.collection import Clip, Collection, Query, System
+
+A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD = "a_better", "b_better", "both_good", "both_bad"
+CHOICES = [
+    (A_BETTER, "A is better"),
+    (B_BETTER, "B is better"),
+    (BOTH_GOOD, "Both are equally good"),
+    (BOTH_BAD, "Both are equally bad"),
+]
+"""The four answers of thesis Figure 3.1, in the order (and keys 1–4) shown to workers."""
+
+CHOICE_LABELS = dict(CHOICES)
+_SWAPPED = {A_BETTER: B_BETTER, B_BETTER: A_BETTER, BOTH_GOOD: BOTH_GOOD, BOTH_BAD: BOTH_BAD}
+
+
+def choice_as_stored(choice: str, *, swapped: bool) -> str:
+    """Translate an answer between the sides shown and the example's stored lists.
+
+    The translation is its own inverse, so it also turns stored answers into shown ones.
+    """
+    return _SWAPPED[choice] if swapped else choice
+
+
+def _token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+class PreferenceCampaign(models.Model):
+    """A crowd effort on one collection: workers compare two ranked lists per example."""
+
+    collection = models.ForeignKey(
+        Collection, on_delete=models.CASCADE, related_name="preference_campaigns"
+    )
+    name = models.CharField(max_length=200)
+    token = models.CharField(
+        max_length=64, unique=True, default=_token, editable=False,
+        help_text="Unguessable part of the task link /t/<token>/.",
+    )  # fmt: skip
+    instructions = models.TextField(
+        blank=True,
+        default=(
+            "Listen to the query clip, then to the clips of the two lists A and B. "
+            "Which list would you rather get if you were looking for music similar to "
+            "the query? If neither is better, say whether both are good or both are bad."
+        ),
+    )
+    consent_text = models.TextField(
+        blank=True,
+        default=(
+            "This study collects your opinion on music similarity for research. We store "
+            "your platform id, your answers, optional comments and how long each answer "
+            "took. No other personal data is collected. You may stop at any time."
+        ),
+    )
+    list_length = models.PositiveSmallIntegerField(default=5, help_text="k clips per list")
+    answers_per_example = models.PositiveSmallIntegerField(
+        default=1, help_text="How many workers answer each example (redundancy)."
+    )
+    max_answers_per_worker = models.PositiveIntegerField(
+        default=100, help_text="M: at most this many tasks per worker, trap questions included."
+    )
+    quiz_length = models.PositiveSmallIntegerField(
+        default=0, help_text="Q: the first Q tasks are trap questions (quiz mode); 0 = no quiz."
+    )
+    trap_rate = models.FloatField(
+        default=0.1, help_text="Work mode: probability that a task is a trap question."
+    )
+    trust_threshold = models.FloatField(default=0.7)
+    min_trap_answers = models.PositiveSmallIntegerField(
+        default=3, help_text="Trust is acted on only after this many trap answers."
+    )
+    completion_code = models.CharField(max_length=64, default=_token)
+    screen_out_code = models.CharField(max_length=64, default=_token)
+    is_open = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "name"], name="campaign_name_once"),
+            models.CheckConstraint(
+                condition=Q(trap_rate__gte=0) & Q(trap_rate__lte=1), name="campaign_trap_rate_0_1"
+            ),
+            models.CheckConstraint(
+                condition=Q(trust_threshold__gte=0) & Q(trust_threshold__lte=1),
+                name="campaign_trust_threshold_0_1",
+            ),
+            models.CheckConstraint(condition=Q(list_length__gte=1), name="campaign_k_positive"),
+            models.CheckConstraint(
+                condition=Q(answers_per_example__gte=1), name="campaign_redundancy_positive"
+            ),
+            models.CheckConstraint(
+                condition=~Q(completion_code=F("screen_out_code")),
+                name="campaign_codes_differ",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("judging:preference_campaign", args=[self.pk])
+
+    def task_link(self) -> str:
+        return reverse("judging:task_arrive", args=[self.token])
+
+
+class Example(models.Model):
+    """A query and two ranked lists, ``a`` and ``b`` (thesis §3.2)."""
+
+    SOURCE_SYSTEMS, SOURCE_GENERATOR, SOURCE_CSV = "systems", "generator", "csv"
+
+    campaign = models.ForeignKey(
+        PreferenceCampaign, on_delete=models.CASCADE, related_name="examples"
+    )
+    query = models.ForeignKey(Query, on_delete=models.PROTECT, related_name="examples")
+    source = models.CharField(
+        max_length=20,
+        choices=[(SOURCE_SYSTEMS, "systems' lists"), (SOURCE_GENERATOR, "generator"),
+                 (SOURCE_CSV, "CSV import")],
+    )  # fmt: skip
+    system_a = models.ForeignKey(
+        System, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    system_b = models.ForeignKey(
+        System, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    signature = models.CharField(
+        max_length=2000, help_text="Query and both lists' clip ids; no example is repeated."
+    )
+    scores = models.JSONField(
+        default=dict, blank=True,
+        help_text="λ of list a and list b per measure/scale when known: {name: [λa, λb]}.",
+    )  # fmt: skip
+    slots_taken = models.PositiveIntegerField(
+        default=0, help_text="Answers not excluded plus open tasks (redundancy claims)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "signature"], name="example_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"example {self.pk} ({self.query})"
+
+
+class ExampleItem(models.Model):
+    """The clip at a rank of one of an example's two lists."""
+
+    example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="items")
+    side = models.CharField(max_length=1, choices=[("a", "list a"), ("b", "list b")])
+    rank = models.PositiveSmallIntegerField()
+    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="+")
+
+    class Meta:
+        ordering = ["example", "side", "rank"]
+        constraints = [
+            models.UniqueConstraint(fields=["example", "side", "rank"], name="item_rank_once"),
+            models.UniqueConstraint(fields=["example", "side", "clip"], name="item_clip_once"),
+            models.CheckConstraint(condition=Q(side__in=["a", "b"]), name="item_side_a_b"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.example} list {self.side} #{self.rank}: {self.clip_id}"
+
+
+class TrapQuestion(models.Model):
+    """Gold: an example with known accepted answers (stored-list terms) and an explanation.
+
+    A contested ("forgiven") trap question no longer counts towards anyone's trust and
+    is no longer served.
+    """
+
+    example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
+    accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
+    explanation = models.TextField(blank=True)
+    contested = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"trap question on {self.example}"
+
+    def accepts(self, stored_choice: str) -> bool:
+        return stored_choice in self.accepted_answers
+
+
+class Worker(models.Model):
+    """A crowd participant of one campaign, known by their platform id (no account)."""
+
+    PROLIFIC, MTURK, GENERIC = "prolific", "mturk", "generic"
+    ACTIVE, STOPPED, FINISHED = "active", "stopped", "finished"
+
+    campaign = models.ForeignKey(
+        PreferenceCampaign, on_delete=models.CASCADE, related_name="workers"
+    )
+    platform = models.CharField(
+        max_length=10,
+        choices=[(PROLIFIC, "Prolific"), (MTURK, "Mechanical Turk"), (GENERIC, "other")],
+    )
+    platform_id = models.CharField(max_length=200)
+    study_id = models.CharField(max_length=200, blank=True)
+    session_id = models.CharField(max_length=200, blank=True)
+    assignment_id = models.CharField(max_length=200, blank=True)
+    hit_id = models.CharField(max_length=200, blank=True)
+    turk_submit_to = models.URLField(blank=True)
+    seed = models.BigIntegerField(help_text="Seeds this worker's example order and sides.")
+    consented_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        max_length=10,
+        default=ACTIVE,
+        choices=[(ACTIVE, "active"), (STOPPED, "stopped: low trust"), (FINISHED, "finished")],
+    )
+    served_count = models.PositiveIntegerField(default=0)
+    answer_count = models.PositiveIntegerField(default=0)
+    trap_answered = models.PositiveIntegerField(default=0)
+    trap_correct = models.PositiveIntegerField(default=0)
+    trust = models.FloatField(null=True, blank=True)
+    trusted = models.BooleanField(
+        default=False, help_text="Enough trap answers (or the quiz) and trust ≥ threshold."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "platform", "platform_id"], name="worker_once_per_platform"
+            ),
+            models.CheckConstraint(
+                condition=Q(trap_correct__lte=F("trap_answered")), name="worker_trap_counts"
+            ),
+            models.CheckConstraint(
+                condition=Q(answer_count__lte=F("served_count")), name="worker_answers_served"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_platform_display()} {self.platform_id}"
+
+
+class PreferenceTask(models.Model):
+    """One task rendered for a worker: an example, the sides shown, an idempotency key.
+
+    A worker has at most one open (unanswered) task, so a reload shows the same
+    example with the same sides until it is answered. ``released`` marks an open
+    task whose redundancy slot was given back after the lease ran out.
+    """
+
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="tasks")
+    example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="tasks")
+    position = models.PositiveIntegerField(help_text="1 for the worker's first task.")
+    key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
+    swapped = models.BooleanField(help_text="List b is shown as A (and list a as B).")
+    is_quiz = models.BooleanField(default=False)
+    served_at = models.DateTimeField()
+    answered_at = models.DateTimeField(null=True, blank=True)
+    released = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["worker", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["worker", "example"], name="task_example_once"),
+            models.UniqueConstraint(fields=["worker", "position"], name="task_position"),
+            models.UniqueConstraint(
+                fields=["worker"],
+                condition=Q(answered_at__isnull=True),
+                name="task_one_open_per_worker",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"task {self.position} of {self.worker}"
+
+    def shown_sides(self) -> str:
+        """``"ab"``: list a shown as A; ``"ba"``: list b shown as A."""
+        return "ba" if self.swapped else "ab"
+
+
+class Answer(models.Model):
+    """A worker's preference on an example, with the side mapping shown and timings.
+
+    ``choice`` is what the worker clicked about the lists *as shown*; ``outcome`` is the
+    same answer about the stored lists a and b. Answers are never deleted: a stopped
+    worker's answers are ``excluded``; ``accepted_at`` is set while an answer counts for
+    results (a trusted worker, an example that is not a trap question).
+    """
+
+    task = models.OneToOneField(PreferenceTask, on_delete=models.CASCADE, related_name="answer")
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="answers")
+    example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="answers")
+    choice = models.CharField(max_length=10, choices=CHOICES)
+    outcome = models.CharField(max_length=10, choices=CHOICES)
+    swapped = models.BooleanField()
+    comment = models.TextField(blank=True)
+    served_at = models.DateTimeField()
+    answered_at = models.DateTimeField()
+    seconds = models.FloatField(help_text="From serving the task to receiving the answer.")
+    correct = models.BooleanField(null=True, blank=True, help_text="Trap questions only.")
+    excluded = models.BooleanField(default=False)
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["worker", "answered_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["worker", "example"], name="answer_once_per_example"),
+            models.CheckConstraint(
+                condition=Q(excluded=False) | Q(accepted_at__isnull=True),
+                name="answer_excluded_not_accepted",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.worker} on {self.example}: {self.outcome}"

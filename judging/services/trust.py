@@ -1,0 +1,121 @@
+"""Worker trust from trap questions (CrowdFlower's gold, thesis §3.2.2) and what follows.
+
+trust = correct ÷ answered among a worker's answers to trap questions that are not
+contested. It is acted on only with enough evidence: after the quiz in quiz mode
+(``quiz_length > 0``), otherwise after ``min_trap_answers`` trap answers. A worker below
+the threshold is **stopped**: all their answers are flagged ``excluded`` (never deleted)
+and their redundancy slots are given back. A worker at or above it is **trusted**: their
+answers to examples that are not trap questions are **accepted** and handed over to
+evaluation (:mod:`judging.handoff`). Forgiving a trap question recomputes all of this.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Count, F, Q
+from django.utils import timezone
+
+from judging import handoff
+from judging.models import Answer, Example, PreferenceCampaign, PreferenceTask, Worker
+
+
+def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
+    """How many quiz tasks a worker gets: Q, or fewer when fewer trap questions exist."""
+    if campaign.quiz_length == 0:
+        return 0
+    traps = campaign.examples.filter(trap__isnull=False, trap__contested=False).count()
+    return min(campaign.quiz_length, traps)
+
+
+def worker_trust_update(*, worker: Worker) -> Worker:
+    """Recompute a worker's trust, status and the flags of their answers."""
+    with transaction.atomic():
+        worker = Worker.objects.select_for_update().select_related("campaign").get(pk=worker.pk)
+        campaign = worker.campaign
+        counts = Answer.objects.filter(
+            worker=worker, example__trap__isnull=False, example__trap__contested=False
+        ).aggregate(answered=Count("pk"), correct=Count("pk", filter=Q(correct=True)))
+        answered, correct = counts["answered"], counts["correct"]
+        trust = correct / answered if answered else None
+
+        if campaign.quiz_length > 0:
+            quiz_answered = worker.tasks.filter(is_quiz=True, answered_at__isnull=False).count()
+            evidence = quiz_answered >= campaign_quiz_target(campaign=campaign)
+        else:
+            evidence = answered >= campaign.min_trap_answers
+        below = evidence and trust is not None and trust < campaign.trust_threshold
+        trusted = evidence and trust is not None and not below
+
+        status = worker.status
+        if below:
+            status = Worker.STOPPED
+        elif status == Worker.STOPPED:  # forgiven
+            full = worker.served_count >= campaign.max_answers_per_worker
+            status = Worker.FINISHED if full else Worker.ACTIVE
+
+        worker.trap_answered, worker.trap_correct, worker.trust = answered, correct, trust
+        worker.trusted, worker.status = trusted, status
+        worker.save(update_fields=["trap_answered", "trap_correct", "trust", "trusted", "status"])
+        _answers_reconcile(worker=worker)
+    return worker
+
+
+def _answers_reconcile(*, worker: Worker) -> None:
+    """Make the answers' ``excluded``/``accepted_at`` flags follow the worker's status."""
+    answers = Answer.objects.filter(worker=worker)
+    changed = 0
+    if worker.status == Worker.STOPPED:
+        newly = list(answers.filter(excluded=False).values_list("pk", "example_id"))
+        if newly:
+            changed += answers.filter(accepted_at__isnull=False).count()
+            answers.filter(pk__in=[pk for pk, _ in newly]).update(excluded=True, accepted_at=None)
+            Example.objects.filter(pk__in=[e for _, e in newly]).update(
+                slots_taken=F("slots_taken") - 1
+            )
+        open_ids = list(
+            worker.tasks.filter(answered_at__isnull=True, released=False).values_list(
+                "example_id", flat=True
+            )
+        )
+        if open_ids:
+            worker.tasks.filter(answered_at__isnull=True).update(released=True)
+            Example.objects.filter(pk__in=open_ids).update(slots_taken=F("slots_taken") - 1)
+    else:
+        back = list(answers.filter(excluded=True).values_list("example_id", flat=True))
+        if back:
+            answers.filter(excluded=True).update(excluded=False)
+            Example.objects.filter(pk__in=back).update(slots_taken=F("slots_taken") + 1)
+        countable = answers.filter(example__trap__isnull=True)
+        if worker.trusted:
+            changed += countable.filter(accepted_at__isnull=True).update(accepted_at=timezone.now())
+            # An example turned into a trap question no longer counts.
+            changed += answers.filter(
+                example__trap__isnull=False, accepted_at__isnull=False
+            ).update(accepted_at=None)
+        else:
+            changed += answers.filter(accepted_at__isnull=False).update(accepted_at=None)
+    if changed:
+        handoff.preference_answers_changed(campaign_id=worker.campaign_id)
+
+
+def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
+    """Give back the redundancy slots of tasks served before ``older_than`` and not answered.
+
+    The worker keeps the task (a reload still shows it); if they answer it later the
+    slot is taken again, so an example may then get one answer more than asked for.
+    """
+    released = 0
+    stale = PreferenceTask.objects.filter(
+        worker__campaign=campaign,
+        answered_at__isnull=True,
+        released=False,
+        served_at__lt=older_than,
+    ).values_list("pk", "example_id")
+    for pk, example_id in stale:
+        with transaction.atomic():
+            if PreferenceTask.objects.filter(
+                pk=pk, answered_at__isnull=True, released=False
+            ).update(released=True):
+                Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") - 1)
+                released += 1
+    return released

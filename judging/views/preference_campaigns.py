@@ -1,0 +1,176 @@
+"""Organiser pages of preference campaigns: progress, workers, trap questions, examples, CSV."""
+
+from __future__ import annotations
+
+import csv
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from judging import crowd_selectors
+from judging.crowd_forms import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
+from judging.models import Collection, PreferenceCampaign, TrapQuestion
+from judging.roles import organiser_required
+from judging.services.preference import (
+    examples_from_systems,
+    examples_import_csv,
+    preference_campaign_create,
+    trap_question_contest,
+    trap_question_mark,
+)
+
+
+def _own(request, model, **lookup):
+    obj = get_object_or_404(model, **lookup)
+    collection = obj if isinstance(obj, Collection) else obj.collection
+    if not (request.user.is_superuser or collection.owner_id == request.user.pk):
+        raise Http404("No such thing.")
+    return obj
+
+
+@organiser_required
+def campaign_list(request):
+    campaigns = crowd_selectors.campaigns_for_organiser(user=request.user)
+    return render(request, "judging/preference_campaign_list.html", {"campaigns": campaigns})
+
+
+@organiser_required
+def campaign_create(request, collection_pk: int):
+    collection = _own(request, Collection, pk=collection_pk)
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        options = {k: v for k, v in form.cleaned_data.items() if k != "name"}
+        campaign = preference_campaign_create(
+            collection=collection, name=form.cleaned_data["name"], system_pairs=None, **options
+        )
+        return redirect(campaign)
+    return render(
+        request, "judging/preference_campaign_form.html", {"collection": collection, "form": form}
+    )
+
+
+@organiser_required
+def campaign_detail(request, pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    context = {
+        "campaign": campaign,
+        "task_link": request.build_absolute_uri(campaign.task_link()),
+        "progress": crowd_selectors.campaign_progress(campaign=campaign),
+        "workers": crowd_selectors.campaign_workers(campaign=campaign),
+        "traps": crowd_selectors.campaign_trap_questions(campaign=campaign),
+        "pair_form": SystemPairForm(collection=campaign.collection),
+        "csv_form": ExamplesCsvForm(),
+    }
+    return render(request, "judging/preference_campaign_detail.html", context)
+
+
+@organiser_required
+def campaign_examples(request, pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    examples = crowd_selectors.campaign_examples(campaign=campaign)
+    return render(
+        request,
+        "judging/preference_campaign_examples.html",
+        {"campaign": campaign, "examples": examples},
+    )
+
+
+@organiser_required
+@require_POST
+def examples_add_from_systems(request, pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    form = SystemPairForm(request.POST, collection=campaign.collection)
+    if form.is_valid():
+        new = examples_from_systems(campaign=campaign, **form.cleaned_data)
+        messages.success(request, f"{len(new)} examples added.")
+    else:
+        messages.error(request, " ".join(form.errors.get("__all__", ["Choose two systems."])))
+    return redirect(campaign)
+
+
+@organiser_required
+@require_POST
+def examples_add_from_csv(request, pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    form = ExamplesCsvForm(request.POST, request.FILES)
+    if form.is_valid():
+        try:
+            text = form.cleaned_data["file"].read().decode("utf-8")
+            new = examples_import_csv(campaign=campaign, text=text)
+            messages.success(request, f"{len(new)} examples imported.")
+        except (ValidationError, UnicodeDecodeError) as error:
+            detail = "; ".join(getattr(error, "messages", [str(error)]))
+            messages.error(request, f"Nothing imported: {detail}")
+    return redirect(campaign)
+
+
+@organiser_required
+def example_trap(request, pk: int, example_pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    example = get_object_or_404(campaign.examples, pk=example_pk)
+    trap = TrapQuestion.objects.filter(example=example).first()
+    initial = (
+        {"accepted_answers": trap.accepted_answers, "explanation": trap.explanation} if trap else {}
+    )
+    form = TrapQuestionForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        trap_question_mark(example=example, **form.cleaned_data)
+        messages.success(request, f"Example {example.pk} is a trap question.")
+        return redirect("judging:preference_campaign_examples", campaign.pk)
+    items = example.items.select_related("clip").order_by("side", "rank")
+    context = {"campaign": campaign, "example": example, "form": form, "items": items}
+    return render(request, "judging/preference_example_trap.html", context)
+
+
+@organiser_required
+@require_POST
+def trap_contest(request, pk: int, trap_pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    trap = get_object_or_404(TrapQuestion, pk=trap_pk, example__campaign=campaign)
+    contested = request.POST.get("contested") == "1"
+    count = trap_question_contest(trap=trap, contested=contested)
+    verb = "forgiven" if contested else "counted again"
+    messages.success(request, f"Trap question {trap.pk} {verb}; {count} workers recomputed.")
+    return redirect(campaign)
+
+
+ANSWERS_CSV_COLUMNS = [
+    "answer_id", "campaign_id", "example_id", "query", "list_a", "list_b", "system_a",
+    "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_trust",
+    "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome", "is_trap",
+    "trap_contested", "correct", "excluded", "accepted", "served_at", "answered_at",
+    "seconds", "comment",
+]  # fmt: skip
+"""Columns of the answers export, documented in docs/crowd-answers-csv.md."""
+
+
+@organiser_required
+def campaign_answers_csv(request, pk: int):
+    campaign = _own(request, PreferenceCampaign, pk=pk)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-answers.csv"'
+    writer = csv.writer(response)
+    writer.writerow(ANSWERS_CSV_COLUMNS)
+    for a in crowd_selectors.campaign_answers_for_export(campaign=campaign):
+        example, worker = a.example, a.worker
+        lists = {"a": [], "b": []}
+        for item in sorted(example.items.all(), key=lambda i: (i.side, i.rank)):
+            lists[item.side].append(item.clip.external_id)
+        trap = getattr(example, "trap", None)
+        writer.writerow([
+            a.pk, campaign.pk, example.pk, example.query.clip.external_id,
+            " ".join(lists["a"]), " ".join(lists["b"]),
+            example.system_a.name if example.system_a else "",
+            example.system_b.name if example.system_b else "",
+            worker.pk, worker.platform, worker.platform_id, worker.status,
+            "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
+            a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
+            a.choice, a.outcome, int(trap is not None), int(bool(trap and trap.contested)),
+            "" if a.correct is None else int(a.correct), int(a.excluded),
+            int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),
+            f"{a.seconds:.3f}", a.comment,
+        ])  # fmt: skip
+    return response

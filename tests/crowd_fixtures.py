@@ -1,0 +1,112 @@
+"""Fixtures for the crowd preference tests (registered as a plugin in ``tests/conftest.py``).
+
+``crowd_collection``: 4 queries, 24 candidate clips, 3 systems with top-5 lists that
+differ, and a Fine judgment for every (query, candidate) pair, so that clear-cut trap
+questions can be made from judgments. Handing answers to Celery is recorded, not sent.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judging import handoff
+from judging.models import (
+    Clip,
+    Collection,
+    Example,
+    PreferenceCampaign,
+    Query,
+    RelevanceJudgment,
+    RunEntry,
+    System,
+    TrapQuestion,
+)
+from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
+from judging.services.preference import preference_campaign_create, trap_question_mark
+
+
+@pytest.fixture(autouse=True)
+def handed_over(monkeypatch):
+    """Every task judging sends by name, as (name, kwargs); nothing reaches a broker."""
+    sent: list[tuple[str, dict]] = []
+    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: sent.append((name, kwargs)))
+    return sent
+
+
+def build_crowd_collection(owner, *, name="Crowd collection", queries=4, candidates=24):
+    rng = random.Random(7)
+    collection = Collection.objects.create(name=name, owner=owner)
+    query_clips = [
+        Clip.objects.create(collection=collection, external_id=f"q{i}", title=f"Query {i}")
+        for i in range(1, queries + 1)
+    ]
+    clips = [
+        Clip.objects.create(collection=collection, external_id=f"d{i:02d}", title=f"Song {i}")
+        for i in range(1, candidates + 1)
+    ]
+    systems = [System.objects.create(collection=collection, name=f"S{i}") for i in (1, 2, 3)]
+    for query_clip in query_clips:
+        query = Query.objects.create(collection=collection, clip=query_clip)
+        fine = {clip.pk: rng.randrange(0, 101) for clip in clips}
+        for clip in clips:
+            RelevanceJudgment.objects.create(
+                query=query, clip=clip, source="import:test", fine=fine[clip.pk]
+            )
+        for s, system in enumerate(systems):
+            ranked = sorted(clips, key=lambda c: -fine[c.pk])[s * 3 : s * 3 + 5]
+            if s == 2:
+                ranked = sorted(clips, key=lambda c: fine[c.pk])[:5]
+            for rank, clip in enumerate(ranked, start=1):
+                RunEntry.objects.create(system=system, query=query, rank=rank, clip=clip)
+    return collection
+
+
+@pytest.fixture
+def crowd_collection(personas):
+    return build_crowd_collection(personas.organiser)
+
+
+def make_campaign(collection, *, traps=4, **options) -> PreferenceCampaign:
+    """A campaign with the 12 system-pair examples; the first ``traps`` become trap
+    questions whose accepted answer cycles through the four answers."""
+    options.setdefault("trap_rate", 0.0)
+    campaign = preference_campaign_create(collection=collection, name="Study", **options)
+    answers = [A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD]
+    for i, example in enumerate(campaign.examples.order_by("pk")[:traps]):
+        trap_question_mark(
+            example=example,
+            accepted_answers=[answers[i % 4]],
+            explanation=f"Trap {i}: the answer is {answers[i % 4]}.",
+        )
+    return campaign
+
+
+def trap_of(assignment) -> TrapQuestion | None:
+    return TrapQuestion.objects.filter(example_id=assignment.example_id).first()
+
+
+def right_choice(assignment) -> str:
+    """The shown-side answer a careful worker gives (accepted for traps, ``a_better`` else)."""
+    from judging.models.crowd import choice_as_stored
+
+    trap = trap_of(assignment)
+    stored = trap.accepted_answers[0] if trap else A_BETTER
+    return choice_as_stored(stored, swapped=assignment.swapped)
+
+
+def wrong_choice(assignment) -> str:
+    from judging.models.crowd import CHOICE_LABELS, choice_as_stored
+
+    trap = trap_of(assignment)
+    for choice in CHOICE_LABELS:
+        if (
+            not trap
+            or choice_as_stored(choice, swapped=assignment.swapped) not in trap.accepted_answers
+        ):
+            return choice
+    raise AssertionError("a trap question that accepts every answer")
+
+
+__all__ = ["Example", "build_crowd_collection", "make_campaign"]

@@ -1,0 +1,82 @@
+"""Forgiving a trap question recomputes every affected worker's trust and status."""
+
+import pytest
+from django.db.models import Count, Q
+
+from judging.models import Answer, TrapQuestion, Worker
+from judging.services.preference import answer_submit, task_serve, trap_question_contest
+from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.test_task_serve import arrive
+
+pytestmark = pytest.mark.django_db
+
+
+def quiz(worker, wrong_on: set[int]):
+    """Answer the quiz; miss the trap questions at the given example positions (1-based)."""
+    missed = []
+    while True:
+        task = task_serve(worker=worker)
+        if task is None or not task.is_quiz:
+            return missed
+        if task.position in wrong_on:
+            missed.append(trap_of(task))
+            answer_submit(worker=worker, key=task.key, choice=wrong_choice(task))
+        else:
+            answer_submit(worker=worker, key=task.key, choice=right_choice(task))
+
+
+def test_forgiving_the_trap_a_worker_missed_reinstates_them_and_accepts_their_answers(
+    crowd_collection,
+):
+    campaign = make_campaign(crowd_collection, traps=4, quiz_length=4, trust_threshold=0.8)
+    worker = arrive(campaign)
+    [missed] = quiz(worker, wrong_on={2})
+    worker.refresh_from_db()
+    assert (worker.status, worker.trust) == (Worker.STOPPED, 0.75)
+    assert Answer.objects.filter(worker=worker, excluded=True).count() == 4
+
+    recomputed = trap_question_contest(trap=missed)
+
+    worker.refresh_from_db()
+    assert recomputed == 1
+    assert (worker.status, worker.trust, worker.trap_answered, worker.trusted) == (
+        Worker.ACTIVE, 1.0, 3, True,
+    )  # fmt: skip
+    assert not Answer.objects.filter(worker=worker, excluded=True).exists()
+    task = task_serve(worker=worker)
+    assert task is not None and trap_of(task) is None  # back to work, contested trap not served
+
+
+def test_contesting_a_trap_only_changes_the_workers_who_answered_it(crowd_collection):
+    campaign = make_campaign(crowd_collection, traps=4, quiz_length=4, trust_threshold=0.8)
+    workers = [arrive(campaign, f"w{i}") for i in range(3)]
+    for worker in workers:
+        quiz(worker, wrong_on={1})
+    missed_rates = (
+        TrapQuestion.objects.filter(example__campaign=campaign)
+        .annotate(
+            seen=Count("example__answers"),
+            missed=Count("example__answers", filter=Q(example__answers__correct=False)),
+        )
+        .order_by("-missed")
+    )
+    most_missed = missed_rates.first()
+    assert most_missed.missed >= 1
+    trap_question_contest(trap=most_missed)
+    for worker in workers:
+        worker.refresh_from_db()
+        answered_it = Answer.objects.filter(worker=worker, example__trap=most_missed)
+        if answered_it.filter(correct=False).exists():
+            assert worker.status == Worker.ACTIVE and worker.trust == 1.0
+        else:
+            assert worker.status == Worker.STOPPED
+
+
+def test_un_forgiving_stops_the_worker_again(crowd_collection):
+    campaign = make_campaign(crowd_collection, traps=4, quiz_length=4, trust_threshold=0.8)
+    worker = arrive(campaign)
+    [missed] = quiz(worker, wrong_on={1})
+    trap_question_contest(trap=missed)
+    trap_question_contest(trap=missed, contested=False)
+    worker.refresh_from_db()
+    assert worker.status == Worker.STOPPED
