@@ -6,6 +6,7 @@ the embedded Redis on a unix socket, both under ``var/``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import dj_database_url
@@ -76,7 +77,8 @@ DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the real Celery worker of the
     # tests is another process and must see what a test wrote.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-earshot.sqlite3")}
+    # Named per process, so that two test runs in one checkout never share a file.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / f"test-earshot-{os.getpid()}.sqlite3")}
     DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -27,15 +27,19 @@ FIRST_STEPS = [
 ]
 
 
-def demo_logins() -> list[tuple[str, str, str]]:
-    """The demo accounts, as the seeding module defines them."""
+def demo_lines(base: str) -> list[str]:
+    """The demo accounts and the crowd link, as the seeding module defines them."""
     import django
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    from judging.demo.seed import DEMO_LOGINS
+    from judging.demo.seed import DEMO_LOGINS, demo_task_link
 
-    return list(DEMO_LOGINS)
+    return [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS] + [
+        "",
+        "Crowd task link (a new worker id for each try; no account needed):",
+        f"  {base}{demo_task_link(worker='demo-worker-1')}",
+    ]
 
 
 def manage(*args: str) -> None:
@@ -94,7 +98,7 @@ def main() -> int:
         )
         banner(
             [f"Earshot is running at http://{HOST}:{PORT}/", ""]
-            + [f"{role:>10}: {user} / {password}" for role, user, password in demo_logins()]
+            + demo_lines(f"http://{HOST}:{PORT}")
             + [
                 "",
                 *FIRST_STEPS,

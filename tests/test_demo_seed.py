@@ -19,8 +19,10 @@ from judging.demo.seed import (
     COLLECTION_NAME,
     ORGANISER_PASSWORD,
     ORGANISER_USERNAME,
+    PREFERENCE_CAMPAIGN_NAME,
     RELEVANCE_CAMPAIGN_NAME,
     demo_seed,
+    demo_task_link,
 )
 from judging.demo.synth import PEAK_DBFS, SAMPLE_RATE, render, wav_bytes
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
@@ -64,7 +66,11 @@ def test_it_creates_two_users_and_a_collection_of_48_clips_10_queries_and_4_syst
     assert collection.queries.count() == 10
     assert collection.systems.count() == 4
     assert RunEntry.objects.filter(system__collection=collection).count() == 4 * 10 * 5
-    assert RelevanceJudgment.objects.filter(query__collection=collection).count() == 64
+    # Every query's pool (the union of the 4 systems' top 5s) is judged once.
+    pooled = set(
+        RunEntry.objects.filter(system__collection=collection).values_list("query", "clip")
+    )
+    assert RelevanceJudgment.objects.filter(query__collection=collection).count() == len(pooled)
     assert summary.created.clips == summary.total.clips == 48
     assert summary.created.users == 2
     assert len({c.artist for c in collection.clips.all()}) == 8
@@ -92,14 +98,14 @@ def test_every_ranked_list_has_five_distinct_clips_and_never_the_query_itself(me
 
 
 @pytest.mark.django_db
-def test_judgments_cover_the_pooled_lists_of_half_the_queries_with_consistent_broad_and_fine(
+def test_judgments_cover_the_pooled_lists_of_every_query_with_consistent_broad_and_fine(
     media,
 ):
     demo_seed(audio=False)
 
     judgments = RelevanceJudgment.objects.all()
     judged_queries = {j.query_id for j in judgments}
-    assert len(judged_queries) == 5
+    assert len(judged_queries) == 10
     for query_id in judged_queries:
         pool = set(RunEntry.objects.filter(query_id=query_id).values_list("clip_id", flat=True))
         assert pool == {j.clip_id for j in judgments if j.query_id == query_id}
@@ -229,7 +235,7 @@ def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(medi
     for system in System.objects.all():
         entries = RunEntry.objects.filter(system=system, query_id__in=judged_queries)
         gains = [judged[(e.query_id, e.clip_id)] for e in entries]  # the pool is complete
-        assert len(gains) == 5 * 5
+        assert len(gains) == 10 * 5
         mean_fine[system.name] = np.mean(gains)
 
     assert mean_fine["GoodEar"] > mean_fine["MidFi"] > mean_fine["Hunch"] > mean_fine["Shuffle"]
@@ -264,8 +270,24 @@ def test_it_opens_a_judging_campaign_for_the_demo_assessor_over_every_top_5(medi
         for entry in RunEntry.objects.filter(system__collection_id=summary.collection_id)
     }
     assert set(campaign.pool.values_list("query_id", "clip_id")) == expected
-    assert summary.created.campaigns == summary.total.campaigns == 1
+    assert summary.created.campaigns == summary.total.campaigns == 2  # + the crowd study
     assert demo_seed(audio=False).created.campaigns == 0
+
+
+@pytest.mark.django_db
+def test_it_opens_a_crowd_study_with_trap_questions_and_a_prolific_style_link(media):
+    summary = demo_seed(audio=False)
+
+    campaign = Collection.objects.get(pk=summary.collection_id).preference_campaigns.get()
+    assert campaign.name == PREFERENCE_CAMPAIGN_NAME
+    # Every pair of the 4 systems on every query whose two lists differ (at most 6 × 10),
+    # plus the generator's examples.
+    from_systems = campaign.examples.filter(source="systems").count()
+    assert 0 < from_systems <= 60
+    assert campaign.examples.filter(source="generator").exists()
+    assert campaign.examples.filter(trap__isnull=False).count() == 8
+    link = demo_task_link(worker="w1")
+    assert link.startswith(campaign.task_link()) and "PROLIFIC_PID=w1" in link
 
 
 @pytest.mark.django_db

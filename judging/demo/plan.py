@@ -24,8 +24,9 @@ TAKES = 2
 N_QUERIES = 10
 DEPTH = 5
 """Length of each system's ranked list."""
-JUDGED_QUERIES = 5
-"""The first queries whose pooled top-5 lists are judged."""
+JUDGED_QUERIES = 10
+"""The first queries whose pooled top-5 lists are judged: all of them, so that the crowd
+study can build examples and trap questions from the judgments."""
 JUDGE_NOISE = 8.0
 """Standard deviation of the assessor's noise on the Fine scale."""
 

@@ -17,13 +17,29 @@ from django.db import transaction
 
 from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from judging.models import (
+    Clip,
+    Collection,
+    PreferenceCampaign,
+    Query,
+    RelevanceJudgment,
+    RunEntry,
+    System,
+)
 from judging.roles import ASSESSOR, ORGANISER, grant_role
+from judging.services.example_generation import examples_generate
+from judging.services.preference import (
+    preference_campaign_create,
+    trap_questions_from_judgments,
+)
 from judging.services.relevance import relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
 JUDGMENT_SOURCE = "demo"
 RELEVANCE_CAMPAIGN_NAME = "Demo judging"
+PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
+DEMO_MEASURE = "CG(scale=fine)@5"
+"""CG_l@5 on the Fine scale: the measure the crowd study's examples are spread over."""
 
 ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "earshot-organiser"
@@ -40,7 +56,7 @@ COLLECTION_DESCRIPTION = (
     f"({', '.join(g.name for g in GENRES)}). An artist has one instrument, register and "
     "key; a genre has one tempo range and drum groove. Clips by the same artist should "
     "sound alike, clips of the same genre share a groove. Four systems of deliberately "
-    "different quality (GoodEar > MidFi > Hunch > Shuffle); half the queries are judged."
+    "different quality (GoodEar > MidFi > Hunch > Shuffle); every query's pool is judged."
 )
 
 
@@ -93,6 +109,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         entries_created = _seed_runs(plan, clips, queries, systems)
         judgments_created = _seed_judgments(plan, clips, queries)
         campaigns_created = _seed_relevance_campaign(collection)
+        campaigns_created += _seed_preference_campaign(collection)
 
     created = DemoCounts(
         users=users_created,
@@ -112,7 +129,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         systems=collection.systems.count(),
         run_entries=RunEntry.objects.filter(system__collection=collection).count(),
         judgments=RelevanceJudgment.objects.filter(query__collection=collection).count(),
-        campaigns=collection.relevance_campaigns.count(),
+        campaigns=collection.relevance_campaigns.count() + collection.preference_campaigns.count(),
     )
     return DemoSummary(collection_id=collection.pk, created=created, total=total)
 
@@ -149,6 +166,35 @@ def _seed_relevance_campaign(collection: Collection) -> int:
         assessors=[assessor],
     )
     return 1
+
+
+def _seed_preference_campaign(collection: Collection) -> int:
+    """The crowd study: every pair of systems on every query, plus generated examples.
+
+    The thesis' generator (§3.2.1) adds lists built from the judgments so that every
+    ΔCG_l@5 bin has examples; the clear-cut ones among them become 8 trap questions,
+    and the first 2 answers of a worker are a quiz.
+    """
+    if collection.preference_campaigns.filter(name=PREFERENCE_CAMPAIGN_NAME).exists():
+        return 0
+    campaign = preference_campaign_create(
+        collection=collection,
+        name=PREFERENCE_CAMPAIGN_NAME,
+        quiz_length=2,
+        trap_rate=0.2,
+        max_answers_per_worker=12,
+    )
+    examples_generate(campaign=campaign, measures=[DEMO_MEASURE], per_bin=3, seed=DEFAULT_SEED)
+    trap_questions_from_judgments(campaign=campaign, count=8)
+    return 1
+
+
+def demo_task_link(*, worker: str) -> str:
+    """The path of the demo's crowd task link, as a Prolific-style arrival of ``worker``."""
+    campaign = PreferenceCampaign.objects.get(
+        collection__name=COLLECTION_NAME, name=PREFERENCE_CAMPAIGN_NAME
+    )
+    return f"{campaign.task_link()}?PROLIFIC_PID={worker}&STUDY_ID=demo-study&SESSION_ID={worker}"
 
 
 def _seed_clips(collection: Collection, plan: DemoPlan) -> tuple[int, dict[str, Clip]]:
