@@ -97,9 +97,10 @@ def main() -> int:
             )
         )
         banner(
-            [f"Earshot is running at http://{HOST}:{PORT}/", ""]
-            + demo_lines(f"http://{HOST}:{PORT}")
-            + [
+            [
+                f"Earshot is running at http://{HOST}:{PORT}/",
+                "",
+                *demo_lines(f"http://{HOST}:{PORT}"),
                 "",
                 *FIRST_STEPS,
                 "",
