@@ -54,7 +54,14 @@ def banner(lines: list[str]) -> None:
     print("=" * width + "\n", flush=True)
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main() -> int:
+    # Ctrl-C (and a plain kill) stop everything, even when started where SIGINT is ignored.
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
     VAR.mkdir(parents=True, exist_ok=True)
     children: list[subprocess.Popen] = []
     redis_server = None
@@ -116,7 +123,9 @@ def main() -> int:
         print("\nStopping Earshot…", flush=True)
         return 0
     finally:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not orphan children
+        # A second Ctrl-C must not orphan children.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for child in reversed(children):
             stop_process(child)
         if redis_server is not None:

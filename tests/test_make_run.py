@@ -1,0 +1,69 @@
+"""``make run``'s script brings the demo up with Redis, a Celery worker and the web server,
+and Ctrl-C stops every process it started; a second start after that works too."""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def children_of(pid: int) -> set[int]:
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
+    return {int(p) for p in out.stdout.split()}
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    state = subprocess.run(["ps", "-o", "stat=", "-p", str(pid)], capture_output=True, text=True)
+    return not state.stdout.strip().startswith("Z")
+
+
+def start_and_stop(var: Path, port: int) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env.update(EARSHOT_VAR_DIR=str(var), EARSHOT_PORT=str(port), PYTHONUNBUFFERED="1")
+    log = var / "run.log"
+    with open(log, "wb") as out:
+        run = subprocess.Popen(
+            [sys.executable, "scripts/run.py"], cwd=ROOT, env=env, stdout=out, stderr=out
+        )
+    try:
+        deadline = time.monotonic() + 120
+        while "Press Ctrl-C" not in log.read_text() and time.monotonic() < deadline:
+            assert run.poll() is None, log.read_text()
+            time.sleep(0.5)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/login/", timeout=10)
+        assert page.status == 200
+        started = children_of(run.pid)
+        assert len(started) == 3, log.read_text()  # redis-server, celery worker, runserver
+    finally:
+        run.send_signal(signal.SIGINT)
+        run.wait(timeout=60)
+    time.sleep(0.5)
+    assert not [pid for pid in started if alive(pid)], log.read_text()
+    return log.read_text()
+
+
+def test_it_serves_the_demo_and_ctrl_c_leaves_no_process_behind(tmp_path):
+    text = start_and_stop(tmp_path, free_port())
+    assert "organiser / earshot-organiser" in text
+    assert "assessor / earshot-assessor" in text
+    assert "/t/" in text and "PROLIFIC_PID=" in text  # the crowd link
+    assert "Stopped every process Earshot started." in text
+
+    again = start_and_stop(tmp_path, free_port())  # same var/: the demo is already there
+    assert "already" in again
