@@ -145,3 +145,30 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     from embedded.redis import stop_process
 
     stop_process(worker)
+
+
+# --- Say which real services the run used ----------------------------------------------
+
+_REAL_PARTS = {"browser": "Chromium browser tests", "celery_worker": "real Celery worker tests"}
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line per real part (Chromium, Celery worker) and the database, so a log shows them."""
+    counts: dict[str, dict[str, int]] = {}
+    for outcome in ("passed", "failed", "error", "skipped"):
+        for report in terminalreporter.stats.get(outcome, []):
+            if report.when != "call" and outcome != "skipped" and outcome != "error":
+                continue
+            for marker in _REAL_PARTS:
+                if marker in report.keywords:
+                    counts.setdefault(marker, {}).setdefault(outcome, 0)
+                    counts[marker][outcome] += 1
+    from django.conf import settings
+
+    engine = settings.DATABASES["default"]["ENGINE"].rsplit(".", 1)[-1]
+    terminalreporter.write_sep("-", "real parts used")
+    terminalreporter.write_line(f"database: {engine}")
+    for marker, label in _REAL_PARTS.items():
+        found = counts.get(marker, {})
+        text = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items())) or "none run"
+        terminalreporter.write_line(f"{label}: {text}")
