@@ -8,7 +8,8 @@ if (box) {
   const bar = box.querySelector("progress");
   const message = box.querySelector(".message");
   let wasActive = box.dataset.active === "true";
-  let lastFinished = null;
+  // What the page shows was stored by the recompute that finished at this time.
+  let lastFinished = box.dataset.finishedAt || null;
 
   async function poll() {
     let active = wasActive;
@@ -21,12 +22,10 @@ if (box) {
         bar.value = recompute.progress;
         bar.textContent = `${Math.round(recompute.progress * 100)}%`;
         message.textContent = recompute.message;
-        if (lastFinished === null) lastFinished = recompute.finished_at;
         if (!active && recompute.status === "done" && recompute.finished_at !== lastFinished) {
           window.location.reload(); // one reload per finished recompute, not per answer
           return;
         }
-        lastFinished = recompute.finished_at;
       }
     } catch (error) {
       // The server is restarting or the network dropped: try again later.
