@@ -247,7 +247,9 @@ def binned_plot(
         for label, p in points.items():
             x, y, lo, hi = (_array(p[k]) for k in ("x", "y", "low", "high"))
             ok = ~np.isnan(y)
-            ax.errorbar(x[ok], y[ok], yerr=[y[ok] - lo[ok], hi[ok] - y[ok]], fmt="o",
+            below = np.maximum(0.0, y[ok] - lo[ok])  # rounding may put y a hair outside
+            above = np.maximum(0.0, hi[ok] - y[ok])
+            ax.errorbar(x[ok], y[ok], yerr=[below, above], fmt="o",
                         capsize=3, label=label, color=next(colours))  # fmt: skip
         styles = iter(["-", "--", ":", "-."])
         for label, (xs, ys) in curves.items():

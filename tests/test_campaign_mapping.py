@@ -215,3 +215,22 @@ def test_configured_measures_replace_the_defaults_and_drop_old_mappings(crowd_co
     assert stored["DCG(scale=fine)@5"]["published"]["label"].endswith("DCG_l@5 (fine)")
     # System-oriented RBP has no Table 4.3 row (only form=user maps).
     assert stored["RBP(scale=fine)@5"]["published"] is None
+
+
+@pytest.mark.django_db
+def test_a_burst_of_handed_over_answers_asks_for_one_campaign_recompute(
+    crowd_collection, monkeypatch, django_capture_on_commit_callbacks
+):
+    from evaluation.models import Recompute
+    from evaluation.services import recompute
+    from evaluation.tasks import preference_answers_accepted
+
+    enqueued = []
+    monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: enqueued.append(pk))
+    campaign = make_campaign(crowd_collection, traps=0)
+    with django_capture_on_commit_callbacks(execute=True):
+        results = [preference_answers_accepted(campaign_id=campaign.pk) for _ in range(20)]
+    assert results.count(True) == 1 and len(enqueued) == 1
+    row = Recompute.objects.get(kind="campaign", target_id=campaign.pk)
+    assert (row.requests, row.status) == (20, "pending")
+    assert preference_answers_accepted(campaign_id=999_999) is False  # deleted campaign
