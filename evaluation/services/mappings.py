@@ -221,8 +221,6 @@ def example_lambdas(
     query's consolidated judgments, list a and list b two runs. An example whose
     query has no judgments gets no λ (and is skipped).
     """
-    from evaluation.core import evaluate
-
     ids = sorted(set(example_ids))
     out: dict[str, dict[int, tuple[float, float]]] = {m: {} for m in measures}
     missing: dict[int, set[str]] = {}
@@ -242,31 +240,53 @@ def example_lambdas(
     by_query: dict[str, list] = {}
     for record in selectors.collection_qrels_records(collection=campaign.collection):
         by_query.setdefault(record.query, []).append(record)
-    pseudo = {pk: f"e{pk}" for pk in missing}
+    scored = score_lists(lists=lists, query_of=query_of, qrels_by_query=by_query, wanted=missing)
+    for m, pairs in scored.items():
+        out[m].update(pairs)
+    return out
+
+
+def score_lists(
+    *,
+    lists: dict[int, dict[str, list[str]]],
+    query_of: dict[int, str],
+    qrels_by_query: dict[str, list],
+    wanted: dict[int, set[str]],
+) -> dict[str, dict[int, tuple[float, float]]]:
+    """λ of lists a and b of each example for the measures ``wanted[example]``.
+
+    Each example is a pseudo-query judged with its query's consolidated judgments
+    (``qrels_by_query``: :class:`~evaluation.selectors.QrelsRecord` lists), and list a
+    and list b are two runs, scored by :func:`evaluation.core.evaluate`.
+    """
+    from evaluation.core import evaluate
+
+    pseudo = {pk: f"e{pk}" for pk in wanted}
     qrels = [
         record._replace(query=pseudo[pk])
-        for pk in missing
-        for record in by_query.get(query_of[pk], [])
+        for pk in wanted
+        for record in qrels_by_query.get(query_of[pk], [])
     ]
+    needed = sorted({m for measures in wanted.values() for m in measures})
+    out: dict[str, dict[int, tuple[float, float]]] = {m: {} for m in needed}
     if not qrels:
         return out
     runs = selectors.CollectionRuns(
         systems=("a", "b"),
         queries=tuple(pseudo.values()),
         rankings={
-            side: {pseudo[pk]: lists[pk][side] for pk in missing if lists[pk][side]}
+            side: {pseudo[pk]: lists[pk][side] for pk in wanted if lists[pk][side]}
             for side in ("a", "b")
         },
     )
     core_qrels, core_runs = core_inputs(runs, qrels)
-    needed = sorted({m for wanted in missing.values() for m in wanted})
     results = evaluate(core_qrels, core_runs, needed)
     for m in needed:
         a = results.per_query("a", m)
         b = results.per_query("b", m)
-        for pk, wanted in missing.items():
+        for pk, measures in wanted.items():
             q = pseudo[pk]
-            if m in wanted and q in a and q in b:
+            if m in measures and q in a and q in b:
                 out[m][pk] = (float(a[q]), float(b[q]))
     return out
 
