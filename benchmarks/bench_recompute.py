@@ -8,6 +8,13 @@ resamples — and the G/D-study), on:
   measure, the default bootstrap test with 10,000 resamples;
 - a synthetic collection of 100 systems × 1,000 queries × top 5 (deterministic, seed 1).
 
+and a preference campaign's satisfaction mapping (what the ``campaign`` recompute
+computes after reading the database: λ of both lists of every answered example through
+``evaluate``, the §3.3 labelling, bins with Wilson intervals, the cubic fit, bias and
+the Table 4.3 comparison), for a demo-size campaign (90 examples × 3 answers, as the
+demo's 60 system-pair and ~30 generated examples) and a thesis-size one (4,115
+examples × 1 answer, thesis §3.3), with lists drawn from the MIREX 2011 judgments.
+
 Run: ``python benchmarks/bench_recompute.py [--resamples N] [--skip-synthetic]``
 (needs Django settings only for the unsaved ``ResultsConfig`` holding the options).
 """
@@ -95,12 +102,55 @@ def run(name, runs, qrels, resamples):
     )
 
 
+def campaign(name, qrels, *, examples, answers_per_example, seed=7):
+    """Time the mapping of a campaign of random lists over MIREX judged clips."""
+    from evaluation.services.mappings import mapping_payload, score_lists
+
+    rng = np.random.default_rng(seed)
+    by_query: dict[str, list] = defaultdict(list)
+    for record in qrels:
+        by_query[record.query].append(record)
+    queries = sorted(by_query)
+    lists, query_of = {}, {}
+    for pk in range(examples):
+        q = queries[rng.integers(len(queries))]
+        docs = [r.clip for r in by_query[q]]
+        picked = rng.choice(len(docs), size=10, replace=False)
+        lists[pk] = {"a": [docs[i] for i in picked[:5]], "b": [docs[i] for i in picked[5:]]}
+        query_of[pk] = q
+    measure = "CG(scale=fine)@5"
+    outcomes = ["a_better", "b_better", "both_good", "both_bad"]
+    started = time.perf_counter()
+    lam = score_lists(
+        lists=lists, query_of=query_of, qrels_by_query=by_query,
+        wanted={pk: {measure} for pk in lists},
+    )[measure]  # fmt: skip
+    scored = time.perf_counter()
+    answers = [(pk, outcomes[rng.integers(4)]) for pk in lists for _ in range(answers_per_example)]
+    payload = mapping_payload(
+        measure,
+        [o for _, o in answers],
+        [lam[pk][0] for pk, _ in answers],
+        [lam[pk][1] for pk, _ in answers],
+    )
+    done = time.perf_counter()
+    assert payload["n_answers"] == len(answers)
+    print(
+        f"{name} campaign mapping: {examples:,} examples × {answers_per_example} answers, "
+        f"{measure}: scoring the lists {scored - started:.2f} s, mapping "
+        f"{done - scored:.3f} s, total {done - started:.2f} s"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--skip-synthetic", action="store_true")
     args = parser.parse_args()
-    run("MIREX 2011", *mirex(), args.resamples)
+    runs, qrels = mirex()
+    run("MIREX 2011", runs, qrels, args.resamples)
+    campaign("demo-size", qrels, examples=90, answers_per_example=3)
+    campaign("thesis-size", qrels, examples=4115, answers_per_example=1)
     if not args.skip_synthetic:
         run("synthetic", *synthetic(), args.resamples)
 

@@ -137,6 +137,8 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Earshot API",
     "DESCRIPTION": "Collections, judgments, campaigns, answers, mappings and leaderboards.",
     "VERSION": "0.1.0",
+    # An answer's choice (as shown) and outcome (about the stored lists) share one set.
+    "ENUM_NAME_OVERRIDES": {"PreferenceAnswerEnum": "judging.models.crowd.CHOICES"},
 }
 
 SESSION_COOKIE_HTTPONLY = True

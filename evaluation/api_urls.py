@@ -9,4 +9,5 @@ urlpatterns = [
     path("collections/<int:collection_id>/results/recompute/", apis.ResultsRecomputeApi.as_view(), name="results_recompute"),
     path("collections/<int:collection_id>/leaderboard/", apis.LeaderboardDetailApi.as_view(), name="leaderboard_detail"),
     path("collections/<int:collection_id>/reliability/", apis.ReliabilityDetailApi.as_view(), name="reliability_detail"),
+    path("campaigns/<int:campaign_id>/mapping/", apis.MappingDetailApi.as_view(), name="mapping_detail"),
 ]  # fmt: skip

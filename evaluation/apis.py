@@ -86,3 +86,20 @@ class ReliabilityDetailApi(OrganiserApi):
         measure = request.query_params.get("measure", "")
         study = get_object_or_404(collection.reliability_studies, measure=measure)
         return Response(self.OutputSerializer(study).data)
+
+
+class MappingDetailApi(OrganiserApi):
+    """A campaign's stored satisfaction mapping of one measure (thesis §3.3, §4.1.2)."""
+
+    class OutputSerializer(serializers.Serializer):
+        campaign = serializers.IntegerField(source="campaign_id")
+        measure = serializers.CharField()
+        computed_at = serializers.DateTimeField()
+        payload = serializers.DictField(help_text="see evaluation.services.mappings")
+
+    @extend_schema(parameters=[MEASURE], responses=OutputSerializer)
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        measure = request.query_params.get("measure", "")
+        mapping = get_object_or_404(campaign.satisfaction_mappings, measure=measure)
+        return Response(self.OutputSerializer(mapping).data)

@@ -6,7 +6,14 @@ Each function returns ``{name: Plot}``; the page inlines them and the CSV view s
 
 from __future__ import annotations
 
-from evaluation.plots import Plot, curves_plot, heatmap_plot, histogram_plot, interval_plot
+from evaluation.plots import (
+    Plot,
+    binned_plot,
+    curves_plot,
+    heatmap_plot,
+    histogram_plot,
+    interval_plot,
+)
 
 
 def leaderboard_plots(payload: dict) -> dict[str, Plot]:
@@ -94,3 +101,51 @@ def reliability_plots(payload: dict) -> dict[str, Plot]:
         ylim=(0, 1),
     )
     return {plot.name: plot}
+
+
+def mapping_plots(payload: dict) -> dict[str, Plot]:
+    """P(Sat | λ) per bin with the fitted and published cubics; P(Agr = ±1 | Δλ) per bin."""
+    from evaluation.core.stats import CubicMapping
+    from evaluation.services.mappings import GRID
+
+    measure = payload["measure"]
+    sat = payload["satisfaction"]
+    grid = [round(float(x), 2) for x in GRID]
+    curves = {}
+    if payload.get("fit"):
+        fitted = CubicMapping(*payload["fit"]["coefficients"])(GRID)
+        curves["fitted cubic (eq. 4.3)"] = (grid, [float(v) for v in fitted])
+    if payload.get("published"):
+        published = CubicMapping(*payload["published"]["coefficients"])(GRID)
+        curves["published (Table 4.3)"] = (grid, [float(v) for v in published])
+    psat = binned_plot(
+        "psat",
+        f"P(Sat | λ) of {measure} with 95% Wilson intervals",
+        points={
+            "P(Sat) per bin": {
+                "x": sat["centres"],
+                "y": sat["proportion"],
+                "low": sat["ci_low"],
+                "high": sat["ci_high"],
+                "count": sat["counts"],
+            }
+        },
+        curves=curves,
+        xlabel=measure,
+        ylabel="P(Sat)",
+    )
+    agr = payload["agreement"]
+    points = {}
+    for key, label in (("positive", "P(Agr = 1)"), ("negative", "P(Agr = −1)")):
+        points[label] = {
+            "x": sat["centres"], "y": agr[key]["proportion"], "low": agr[key]["ci_low"],
+            "high": agr[key]["ci_high"], "count": agr["counts"],
+        }  # fmt: skip
+    agreement = binned_plot(
+        "agreement",
+        f"P(Agr | Δλ) of {measure} with 95% Wilson intervals",
+        points=points,
+        xlabel=f"|Δ{measure}|",
+        ylabel="probability",
+    )
+    return {psat.name: psat, agreement.name: agreement}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from judging.models import Collection
+from judging.models import Collection, PreferenceCampaign
 
 DEFAULT_TEST = "bootstrap"
 """The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
@@ -117,6 +117,70 @@ class ReliabilityStudy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.collection} · {self.measure}"
+
+
+DEFAULT_MAPPING_MEASURE = "CG(scale=fine)@5"
+"""The measure a campaign's mapping uses when nothing else says which (thesis ch. 3–4:
+CG_l@5 on the Fine scale is among the least biased, Table 3.2)."""
+
+
+class MappingConfig(models.Model):
+    """Which measures a preference campaign's satisfaction mapping is computed for.
+
+    A campaign without a row (or with an empty list) uses the measures its examples
+    were generated for (the keys of ``Example.scores``), else
+    :data:`DEFAULT_MAPPING_MEASURE` (:func:`evaluation.services.mappings.campaign_measures`).
+    ``imported_from`` is set on campaigns made by the import of answers collected
+    elsewhere (:mod:`evaluation.services.answers_import`).
+    """
+
+    campaign = models.OneToOneField(
+        PreferenceCampaign, on_delete=models.CASCADE, related_name="mapping_config"
+    )
+    measures = models.JSONField(
+        default=list, blank=True, help_text="Measure names; empty means the default measures."
+    )
+    imported_from = models.CharField(
+        max_length=300, blank=True, help_text="The file the answers were imported from, if any."
+    )
+
+    def __str__(self) -> str:
+        return f"mapping configuration of {self.campaign}"
+
+    @classmethod
+    def for_campaign(cls, campaign: PreferenceCampaign) -> MappingConfig:
+        """The stored configuration, or an unsaved one holding the defaults."""
+        try:
+            return cls.objects.get(campaign=campaign)
+        except cls.DoesNotExist:
+            return cls(campaign=campaign)
+
+
+class SatisfactionMapping(models.Model):
+    """A campaign's measured P(Sat|λ) and P(Agr|Δλ) for one measure (thesis §3.3, §4.1.2).
+
+    ``measure`` is the canonical name, scale included (``CG(scale=fine)@5``), as the
+    leaderboards name it. ``payload`` holds the bins, the cubic fit and the bias
+    measures (see :mod:`evaluation.services.mappings`).
+    """
+
+    campaign = models.ForeignKey(
+        PreferenceCampaign, on_delete=models.CASCADE, related_name="satisfaction_mappings"
+    )
+    measure = models.CharField(max_length=200)
+    payload = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["campaign", "measure"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "measure"], name="mapping_per_campaign_measure"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign} · {self.measure}"
 
 
 class Recompute(models.Model):

@@ -217,3 +217,48 @@ def heatmap_plot(
 
     side = max(3.6, 0.32 * len(labels) + 2.2)
     return Plot(name, title, ("row", "column", "value"), rows, draw, (side + 1.2, side))
+
+
+def binned_plot(
+    name: str,
+    title: str,
+    *,
+    points: dict[str, dict[str, Sequence]],
+    curves: dict[str, tuple[Sequence[float], Sequence[float]]] | None = None,
+    xlabel: str,
+    ylabel: str,
+) -> Plot:
+    """Binned proportions with intervals (``points[label]`` has ``x``, ``y``, ``low``,
+    ``high``, ``count``) and curves over a grid (fitted and published mappings).
+
+    The CSV is long: one row per point or curve vertex, ``series`` naming which.
+    """
+    curves = curves or {}
+    rows = []
+    for label, p in points.items():
+        for x, y, lo, hi, n in zip(p["x"], p["y"], p["low"], p["high"], p["count"], strict=True):
+            rows.append((label, x, y, lo, hi, n))
+    for label, (xs, ys) in curves.items():
+        rows.extend((label, x, y, None, None, None) for x, y in zip(xs, ys, strict=True))
+
+    def draw(figure: Figure) -> None:
+        ax = figure.subplots()
+        colours = iter(COLOURS * 4)
+        for label, p in points.items():
+            x, y, lo, hi = (_array(p[k]) for k in ("x", "y", "low", "high"))
+            ok = ~np.isnan(y)
+            below = np.maximum(0.0, y[ok] - lo[ok])  # rounding may put y a hair outside
+            above = np.maximum(0.0, hi[ok] - y[ok])
+            ax.errorbar(x[ok], y[ok], yerr=[below, above], fmt="o",
+                        capsize=3, label=label, color=next(colours))  # fmt: skip
+        styles = iter(["-", "--", ":", "-."])
+        for label, (xs, ys) in curves.items():
+            ax.plot(_array(xs), _array(ys), next(styles), label=label, color=next(colours))
+        ax.set_xlim(0, 1)
+        ax.set_ylim(0, 1)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+        ax.legend(frameon=False, loc="best")
+
+    return Plot(name, title, ("series", "x", "y", "low", "high", "count"), rows, draw)

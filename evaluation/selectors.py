@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from django.db.models import QuerySet
 
-from judging.models import Collection, RelevanceJudgment, RunEntry
+from judging.models import Collection, ExampleItem, RelevanceJudgment, RunEntry
 
 CONSOLIDATION_POLICIES = ("mean", "latest")
 
@@ -162,3 +162,69 @@ def collection_results_status(*, collection: Collection) -> dict:
             for m, t in collection.reliability_studies.values_list("measure", "computed_at")
         ],
     }
+
+
+# --- Preference campaigns and their mappings -------------------------------------------
+
+
+def example_lists(*, example_ids: Iterable[int]) -> dict[int, dict[str, list[str]]]:
+    """``{example id: {"a": [clip id, ...], "b": [...]}}`` in rank order, by external ids."""
+    lists: dict[int, dict[str, list[str]]] = {pk: {"a": [], "b": []} for pk in example_ids}
+    rows = (
+        ExampleItem.objects.filter(example_id__in=list(lists))
+        .order_by("example_id", "side", "rank")
+        .values_list("example_id", "side", "clip__external_id")
+    )
+    for example_id, side, clip in rows.iterator(chunk_size=5000):
+        lists[example_id][side].append(clip)
+    return lists
+
+
+def campaign_recompute(*, campaign) -> dict:
+    """The campaign's (mapping) recompute state, idle if none was ever requested."""
+    from evaluation.models import Recompute
+
+    row = Recompute.objects.filter(kind="campaign", target_id=campaign.pk).first()
+    return (row or Recompute(kind="campaign", target_id=campaign.pk)).to_dict()
+
+
+def collection_campaign_mappings(*, collection: Collection) -> dict[str, dict]:
+    """The mapping leaderboards use per measure: a campaign's own fitted mapping.
+
+    When several campaigns of the collection have a fitted mapping for a measure, the
+    one with the most lists labelled satisfactory or not wins (ties: the latest).
+    Measures without one fall back to the published Table 4.3 mapping (see
+    :func:`evaluation.services.leaderboards.collection_results_store`).
+    """
+    from evaluation.models import SatisfactionMapping
+
+    chosen: dict[str, tuple[int, dict]] = {}
+    rows = (
+        SatisfactionMapping.objects.filter(campaign__collection=collection)
+        .select_related("campaign")
+        .order_by("computed_at", "pk")
+    )
+    for row in rows:
+        fit = row.payload.get("fit")
+        if not fit:
+            continue
+        n = int(row.payload.get("n_lists") or 0)
+        if row.measure in chosen and chosen[row.measure][0] > n:
+            continue
+        chosen[row.measure] = (
+            n,
+            {
+                "source": "campaign",
+                "label": (
+                    f"the campaign's own mapping, measured by “{row.campaign.name}” "
+                    f"({n} lists judged satisfactory or not, R² = {fit['r_squared']:.3f})"
+                    if fit.get("r_squared") is not None
+                    else f"the campaign's own mapping, measured by “{row.campaign.name}” "
+                    f"({n} lists judged satisfactory or not)"
+                ),
+                "coefficients": fit["coefficients"],
+                "campaign_id": row.campaign_id,
+                "computed_at": row.computed_at.isoformat(),
+            },
+        )
+    return {measure: mapping for measure, (_, mapping) in chosen.items()}

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from evaluation.services import worker_heartbeat_record
+from evaluation.services import campaign_mapping_request, worker_heartbeat_record
 from evaluation.services.recompute import (
     TRANSIENT_ERRORS,
     recompute_fail,
     recompute_run,
 )
+from judging.models import PreferenceCampaign
 
 MAX_RETRIES = 5
 
@@ -20,6 +21,24 @@ def worker_heartbeat(self, nonce: str = "") -> str:
     hostname = self.request.hostname or "unknown"
     worker_heartbeat_record(hostname=hostname, nonce=nonce)
     return hostname
+
+
+@shared_task(
+    name="evaluation.preference_answers_accepted",
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,
+    max_retries=MAX_RETRIES,
+)
+def preference_answers_accepted(campaign_id: int) -> bool:
+    """The accepted answers of a campaign changed (sent by name from :mod:`judging.handoff`).
+
+    Asks for one coalesced recompute of the campaign's mapping: a burst of answers
+    joins the recompute already pending. Returns whether this call enqueued it.
+    """
+    campaign = PreferenceCampaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return False  # deleted meanwhile
+    return campaign_mapping_request(campaign=campaign)
 
 
 @shared_task(name="evaluation.recompute", bind=True, max_retries=MAX_RETRIES, acks_late=True)

@@ -12,5 +12,8 @@ urlpatterns = [
     path("collections/<int:pk>/results/leaderboard.<str:fmt>", views.leaderboard_export, name="leaderboard_export"),
     path("collections/<int:pk>/results/systems/<str:system>/", views.system_detail, name="system"),
     path("collections/<int:pk>/results/reliability/", views.reliability, name="reliability"),
+    path("collections/<int:pk>/results/mapping/", views.mapping, name="mapping"),
+    path("collections/<int:pk>/results/mapping/recompute/", views.mapping_recompute, name="mapping_recompute"),
+    path("collections/<int:pk>/results/mapping.<str:fmt>", views.mapping_export, name="mapping_export"),
     path("collections/<int:pk>/results/<str:page>/plots/<str:plot>.csv", views.plot_csv, name="plot_csv"),
 ]  # fmt: skip

@@ -18,4 +18,7 @@ urlpatterns = [
     path("collections/<int:collection_id>/systems/<int:system_id>/run/replace/", apis.RunReplaceApi.as_view(), name="run_replace"),
     path("collections/<int:collection_id>/judgments/", apis.JudgmentListApi.as_view(), name="judgment_list"),
     path("collections/<int:collection_id>/judgments/create/", apis.JudgmentCreateApi.as_view(), name="judgment_create"),
+    path("campaigns/", apis.CampaignListApi.as_view(), name="campaign_list"),
+    path("campaigns/<int:campaign_id>/", apis.CampaignDetailApi.as_view(), name="campaign_detail"),
+    path("campaigns/<int:campaign_id>/answers/", apis.AnswerListApi.as_view(), name="answer_list"),
 ]  # fmt: skip

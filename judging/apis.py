@@ -19,8 +19,15 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from judging import selectors
-from judging.models import Collection, RelevanceJudgment, RunEntry, System
+from judging import crowd_selectors, selectors
+from judging.models import (
+    Answer,
+    Collection,
+    PreferenceCampaign,
+    RelevanceJudgment,
+    RunEntry,
+    System,
+)
 from judging.roles import is_organiser
 from judging.services.collections import (
     clips_create,
@@ -56,6 +63,11 @@ class OrganiserApi(APIView):
 
     def get_collection(self, pk: int) -> Collection:
         return get_object_or_404(selectors.collections_for_organiser(user=self.request.user), pk=pk)
+
+    def get_campaign(self, pk: int) -> PreferenceCampaign:
+        return get_object_or_404(
+            crowd_selectors.campaigns_for_organiser(user=self.request.user), pk=pk
+        )
 
     def paginate(self, queryset, serializer_class):
         paginator = LimitOffsetPagination()
@@ -312,3 +324,78 @@ class JudgmentCreateApi(OrganiserApi):
             source=source,
         )
         return Response({"created": created, "updated": updated}, status=status.HTTP_201_CREATED)
+
+
+class CampaignSerializer(serializers.ModelSerializer):
+    collection = serializers.IntegerField(source="collection_id")
+    example_count = serializers.IntegerField()
+    worker_count = serializers.IntegerField()
+
+    class Meta:
+        model = PreferenceCampaign
+        fields = ["id", "name", "collection", "list_length", "answers_per_example",
+                  "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
+                  "min_trap_answers", "is_open", "created_at", "example_count", "worker_count"]  # fmt: skip
+
+
+class CampaignListApi(OrganiserApi):
+    OutputSerializer = CampaignSerializer
+
+    @extend_schema(responses=CampaignSerializer(many=True))
+    def get(self, request):
+        campaigns = crowd_selectors.campaigns_for_organiser(user=request.user).order_by("pk")
+        return Response(self.OutputSerializer(campaigns, many=True).data)
+
+
+class CampaignDetailApi(OrganiserApi):
+    class OutputSerializer(CampaignSerializer):
+        accepted_answers = serializers.IntegerField()
+        answers = serializers.IntegerField()
+        mappings = serializers.ListField(
+            child=serializers.CharField(), help_text="Measures with a stored mapping."
+        )
+
+        class Meta(CampaignSerializer.Meta):
+            fields = [*CampaignSerializer.Meta.fields, "accepted_answers", "answers", "mappings"]
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        progress = crowd_selectors.campaign_progress(campaign=campaign)
+        campaign.accepted_answers = progress.accepted
+        campaign.answers = progress.answers
+        campaign.mappings = sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))
+        return Response(self.OutputSerializer(campaign).data)
+
+
+class AnswerListApi(OrganiserApi):
+    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts."""
+
+    class OutputSerializer(serializers.ModelSerializer):
+        worker = serializers.CharField(source="worker.platform_id")
+        platform = serializers.CharField(source="worker.platform")
+        query = serializers.CharField(source="example.query.clip.external_id")
+        trap_question = serializers.SerializerMethodField()
+        accepted = serializers.SerializerMethodField()
+
+        class Meta:
+            model = Answer
+            fields = ["id", "example", "query", "worker", "platform", "choice", "outcome",
+                      "swapped", "comment", "served_at", "answered_at", "seconds", "correct",
+                      "excluded", "accepted", "accepted_at", "trap_question"]  # fmt: skip
+
+        def get_trap_question(self, answer) -> bool:
+            return answer.correct is not None
+
+        def get_accepted(self, answer) -> bool:
+            return answer.accepted_at is not None
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        answers = (
+            Answer.objects.filter(example__campaign=campaign)
+            .select_related("worker", "example__query__clip")
+            .order_by("answered_at", "pk")
+        )
+        return self.paginate(answers, self.OutputSerializer)

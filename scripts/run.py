@@ -58,6 +58,19 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
+def _wait_for_server(server: subprocess.Popen, timeout: float = 60) -> None:
+    """Return once the web server accepts connections (so the banner tells the truth)."""
+    import socket
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and server.poll() is None:
+        try:
+            with socket.create_connection((HOST, int(PORT)), timeout=1):
+                return
+        except OSError:
+            time.sleep(0.2)
+
+
 def main() -> int:
     # Ctrl-C (and a plain kill) stop everything, even when started where SIGINT is ignored.
     signal.signal(signal.SIGINT, _interrupt)
@@ -103,6 +116,7 @@ def main() -> int:
                 env=env,
             )
         )
+        _wait_for_server(children[-1])
         banner(
             [
                 f"Earshot is running at http://{HOST}:{PORT}/",

@@ -127,6 +127,9 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     app.conf.broker_url = embedded_redis.url
     app.conf.result_backend = embedded_redis.url
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url)
+    # Recomputes the worker itself requests (after handed-over answers) wait this long,
+    # so that a burst of answers submitted by a test lands before the one recompute.
+    env.setdefault("EARSHOT_RECOMPUTE_DELAY_MS", "3000")
     log = embedded_redis.socket.parent / "worker.log"
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip

@@ -28,9 +28,14 @@ from judging.services.preference import preference_campaign_create, trap_questio
 
 
 @pytest.fixture(autouse=True)
-def handed_over(monkeypatch):
-    """Every task judging sends by name, as (name, kwargs); nothing reaches a broker."""
+def handed_over(request, monkeypatch):
+    """Every task judging sends by name, as (name, kwargs); nothing reaches a broker.
+
+    A test marked ``real_handoff`` (the pipeline with a real Celery worker) sends for real.
+    """
     sent: list[tuple[str, dict]] = []
+    if request.node.get_closest_marker("real_handoff"):
+        return sent
     monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: sent.append((name, kwargs)))
     return sent
 

@@ -14,6 +14,13 @@ def test_the_schema_validates_against_the_openapi_specification(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(path))
     schema = yaml.safe_load(path.read_text())
     assert "/api/collections/{collection_id}/leaderboard/" in schema["paths"]
+    for path in (
+        "/api/campaigns/",
+        "/api/campaigns/{campaign_id}/",
+        "/api/campaigns/{campaign_id}/answers/",
+        "/api/campaigns/{campaign_id}/mapping/",
+    ):
+        assert path in schema["paths"]
     assert "tokenAuth" in schema["components"]["securitySchemes"]
 
 

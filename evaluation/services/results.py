@@ -30,5 +30,8 @@ def collection_results_compute(*, target_id: int, report=None) -> None:
             collection.leaderboards.all().delete()
             collection.reliability_studies.all().delete()
         return
-    collection_results_store(collection=collection, runs=runs, qrels=qrels, report=report)
+    mappings = selectors.collection_campaign_mappings(collection=collection)
+    collection_results_store(
+        collection=collection, runs=runs, qrels=qrels, mappings=mappings, report=report
+    )
     report(1.0, "stored", force=True)

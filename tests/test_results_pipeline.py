@@ -1,0 +1,100 @@
+"""The whole pipeline with a real Celery worker on the embedded Redis (not eager).
+
+Workers answer through the services → judging hands the accepted answers over by task
+name on each commit → ``evaluation.preference_answers_accepted`` asks for one coalesced
+campaign recompute → the mapping is stored and the collection's leaderboards are
+recomputed with it → the mapping and leaderboard pages show them.
+"""
+
+import time
+from urllib.parse import quote
+
+import pytest
+
+from evaluation.models import Leaderboard, Recompute, SatisfactionMapping
+from judging.models import Answer
+from judging.models.crowd import choice_as_stored
+from judging.services.preference import answer_submit, task_serve
+from tests.crowd_fixtures import make_campaign
+from tests.personas import PASSWORD
+from tests.test_campaign_mapping import ANSWERS, MEASURE, SAT_COUNTS
+from tests.test_task_serve import arrive
+
+pytestmark = [
+    pytest.mark.celery_worker,
+    pytest.mark.real_handoff,
+    pytest.mark.django_db(transaction=True),
+]
+
+
+def settled(kind: str, target_id: int, timeout: float = 90) -> Recompute:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        row = Recompute.objects.filter(kind=kind, target_id=target_id).first()
+        if row and row.status in ("done", "failed") and not row.dirty:
+            return row
+        time.sleep(0.2)
+    row = Recompute.objects.filter(kind=kind, target_id=target_id).first()
+    raise AssertionError(f"the {kind} recompute did not settle: {row and row.to_dict()}")
+
+
+def test_answers_become_one_recompute_a_stored_mapping_and_a_leaderboard_using_it(
+    celery_worker_process, crowd_collection, client
+):
+    campaign = make_campaign(
+        crowd_collection, traps=1, quiz_length=1, answers_per_example=3, max_answers_per_worker=50
+    )
+    work = list(campaign.examples.filter(trap__isnull=True).order_by("pk"))
+    for example in work[len(ANSWERS) :]:
+        example.delete()
+    wanted = {}
+    for example, (outcome, a, b) in zip(work, ANSWERS, strict=False):
+        example.scores = {MEASURE: [a, b]}
+        example.save(update_fields=["scores"])
+        wanted[example.pk] = outcome
+
+    # The burst: three careful workers answer everything, one careless worker fails the quiz.
+    submitted = 0
+    for name in ("w1", "w2", "w3"):
+        worker = arrive(campaign, name)
+        while (task := task_serve(worker=worker)) is not None:
+            stored = wanted.get(task.example_id, "a_better")  # the quiz accepts a_better
+            choice = choice_as_stored(stored, swapped=task.swapped)
+            answer_submit(worker=worker, key=task.key, choice=choice)
+            submitted += 1
+    careless = arrive(campaign, "careless")
+    task = task_serve(worker=careless)
+    answer_submit(
+        worker=careless, key=task.key, choice=choice_as_stored("b_better", swapped=task.swapped)
+    )
+    submitted += 1
+    assert submitted == 3 * 9 + 1
+    assert (
+        Answer.objects.filter(example__campaign=campaign, accepted_at__isnull=False).count() == 24
+    )
+
+    row = settled("campaign", campaign.pk)
+    assert row.status == "done", row.error
+    assert row.requests >= 1
+    assert row.runs == 1, f"{row.runs} computations for a burst of {submitted} answers"
+    mapping = SatisfactionMapping.objects.get(campaign=campaign, measure=MEASURE)
+    assert mapping.payload["n_answers"] == 24
+    assert mapping.payload["satisfaction"]["counts"] == [3 * n for n in SAT_COUNTS]
+
+    board_row = settled("collection", crowd_collection.pk)
+    assert board_row.status == "done", board_row.error
+    assert board_row.runs == 1
+    board = Leaderboard.objects.get(collection=crowd_collection, measure=MEASURE)
+    assert board.payload["mapping"]["source"] == "campaign"
+    assert board.payload["mapping"]["coefficients"] == mapping.payload["fit"]["coefficients"]
+    assert board.computed_at >= mapping.computed_at
+
+    client.login(username=crowd_collection.owner.username, password=PASSWORD)
+    base = f"/collections/{crowd_collection.pk}/results"
+    page = client.get(f"{base}/mapping/?campaign={campaign.pk}&measure={quote(MEASURE)}")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "24 accepted answers on 8 examples" in text and 'data-plot="psat"' in text
+    leaderboard = client.get(f"{base}/leaderboard/?measure={quote(MEASURE)}").content.decode()
+    assert "the campaign&#x27;s own mapping, measured by “Study”" in leaderboard
+    assert "(the published default)" not in leaderboard
