@@ -30,6 +30,9 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from evaluation.core import evaluate, stats
+from evaluation.core.names import FAMILIES, parse_measure
+from evaluation.core.trec import Qrels, Run
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from judging.models import Collection
@@ -39,6 +42,7 @@ UNJUDGED = -1.0
 negative relevance is "in the pool but unjudged", as in trec_eval."""
 
 GAIN_FAMILIES = {"CG", "DCG", "nDCG", "Q", "RBP", "ERR", "EDCG"}
+RESAMPLING_TESTS = ("bootstrap", "permutation")
 TEST_LABELS = {
     "bootstrap": "bootstrap (shift method, eq. 5.4)",
     "permutation": "permutation (eq. 5.5)",
@@ -61,7 +65,6 @@ def default_measures(qrels: list[QrelsRecord]) -> list[str]:
 
 def core_inputs(runs: CollectionRuns, qrels: list[QrelsRecord]):
     """The core's ``Qrels`` (columns ``fine`` and ``broad``) and one ``Run`` per system."""
-    from evaluation.core.trec import Qrels, Run
 
     has_fine = any(r.fine is not None for r in qrels)
     core_qrels = Qrels.from_records(
@@ -91,7 +94,6 @@ def thesis_name(measure) -> tuple[str, str] | None:
     Table 4.3 maps user-oriented λ (thesis ch. 3–4): a measure with two forms only maps
     in its ``form=user``; CG, DCG and P have a single form.
     """
-    from evaluation.core.names import FAMILIES
 
     family = measure.family
     if "form" in FAMILIES[family].options and measure.option("form") != "user":
@@ -107,8 +109,6 @@ def thesis_name(measure) -> tuple[str, str] | None:
 
 def published_mapping_for(label: str) -> dict | None:
     """The Table 4.3 mapping of a measure, as stored in a payload, or ``None``."""
-    from evaluation.core import stats
-    from evaluation.core.names import parse_measure
 
     key = thesis_name(parse_measure(label))
     if key is None or key not in stats.PUBLISHED_MAPPINGS:
@@ -122,7 +122,6 @@ def published_mapping_for(label: str) -> dict | None:
 
 
 def _cubic(coefficients):
-    from evaluation.core import stats
 
     return stats.CubicMapping(*coefficients)
 
@@ -155,7 +154,6 @@ def leaderboard_payload(
     matrix, *, config: ResultsConfig, mapping: dict | None, report: Callable = lambda *a: None
 ) -> dict:
     """The leaderboard of one measure's :class:`~evaluation.core.scores.ScoreMatrix`."""
-    from evaluation.core import stats
 
     measure = matrix.measure
     scores = np.asarray(matrix.scores, dtype=float)
@@ -209,7 +207,7 @@ def leaderboard_payload(
             seed=config.seed,
         )
         adjusted = comparison.adjusted_pvalues(config.adjustment)
-        resamples = config.resamples if config.test in ("bootstrap", "permutation") else None
+        resamples = config.resamples if config.test in RESAMPLING_TESTS else None
         for i in range(len(systems)):
             for j in range(i + 1, len(systems)):
                 result = comparison.result(i, j)
@@ -288,7 +286,9 @@ def leaderboard_report(payload: dict) -> str:
         )
         text = f"{lead['a']} − {lead['b']}: {lead['report']}"
         if lead["p_adjusted"] is not None:
-            text += f", {payload['adjustment']}-adjusted p={lead['p_adjusted']:.3g}"
+            resamples = payload["resamples"] if payload["test"] in RESAMPLING_TESTS else None
+            adjusted = stats.format_pvalue(lead["p_adjusted"], resamples=resamples)
+            text += f", {payload['adjustment']}-adjusted {adjusted}"
         if lead["delta_psat"] is not None:
             text += f", ΔP(Sat) = {lead['delta_psat']:.4f}"
         lines.append(text)
@@ -302,7 +302,6 @@ def leaderboard_report(payload: dict) -> str:
 
 def reliability_payload(matrix, *, target: float) -> dict:
     """G-study of the crossed systems × queries design and its D-study curves (ch. 6)."""
-    from evaluation.core import stats
 
     g = stats.g_study(matrix)
     current = stats.d_study(g, [len(matrix.queries)])
@@ -353,7 +352,6 @@ def collection_results_store(
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
     the published Table 4.3 mapping when there is one. Returns the measure labels.
     """
-    from evaluation.core import evaluate
 
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)

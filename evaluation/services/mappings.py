@@ -44,6 +44,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation import selectors
+from evaluation.core import evaluate, stats
+from evaluation.core.names import parse_measure
 from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, SatisfactionMapping
 from evaluation.services.leaderboards import (
     core_inputs,
@@ -64,7 +66,6 @@ PREFERENCE = {A_BETTER: 1, B_BETTER: -1, BOTH_GOOD: 0, BOTH_BAD: 0}
 
 def canonical(name: str) -> str:
     """The measure's canonical label (as leaderboards and ``evaluate`` name it)."""
-    from evaluation.core.names import parse_measure
 
     return parse_measure(name).label
 
@@ -96,7 +97,6 @@ def label_answers(outcomes: Iterable[str], lam_a, lam_b) -> dict[str, np.ndarray
     lists satisfactory for "both good", both unsatisfactory for "both bad") and
     ``deltas`` (Δλ = λa − λb) with ``agreement`` ∈ {1, 0, −1}, one per answer.
     """
-    from evaluation.core import stats
 
     outcomes = list(outcomes)
     lam_a = np.asarray(lam_a, dtype=float)
@@ -136,7 +136,6 @@ def _bins(binned, *, with_counts: bool) -> dict:
 
 def mapping_payload(measure: str, outcomes: list[str], lam_a, lam_b) -> dict:
     """The mapping of one measure from answers and the λ of their lists (JSON-safe)."""
-    from evaluation.core import stats
 
     labelled = label_answers(outcomes, lam_a, lam_b)
     sat = stats.satisfaction_by_bin(labelled["sat_scores"], labelled["satisfied"])
@@ -202,7 +201,6 @@ def mapping_payload(measure: str, outcomes: list[str], lam_a, lam_b) -> dict:
 
 
 def thesis_name_of(measure: str) -> tuple[str, str] | None:
-    from evaluation.core.names import parse_measure
 
     return thesis_name(parse_measure(measure))
 
@@ -259,7 +257,6 @@ def score_lists(
     (``qrels_by_query``: :class:`~evaluation.selectors.QrelsRecord` lists), and list a
     and list b are two runs, scored by :func:`evaluation.core.evaluate`.
     """
-    from evaluation.core import evaluate
 
     pseudo = {pk: f"e{pk}" for pk in wanted}
     qrels = [
