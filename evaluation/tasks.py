@@ -10,7 +10,8 @@ from evaluation.services.recompute import (
     recompute_fail,
     recompute_run,
 )
-from judging.models import PreferenceCampaign
+from evaluation.services.results import collection_results_request
+from judging.models import Collection, PreferenceCampaign
 
 MAX_RETRIES = 5
 
@@ -39,6 +40,23 @@ def preference_answers_accepted(campaign_id: int) -> bool:
     if campaign is None:
         return False  # deleted meanwhile
     return campaign_mapping_request(campaign=campaign)
+
+
+@shared_task(
+    name="evaluation.collection_data_changed",
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,
+    max_retries=MAX_RETRIES,
+)
+def collection_data_changed(collection_id: int) -> bool:
+    """A collection's judgments or runs changed (sent by name from :mod:`judging.handoff`).
+
+    Asks for one coalesced recompute of its leaderboards and reliability studies.
+    """
+    collection = Collection.objects.filter(pk=collection_id).first()
+    if collection is None:
+        return False  # deleted meanwhile
+    return collection_results_request(collection=collection)
 
 
 @shared_task(name="evaluation.recompute", bind=True, max_retries=MAX_RETRIES, acks_late=True)

@@ -1,17 +1,17 @@
-"""The one place where judging hands accepted preference answers over to evaluation.
+"""The one place where judging hands its changes over to evaluation.
 
-``judging`` never imports the evaluation Django layer (ARCHITECTURE.md): when the set
-of accepted answers of a campaign changes (answers accepted, or earlier accepted ones
-excluded because their worker was stopped), the change is announced *after the
-transaction commits* by sending a Celery task **by name**:
+``judging`` never imports the evaluation Django layer (ARCHITECTURE.md): a change is
+announced *after the transaction commits* by sending a Celery task **by name**:
 
-    evaluation.preference_answers_accepted(campaign_id=<int>)
+- ``evaluation.preference_answers_accepted(campaign_id=<int>)`` when the set of
+  accepted answers of a campaign changes (answers accepted, or earlier accepted ones
+  excluded because their worker was stopped);
+- ``evaluation.collection_data_changed(collection_id=<int>)`` when a collection's
+  judgments or runs change (an assessor completes a judgment, an import, the API).
 
-The results issue implements that task; it must be idempotent (it recomputes the
-campaign's mapping from all accepted answers, ``Answer.accepted_at`` not null).
-
-However many answers change inside one transaction, the task is sent once per campaign
-per commit; nothing is sent when the transaction rolls back. A broker outage never
+Both tasks are idempotent and coalesced in evaluation (they recompute from all the
+data), so however many changes one transaction makes, each task is sent once per
+target per commit; nothing is sent when the transaction rolls back. A broker outage never
 breaks an answer that is already committed: the failure is logged, and the next
 change (or a manual recompute) catches up.
 """
@@ -24,29 +24,40 @@ from celery import current_app
 from django.db import transaction
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
+COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
 
 logger = logging.getLogger(__name__)
 
-_PENDING = "_earshot_accepted_campaigns"
+_PENDING = "_earshot_handoffs"
 
 
 def preference_answers_changed(*, campaign_id: int) -> None:
     """Send :data:`ANSWERS_ACCEPTED_TASK` for the campaign once the transaction commits."""
+    _announce(ANSWERS_ACCEPTED_TASK, {"campaign_id": campaign_id})
+
+
+def collection_data_changed(*, collection_id: int) -> None:
+    """Send :data:`COLLECTION_CHANGED_TASK` for the collection once the transaction commits."""
+    _announce(COLLECTION_CHANGED_TASK, {"collection_id": collection_id})
+
+
+def _announce(task: str, kwargs: dict[str, int]) -> None:
     connection = transaction.get_connection()
-    pending: set[int] = connection.__dict__.setdefault(_PENDING, set())
-    pending.add(campaign_id)
-    transaction.on_commit(lambda: _send_once(connection, campaign_id))
+    key = (task, *sorted(kwargs.items()))
+    pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
+    pending.add(key)
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs))
 
 
-def _send_once(connection, campaign_id: int) -> None:
-    pending: set[int] = connection.__dict__.setdefault(_PENDING, set())
-    if campaign_id not in pending:
+def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> None:
+    pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
+    if key not in pending:
         return  # already sent for this commit by an earlier callback
-    pending.discard(campaign_id)
+    pending.discard(key)
     try:
-        send_task(ANSWERS_ACCEPTED_TASK, kwargs={"campaign_id": campaign_id})
+        send_task(task, kwargs=kwargs)
     except Exception:
-        logger.exception("could not hand accepted answers of campaign %s over", campaign_id)
+        logger.exception("could not send %s%s", task, kwargs)
 
 
 def send_task(name: str, *, kwargs: dict) -> None:

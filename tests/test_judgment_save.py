@@ -145,3 +145,16 @@ def test_work_with_anything_saved_is_never_taken_back(work):
     save(assignment, entries[0], listened_seconds=1.0)
     later = timezone.now() + timedelta(days=7)
     assert assignments_take_back(campaign=assignment.campaign, now=later) == 0
+
+
+def test_a_complete_judgment_is_handed_to_evaluation_after_the_commit(
+    work, handed_over, django_capture_on_commit_callbacks
+):
+    assignment, entries = work
+    collection_id = assignment.campaign.collection_id
+    with django_capture_on_commit_callbacks(execute=True):
+        save(assignment, entries[0], broad=2)  # half a judgment: not counted yet
+    assert handed_over == []
+    with django_capture_on_commit_callbacks(execute=True):
+        save(assignment, entries[0], fine=81)
+    assert handed_over == [("evaluation.collection_data_changed", {"collection_id": collection_id})]

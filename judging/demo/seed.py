@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
 
+from judging import handoff
 from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import (
@@ -108,6 +109,8 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         systems_created, systems = _seed_systems(collection, plan)
         entries_created = _seed_runs(plan, clips, queries, systems)
         judgments_created = _seed_judgments(plan, clips, queries)
+        if entries_created or judgments_created:
+            handoff.collection_data_changed(collection_id=collection.pk)  # results follow
         campaigns_created = _seed_relevance_campaign(collection)
         campaigns_created += _seed_preference_campaign(collection)
 

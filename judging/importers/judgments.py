@@ -9,6 +9,7 @@ from typing import Literal
 from django.db import transaction
 from django.utils import timezone
 
+from judging import handoff
 from judging.importers.errors import ImportFailed
 from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, CollectionIndex, check_length
 from judging.importers.rows import Row, read_rows
@@ -199,6 +200,8 @@ def judgments_import(
         RelevanceJudgment.objects.bulk_update(
             updated, ["broad", "fine", "updated_at"], batch_size=BATCH_SIZE
         )
+        if created or updated:
+            handoff.collection_data_changed(collection_id=collection.pk)
 
     return JudgmentsImportSummary(
         format=detected,

@@ -9,6 +9,7 @@ from typing import Literal
 
 from django.db import transaction
 
+from judging import handoff
 from judging.importers.errors import ImportFailed
 from judging.importers.index import (
     BATCH_SIZE,
@@ -251,6 +252,8 @@ def runs_import(
                 for rank, (clip_id, score) in enumerate(wanted, start=1)
             )
         RunEntry.objects.bulk_create(entries, batch_size=BATCH_SIZE)
+        if entries or entries_deleted:
+            handoff.collection_data_changed(collection_id=collection.pk)
 
     return RunsImportSummary(
         format=run_format,

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from judging import handoff
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from judging.models.collection import FINE_MAX
 
@@ -109,6 +110,7 @@ def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int
             for q, ranked in rankings.items()
             for rank, c in enumerate(ranked, start=1)
         )
+        handoff.collection_data_changed(collection_id=collection.pk)
     return len(entries)
 
 
@@ -152,4 +154,5 @@ def judgments_upsert(
             )
             created += was_created
             updated += not was_created
+        handoff.collection_data_changed(collection_id=collection.pk)
     return created, updated

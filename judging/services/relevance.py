@@ -16,6 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from judging import handoff
 from judging.models import (
     Assignment,
     Collection,
@@ -237,6 +238,9 @@ def judgment_save(
                 judgment.fine = fine
             judgment.save(update_fields=["broad", "fine", "updated_at"])
             activity.judgment = judgment
+            if judgment.broad is not None and judgment.fine is not None:
+                # A complete judgment counts in the collection's results.
+                handoff.collection_data_changed(collection_id=campaign.collection_id)
         activity.save(
             update_fields=["listened_seconds", "judging_seconds", "plays", "judgment", "updated_at"]
         )
