@@ -19,7 +19,7 @@ from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from judging import crowd_selectors, selectors
+from judging import selectors
 from judging.models import (
     Answer,
     Collection,
@@ -65,9 +65,7 @@ class OrganiserApi(APIView):
         return get_object_or_404(selectors.collections_for_organiser(user=self.request.user), pk=pk)
 
     def get_campaign(self, pk: int) -> PreferenceCampaign:
-        return get_object_or_404(
-            crowd_selectors.campaigns_for_organiser(user=self.request.user), pk=pk
-        )
+        return get_object_or_404(selectors.campaigns_for_organiser(user=self.request.user), pk=pk)
 
     def paginate(self, queryset, serializer_class):
         paginator = LimitOffsetPagination()
@@ -343,7 +341,7 @@ class CampaignListApi(OrganiserApi):
 
     @extend_schema(responses=CampaignSerializer(many=True))
     def get(self, request):
-        campaigns = crowd_selectors.campaigns_for_organiser(user=request.user).order_by("pk")
+        campaigns = selectors.campaigns_for_organiser(user=request.user).order_by("pk")
         return Response(self.OutputSerializer(campaigns, many=True).data)
 
 
@@ -361,7 +359,7 @@ class CampaignDetailApi(OrganiserApi):
     @extend_schema(responses=OutputSerializer)
     def get(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
-        progress = crowd_selectors.campaign_progress(campaign=campaign)
+        progress = selectors.campaign_progress(campaign=campaign)
         campaign.accepted_answers = progress.accepted
         campaign.answers = progress.answers
         campaign.mappings = sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))

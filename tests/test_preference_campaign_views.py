@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from judging import crowd_selectors
+from judging import selectors
 from judging.models import PreferenceCampaign, Worker
 from judging.services.preference import answer_submit, task_serve
 from judging.views.preference_campaigns import ANSWERS_CSV_COLUMNS
@@ -51,7 +51,7 @@ def test_the_campaign_page_shows_progress_workers_and_trap_miss_rates(
     assert f"/t/{campaign_with_answers.token}/" in html
     assert "good-worker" in html and "bad-worker" in html
     assert "stopped: low trust" in html and "good-worker here" in html
-    top = crowd_selectors.campaign_trap_questions(campaign=campaign_with_answers).first()
+    top = selectors.campaign_trap_questions(campaign=campaign_with_answers).first()
     assert top.missed >= 1
     assert "Forgive (trap" in html and f"{round(100 * top.missed / top.seen)}%" in html
 

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from judging import selectors
-from judging.forms import JudgmentSaveForm
+from judging.forms.relevance import JudgmentSaveForm
 from judging.models import Assignment, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS
 from judging.roles import assessor_required

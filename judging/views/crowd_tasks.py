@@ -25,8 +25,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 
-from judging import crowd_selectors
-from judging.crowd_forms import AnswerForm, ConsentForm, TaskLinkForm
+from judging import selectors
+from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, choice_as_stored
 from judging.services.preference import (
@@ -77,7 +77,7 @@ def _worker_or_403(request, campaign) -> Worker:
 def task_arrive(request, campaign):
     form = TaskLinkForm(request.GET)
     if form.is_preview():
-        shown = crowd_selectors.task_preview(campaign=campaign)
+        shown = selectors.task_preview(campaign=campaign)
         context = {
             "campaign": campaign,
             "task": shown,
@@ -138,13 +138,13 @@ def task(request, campaign):
         return redirect("judging:task_done", campaign.token)
     if form is None or form.data.get("key") != assignment.key:
         form = AnswerForm(initial={"key": assignment.key})
-    shown = crowd_selectors.task_for_worker(assignment=assignment)
+    shown = selectors.task_for_worker(assignment=assignment)
     context = {
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
         "form": form,
-        "quiz_total": crowd_selectors.quiz_total(campaign=campaign),
+        "quiz_total": selectors.quiz_total(campaign=campaign),
     }
     return render(request, "judging/task.html", context)
 
@@ -153,7 +153,7 @@ def task(request, campaign):
 def task_feedback(request, campaign, key: str):
     """After a quiz answer: right, or the accepted answer(s) and the explanation."""
     worker = _worker_or_403(request, campaign)
-    answer = crowd_selectors.quiz_answer(worker=worker, key=key)
+    answer = selectors.quiz_answer(worker=worker, key=key)
     if answer is None:
         raise Http404("No such quiz answer.")
     trap = TrapQuestion.objects.get(example_id=answer.example_id)

@@ -10,8 +10,8 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from judging import crowd_selectors
-from judging.crowd_forms import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
+from judging import selectors
+from judging.forms.crowd import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
 from judging.models import Collection, PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
 from judging.services.preference import (
@@ -33,7 +33,7 @@ def _own(request, model, **lookup):
 
 @organiser_required
 def campaign_list(request):
-    campaigns = crowd_selectors.campaigns_for_organiser(user=request.user)
+    campaigns = selectors.campaigns_for_organiser(user=request.user)
     return render(request, "judging/preference_campaign_list.html", {"campaigns": campaigns})
 
 
@@ -58,9 +58,9 @@ def campaign_detail(request, pk: int):
     context = {
         "campaign": campaign,
         "task_link": request.build_absolute_uri(campaign.task_link()),
-        "progress": crowd_selectors.campaign_progress(campaign=campaign),
-        "workers": crowd_selectors.campaign_workers(campaign=campaign),
-        "traps": crowd_selectors.campaign_trap_questions(campaign=campaign),
+        "progress": selectors.campaign_progress(campaign=campaign),
+        "workers": selectors.campaign_workers(campaign=campaign),
+        "traps": selectors.campaign_trap_questions(campaign=campaign),
         "pair_form": SystemPairForm(collection=campaign.collection),
         "csv_form": ExamplesCsvForm(),
     }
@@ -70,7 +70,7 @@ def campaign_detail(request, pk: int):
 @organiser_required
 def campaign_examples(request, pk: int):
     campaign = _own(request, PreferenceCampaign, pk=pk)
-    examples = crowd_selectors.campaign_examples(campaign=campaign)
+    examples = selectors.campaign_examples(campaign=campaign)
     return render(
         request,
         "judging/preference_campaign_examples.html",
@@ -154,7 +154,7 @@ def campaign_answers_csv(request, pk: int):
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-answers.csv"'
     writer = csv.writer(response)
     writer.writerow(ANSWERS_CSV_COLUMNS)
-    for a in crowd_selectors.campaign_answers_for_export(campaign=campaign):
+    for a in selectors.campaign_answers_for_export(campaign=campaign):
         example, worker = a.example, a.worker
         lists = {"a": [], "b": []}
         for item in sorted(example.items.all(), key=lambda i: (i.side, i.rank)):

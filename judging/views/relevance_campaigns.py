@@ -9,7 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET
 
 from judging import selectors
-from judging.forms import QrelsForm, RelevanceCampaignForm
+from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
 from judging.services.relevance import relevance_campaign_create

@@ -1,4 +1,4 @@
-"""Reads of judging's data, for views, APIs and the evaluation layer."""
+"""Reads of relevance campaigns: assessors' work, progress, agreement, qrels."""
 
 from __future__ import annotations
 
@@ -11,39 +11,12 @@ from judging import qrels
 from judging.models import (
     Assignment,
     Clip,
-    Collection,
     JudgmentActivity,
     PoolEntry,
-    Query,
     RelevanceCampaign,
     RelevanceJudgment,
-    System,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
-
-
-def collections_for_organiser(*, user) -> QuerySet[Collection]:
-    collections = Collection.objects.all() if user.is_superuser else user.collections.all()
-    return collections.annotate(
-        clip_count=Count("clips", distinct=True),
-        query_count=Count("queries", distinct=True),
-        system_count=Count("systems", distinct=True),
-    )
-
-
-def collection_clips(*, collection: Collection) -> QuerySet[Clip]:
-    return collection.clips.order_by("external_id")
-
-
-def collection_queries(*, collection: Collection) -> QuerySet[Query]:
-    return collection.queries.select_related("clip").order_by("clip__external_id")
-
-
-def collection_systems(*, collection: Collection) -> QuerySet[System]:
-    return collection.systems.annotate(entries=Count("run_entries")).order_by("name")
-
-
-# --- Relevance campaigns ---------------------------------------------------------------
 
 
 def relevance_campaigns_for_organiser(*, user) -> QuerySet[RelevanceCampaign]:

@@ -1,0 +1,1 @@
+"""Django forms of the judging pages: ``relevance`` (assessors, organisers) and ``crowd``."""

@@ -1,0 +1,9 @@
+"""Reads of judging's data, for views, APIs and the evaluation layer, one module per area.
+
+Everything is re-exported here, so ``from judging import selectors`` then
+``selectors.collection_queries(...)`` finds any of them.
+"""
+
+from judging.selectors.collections import *  # noqa: F403
+from judging.selectors.crowd import *  # noqa: F403
+from judging.selectors.relevance import *  # noqa: F403
