@@ -15,16 +15,9 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
-import sys
 
 from evaluation.core import stats
-from evaluation.core.cli.scoretable import (
-    InputError,
-    add_input_arguments,
-    json_safe,
-    load_matrix,
-)
+from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
 
 ADJUSTMENTS = ("holm", "bonferroni", "none")
 
@@ -284,23 +277,6 @@ def main(args: list[str]) -> int:
         parser.error("--resamples must be positive")
     if not 0 < ns.confidence < 1:
         parser.error("--confidence must be in (0, 1)")
-    try:
-        matrix = load_matrix(parser, ns, min_runs=2)
-    except InputError as e:
-        print(f"error: {e}", file=sys.stderr)
-        return 1
-    if len(matrix.systems) < 2 or len(matrix.queries) < 2:
-        print(
-            f"error: comparing needs at least 2 systems and 2 queries, got "
-            f"{len(matrix.systems)} × {len(matrix.queries)}",
-            file=sys.stderr,
-        )
-        return 1
-    result = _compute(matrix, ns)
-    if ns.format == "json":
-        sys.stdout.write(json.dumps(json_safe(result), indent=2, ensure_ascii=False) + "\n")
-    elif ns.format == "csv":
-        sys.stdout.write(_csv(result))
-    else:
-        sys.stdout.write(_text(result))
-    return 0
+    return run_on_matrix(
+        parser, ns, min_runs=2, needs="comparing", compute=_compute, text=_text, csv=_csv
+    )

@@ -10,7 +10,9 @@ Every system must have a score for every query.
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -157,3 +159,31 @@ def json_safe(x):
     if isinstance(x, float):
         return number(x)
     return x
+
+
+def run_on_matrix(parser, ns, *, min_runs: int, needs: str, compute, text, csv) -> int:
+    """Load the matrix the arguments name, compute on it and print it as ``--format`` says.
+
+    ``needs`` completes "… needs at least 2 systems and 2 queries" in the error printed
+    for a matrix too small to analyse. Input errors print and return 1.
+    """
+    try:
+        matrix = load_matrix(parser, ns, min_runs=min_runs)
+    except InputError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
+    if len(matrix.systems) < 2 or len(matrix.queries) < 2:
+        print(
+            f"error: {needs} needs at least 2 systems and 2 queries, got "
+            f"{len(matrix.systems)} × {len(matrix.queries)}",
+            file=sys.stderr,
+        )
+        return 1
+    result = compute(matrix, ns)
+    if ns.format == "json":
+        sys.stdout.write(json.dumps(json_safe(result), indent=2, ensure_ascii=False) + "\n")
+    elif ns.format == "csv":
+        sys.stdout.write(csv(result))
+    else:
+        sys.stdout.write(text(result))
+    return 0
