@@ -80,11 +80,16 @@ def pair_keys(codes: np.ndarray, docs: np.ndarray, hashes: np.ndarray | None = N
     the :func:`doc_hashes` of ``docs`` if already known.
     """
     h = doc_hashes(docs) if hashes is None else hashes
-    codes = np.asarray(codes, dtype=np.uint64)
+    codes = np.asarray(codes)
     if len(codes) and int(codes.max()) >= 1 << 24:
         with np.errstate(over="ignore"):
-            return _mix(h ^ (codes * _GOLDEN))
-    return (codes << np.uint64(40)) | (h >> np.uint64(24))
+            return _mix(h ^ (codes.astype(np.uint64) * _GOLDEN))
+    out = np.empty(len(h), dtype=np.uint64)
+    for lo in range(0, len(h), _BLOCK):  # in place, block by block
+        keys = out[lo : lo + _BLOCK]
+        np.right_shift(h[lo : lo + _BLOCK], np.uint64(24), out=keys)
+        keys |= codes[lo : lo + _BLOCK].astype(np.uint64) << np.uint64(40)
+    return out
 
 
 def first_duplicate(
@@ -93,10 +98,11 @@ def first_duplicate(
     """Rows ``(i, j)``, ``i < j``, of the first repeated (code, doc) pair found, or ``None``."""
     if len(docs) < 2:
         return None
-    keys = pair_keys(codes, docs, hashes)
-    sorted_keys = np.sort(keys)
+    sorted_keys = pair_keys(codes, docs, hashes)
+    sorted_keys.sort()
     if not (sorted_keys[1:] == sorted_keys[:-1]).any():
         return None  # no equal keys, so certainly no equal pairs
+    keys = pair_keys(codes, docs, hashes)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
     candidates = np.flatnonzero(sorted_keys[1:] == sorted_keys[:-1])
