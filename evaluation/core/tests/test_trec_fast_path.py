@@ -137,3 +137,16 @@ def test_fast_path_numbers_equal_float_exactly(values, fmt):
     assert table is not None or any(b"inf" in t for t in text)
     if table is not None:
         assert table.numbers(2).tolist() == [float(t) for t in text]
+
+
+@pytest.mark.parametrize("ids", [b"D%09d", b"d%d"])  # fixed-width ids are copied, others gathered
+def test_ids_across_many_blocks_read_as_the_numpy_tokenizer_reads_them(fast, monkeypatch, ids):
+    monkeypatch.setattr(arrow, "_BLOCK_SIZE", 256)
+    text = b"".join(
+        b"%d Q0 " % (i // 40) + ids % (i * 7919 % 1000) + b" %d %d.25 r\n" % (i, i % 9)
+        for i in range(400)
+    )
+    runs = read_runs(text)
+    assert fast == [True]
+    _numpy_only(monkeypatch)
+    _same_run(runs["r"], read_runs(text)["r"])
