@@ -1,8 +1,8 @@
 """Earshot's numerical library: measures, TREC-format I/O, statistics, satisfaction maps.
 
-Pure Python + numpy + scipy. **No Django import anywhere in this package**: it must
-import and run without settings, and it has a command line of its own
-(``python -m evaluation.core --help``).
+Pure Python + numpy + scipy, and pyarrow to read big TREC files fast. **No Django import
+anywhere in this package**: it must import and run without settings, and it has a command
+line of its own (``python -m evaluation.core --help``).
 """
 
 from evaluation.core.evaluate import Results, evaluate

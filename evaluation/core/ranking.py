@@ -34,12 +34,19 @@ class RankedJudgments:
     judgments: np.ndarray
     _cache: dict = field(default_factory=dict, repr=False)
 
+    def cached(self, key, make):
+        """``make()``, computed once per key for this matched run (measures share it)."""
+        if key not in self._cache:
+            self._cache[key] = make()
+        return self._cache[key]
+
     def values(self, column: str) -> np.ndarray:
         """Relevance values at each rank (0 when not judged); negatives kept."""
         key = ("values", column)
         if key not in self._cache:
             col = self.qrels.column(column)
-            self._cache[key] = np.where(self.match >= 0, col[np.maximum(self.match, 0)], 0.0)
+            padded = np.append(np.asarray(col, dtype=np.float64), 0.0)  # match -1 reads 0
+            self._cache[key] = padded[self.match]
         return self._cache[key]
 
     def judged(self, column: str) -> np.ndarray:
@@ -78,12 +85,22 @@ def rank_judgments(qrels: Qrels, run: Run, *, complete: bool = False) -> RankedJ
     ends = np.where(in_run >= 0, run.offsets[np.maximum(in_run, 0) + 1], 0)
     retrieved = ends - starts
     depth = int(retrieved.max(initial=0))
-    cells = np.arange(depth)
-    inside = cells < retrieved[:, None]
-    rows = (starts[:, None] + cells)[inside]
-    codes = np.broadcast_to(judgments[:, None], inside.shape)[inside]
+    # every ranked row of the run, matched once: the code of a row is its query's
+    # index in the judgments (-1 for a query without judgments, which matches nothing)
+    judged_as = np.full(len(run.query_ids), -1, dtype=np.int64)
+    judged_as[in_run[in_run >= 0]] = judgments[in_run >= 0]
+    row_codes = np.repeat(judged_as, np.diff(run.offsets))
     qrels_codes = np.repeat(np.arange(len(qrels.query_ids)), np.diff(qrels.offsets))
-    match = np.full(inside.shape, -1, dtype=np.int64)
-    hashes = run.hashes[rows] if run.hashes is not None else None
-    match[inside] = lookup(qrels_codes, qrels.docs, codes, run.docs[rows], hashes)
+    matched = lookup(qrels_codes, qrels.docs, row_codes, run.docs, run.hashes)
+    if (
+        len(queries) == len(run.query_ids)
+        and (retrieved == depth).all()
+        and (in_run == np.arange(len(in_run))).all()
+    ):  # the run's rows are the matrix, row by row
+        match = matched.reshape(len(queries), depth)
+    else:
+        cells = np.arange(depth)
+        inside = cells < retrieved[:, None]
+        match = np.full(inside.shape, -1, dtype=np.int64)
+        match[inside] = matched[(starts[:, None] + cells)[inside]]
     return RankedJudgments(qrels, queries, match, retrieved, judgments)

@@ -44,8 +44,16 @@ def average_precision(
     array([0.83333333])
     """
     rel = top(relevant, k)
-    precision_at_i = np.cumsum(rel, axis=1) / ranks(rel.shape[1])
-    return divide((rel * precision_at_i).sum(axis=1), normaliser)
+    rows, columns = np.nonzero(rel)
+    if not (rel[rows, columns] == 1.0).all():  # not 0/1: the dense formula
+        precision_at_i = np.cumsum(rel, axis=1) / ranks(rel.shape[1])
+        return divide((rel * precision_at_i).sum(axis=1), normaliser)
+    # only the relevant ranks contribute: the n-th relevant document of a query, at
+    # rank i, adds n / i, summed in rank order as trec_eval does
+    first = np.searchsorted(rows, rows)  # index of each row's first relevant rank
+    found_so_far = np.arange(1, len(rows) + 1) - first
+    total = np.bincount(rows, weights=found_so_far / (columns + 1.0), minlength=rel.shape[0])
+    return divide(total, normaliser)
 
 
 def reciprocal_rank(relevant: np.ndarray, *, k: int | None = None) -> np.ndarray:

@@ -45,7 +45,10 @@ class _Inputs:
 
     @cached_property
     def levels(self) -> np.ndarray:
-        return self.scale.levels(self.values)
+        # shared by the measures of one evaluation: a (queries x depth) pass each
+        return self.r.cached(
+            ("levels", self.scale, self.column), lambda: self.scale.levels(self.values)
+        )
 
     @cached_property
     def judged_levels(self) -> np.ndarray:
@@ -57,7 +60,10 @@ class _Inputs:
 
     @cached_property
     def relevant(self) -> np.ndarray:
-        return (self.plain_scale.levels(self.values) >= self.level).astype(np.float64)
+        return self.r.cached(
+            ("relevant", self.plain_scale, self.column, self.level),
+            lambda: (self.plain_scale.levels(self.values) >= self.level).astype(np.float64),
+        )
 
     @cached_property
     def _plain_judged(self) -> np.ndarray:

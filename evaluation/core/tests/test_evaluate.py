@@ -4,7 +4,7 @@ import json
 
 from numpy.testing import assert_allclose
 
-from evaluation.core import Qrels, Run, evaluate
+from evaluation.core import Qrels, Run, evaluate, read_qrels, read_runs
 
 QRELS = Qrels.from_records(
     [("1", "a", 1), ("1", "b", 0), ("2", "c", 1), ("3", "d", 1), ("10", "e", 1)]
@@ -59,3 +59,10 @@ def test_csv_and_json_exports():
 def test_in_memory_dicts_work_as_inputs():
     results = evaluate({"q": {"a": 1}}, {"r": {"q": {"a": 1.0, "b": 2.0}}}, "RR@2")
     assert results.mean("r", "RR@2") == 0.5
+
+
+def test_document_ids_match_whatever_the_longest_id_of_each_file():
+    # the judgments' longest id (24 bytes) is longer than any in the run (1 byte)
+    qrels = read_qrels(b"1 0 a 1\n1 0 a-very-long-document-id 1\n")
+    runs = read_runs(b"1 Q0 a 1 2.0 s\n")
+    assert evaluate(qrels, runs, ["P@1", "map"]).means() == {"s": {"P@1": 1.0, "map": 0.5}}

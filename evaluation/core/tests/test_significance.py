@@ -216,7 +216,11 @@ def test_every_test_returns_p_values_in_the_unit_interval(x, random, alternative
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=3, max_size=40), st.data())
+@given(
+    # no subnormals: 5e-324 * 0.5 rounds to 0, which changes the sign, not just the magnitude
+    st.lists(st.floats(-1, 1, allow_nan=False, allow_subnormal=False), min_size=3, max_size=40),
+    st.data(),
+)
 def test_the_sign_test_ignores_magnitudes(d, data):
     d = np.array(d)
     factors = np.array(data.draw(st.lists(st.floats(0.01, 100), min_size=d.size, max_size=d.size)))

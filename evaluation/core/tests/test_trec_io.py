@@ -59,6 +59,8 @@ def test_malformed_lines_name_file_line_and_problem(tmp_path):
         read_runs(b"1 Q0 a 1 3 x\n1 Q0 b 2 high x\n")
     with pytest.raises(FormatError, match="judged twice"):
         read_qrels(b"1 0 a 1\n1 0 a 0\n")
+    with pytest.raises(FormatError, match="2: expected 6 fields, found 5"):
+        read_runs(b"1 Q0 a 1 3 x\n1  a 2 2 x\n")  # an empty field in a column not kept
     with pytest.raises(ValueError, match="valid: auto, trec, mirex"):
         read_runs(b"", format="csv")
 

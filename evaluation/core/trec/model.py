@@ -17,6 +17,7 @@ import numpy as np
 
 from evaluation.core.trec.hashing import doc_hashes, first_duplicate
 from evaluation.core.trec.tokens import FormatError
+from evaluation.core.trec.tokens import factorise as _factorise
 
 
 def sort_queries(queries: Iterable[str]) -> list[str]:
@@ -33,18 +34,8 @@ def _as_bytes(values: Iterable) -> np.ndarray:
     return np.array(encoded, dtype=f"S{width}")
 
 
-def _factorise(labels: np.ndarray):
-    """``(unique labels in order of first appearance, code of each row)``; fast when grouped."""
-    n = len(labels)
-    if n == 0:
-        return [], np.zeros(0, dtype=np.int64)
-    change = np.flatnonzero(labels[1:] != labels[:-1]) + 1
-    block_starts = np.concatenate([[0], change])
-    names = labels[block_starts].tolist()
-    index: dict = {}
-    block_codes = np.array([index.setdefault(name, len(index)) for name in names], dtype=np.int64)
-    codes = np.repeat(block_codes, np.diff(np.concatenate([block_starts, [n]])))
-    return list(index), codes
+def _query_bytes(queries) -> np.ndarray:
+    return _as_bytes(queries) if not isinstance(queries, np.ndarray) else queries
 
 
 @dataclass(frozen=True, eq=False)
@@ -85,13 +76,17 @@ class Qrels:
         default="raw",
         path="<memory>",
         lines=None,
+        query_codes=None,
     ) -> Qrels:
-        """Group rows given as parallel arrays; duplicate (query, doc) pairs are an error."""
-        queries = _as_bytes(queries) if not isinstance(queries, np.ndarray) else queries
+        """Group rows given as parallel arrays; duplicate (query, doc) pairs are an error.
+
+        ``query_codes``, ``(distinct queries in order of first appearance, code of each
+        row)``, may replace ``queries`` when the reader already has them.
+        """
         docs = (
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
-        names, codes = _factorise(queries)
+        names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
         names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
         position = {q: i for i, q in enumerate(names)}
         order_names = [position[q] for q in sort_queries(names)]
@@ -205,20 +200,29 @@ class Run:
 
     @classmethod
     def from_arrays(
-        cls, name, queries, docs, scores=None, *, keep_order=False, path="<memory>", lines=None
+        cls,
+        name,
+        queries,
+        docs,
+        scores=None,
+        *,
+        keep_order=False,
+        path="<memory>",
+        lines=None,
+        query_codes=None,
     ) -> Run:
         """Group rows by query and rank them.
 
         With ``keep_order=False`` (TREC convention) documents are ranked by score
         descending, ties broken by document id descending, as trec_eval does; with
         ``keep_order=True`` the given row order is the ranking. A document ranked twice
-        for one query is a :class:`FormatError` naming the line.
+        for one query is a :class:`FormatError` naming the line. ``query_codes`` as for
+        :meth:`Qrels.from_arrays`.
         """
-        queries = _as_bytes(queries) if not isinstance(queries, np.ndarray) else queries
         docs = (
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
-        names, codes = _factorise(queries)
+        names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
         names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
         n = len(docs)
         if scores is not None:

@@ -15,6 +15,7 @@ is MIREX judgments. Tabs, spaces and CRLF line ends are all accepted.
 
 from __future__ import annotations
 
+from evaluation.core.trec.arrow import read_regular
 from evaluation.core.trec.model import Qrels, Run
 from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_buffer, split_columns
 
@@ -80,9 +81,19 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
     path = data.name
     fmt = _detect_qrels(path, data) if format == "auto" else format
     if fmt == "trec":
-        table = split_columns(path, data, 4, keep=(0, 2, 3))
+        keep = (0, 2, 3)
+        table = read_regular(data, 4, keep, ("factor", "strings", "number"))
+        table = table or split_columns(path, data, 4, keep=keep)
         columns = {"raw": table.numbers(2, "relevance")}
-        queries, docs, default = table.strings(0), table.strings(1), "raw"
+        return Qrels.from_arrays(
+            None,
+            table.strings(1),
+            columns,
+            default="raw",
+            path=path,
+            lines=table.line,
+            query_codes=table.factor(0),
+        )
     else:
         table = split_columns(path, data, (3, 4))
         columns = {"fine": table.numbers(2, "Fine score")}
@@ -105,19 +116,22 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
     data = read_buffer(source)
     path = data.name
     fmt = _detect_runs(path, data) if format == "auto" else format
-    if fmt == "trec":
-        table = split_columns(path, data, 6)
+    if fmt == "trec":  # qid Q0 docno rank score tag: Q0 and rank are not read
+        keep = (0, 2, 4, 5)
+        table = read_regular(data, 6, keep, ("factor", "strings", "number", "first"))
+        table = table or split_columns(path, data, 6, keep=keep)
         if table.n_rows == 0:
             return {}
-        name = table.strings(5)[0].decode()
+        name = table.first_token(3).decode()
         run = Run.from_arrays(
             name,
-            table.strings(0),
-            table.strings(2),
-            table.numbers(4, "score"),
+            None,
+            table.strings(1),
+            table.numbers(2, "score"),
             keep_order=bool(keep_order),
             path=path,
             lines=table.line,
+            query_codes=table.factor(0),
         )
         return {name: run}
     table = split_columns(path, data, 3)

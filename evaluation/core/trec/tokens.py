@@ -154,9 +154,18 @@ class Table:
     def line(self, row: int) -> int:
         return int(self.line_of_row[row]) if self.line_of_row is not None else row + 1
 
+    fast = False  # read by the numpy tokenizer (see evaluation.core.trec.arrow)
+
     def strings(self, column: int) -> np.ndarray:
         """Tokens of ``column`` (``S<n>``, zero-padded)."""
         return self.columns[column]
+
+    def factor(self, column: int) -> tuple[list[bytes], np.ndarray]:
+        """Distinct tokens of ``column`` in order of first appearance, and each row's code."""
+        return factorise(self.columns[column])
+
+    def first_token(self, column: int) -> bytes:
+        return bytes(self.columns[column][0])
 
     def numbers(self, column: int, what: str = "number") -> np.ndarray:
         """Tokens of ``column`` as float64, with a :class:`FormatError` for the first bad one.
@@ -182,6 +191,20 @@ class Table:
                         f"{what} {token.decode(errors='replace')!r} is not a number",
                     ) from None
         return values
+
+
+def factorise(labels: np.ndarray) -> tuple[list, np.ndarray]:
+    """``(unique labels in order of first appearance, code of each row)``; fast when grouped."""
+    n = len(labels)
+    if n == 0:
+        return [], np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(labels[1:] != labels[:-1]) + 1
+    block_starts = np.concatenate([[0], change])
+    names = labels[block_starts].tolist()
+    index: dict = {}
+    block_codes = np.array([index.setdefault(name, len(index)) for name in names], dtype=np.int64)
+    codes = np.repeat(block_codes, np.diff(np.concatenate([block_starts, [n]])))
+    return list(index), codes
 
 
 def parse_decimals(chars: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -253,6 +276,8 @@ def _regular_block(block: np.ndarray, width: int, keep: list[int], ws: np.ndarra
     grid = ws.reshape(-1, width)
     if not (block[grid[:, -1]] == 10).all() or np.count_nonzero(block[ws] == 10) != len(grid):
         return None
+    if ws[0] == 0 or not (ws[1:] - ws[:-1] > 1).all():  # an empty field, kept or not
+        return None
     starts, lengths = [], []
     for j in keep:
         if j == 0:
@@ -263,9 +288,6 @@ def _regular_block(block: np.ndarray, width: int, keep: list[int], ws: np.ndarra
             start = grid[:, j - 1] + 1
         starts.append(start)
         lengths.append(grid[:, j] - start)
-    for n in lengths:
-        if not (n > 0).all():
-            return None
     return starts, lengths, len(grid)
 
 

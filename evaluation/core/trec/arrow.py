@@ -1,0 +1,216 @@
+"""A fast path for big, regular files: pyarrow's multi-threaded C++ CSV reader.
+
+A file is *regular* when every line has the same number of fields, separated by
+exactly one delimiter (a space, or a tab), and ends in LF: no blank lines, no CR, no
+other whitespace. TREC runs and qrels written by programs almost always are. For
+those, :func:`read_regular` lets pyarrow split the lines and parse the numbers (it
+rounds decimals correctly, as ``strtod`` and ``float()`` do) and returns the columns
+in the form :mod:`evaluation.core.trec.tokens` gives.
+
+Anything else — pyarrow missing, a small input, another layout, a field pyarrow does
+not parse as we would — returns ``None``, and the caller uses the exact numpy
+tokenizer, whose errors name the line. So the fast path never changes a result or an
+error message, only the time it takes; ``test_trec_io`` checks both paths agree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from evaluation.core.trec.tokens import _PAD, Source, _Columns
+
+MIN_BYTES = 1 << 20  # smaller inputs are not worth importing pyarrow for
+_CHUNK = 1 << 18  # bytes per block when checking the layout (work arrays stay in cache)
+_BLOCK_SIZE = 1 << 24  # bytes per pyarrow block
+_ROWS = 1 << 16  # rows per block when gathering ids
+
+
+@dataclass(frozen=True)
+class RegularTable:
+    """Columns read by pyarrow: the same questions a :class:`~.tokens.Table` answers.
+
+    Row ``i`` is line ``i + 1`` (a regular file has no blank lines).
+    """
+
+    path: str
+    n_rows: int
+    factors: dict[int, tuple[list[bytes], np.ndarray]]
+    strings_: dict[int, np.ndarray]
+    numbers_: dict[int, np.ndarray]
+    first: dict[int, bytes]
+
+    fast = True
+
+    def line(self, row: int) -> int:
+        return row + 1
+
+    def factor(self, column: int) -> tuple[list[bytes], np.ndarray]:
+        return self.factors[column]
+
+    def strings(self, column: int) -> np.ndarray:
+        return self.strings_[column]
+
+    def numbers(self, column: int, what: str = "number") -> np.ndarray:
+        return self.numbers_[column]
+
+    def first_token(self, column: int) -> bytes:
+        return self.first[column]
+
+
+def _delimiter(source: Source) -> bytes | None:
+    head = source.head()
+    line = head[: head.find(b"\n")] if b"\n" in head else b""
+    if b" " in line and b"\t" not in line:
+        return b" "
+    if b"\t" in line and b" " not in line:
+        return b"\t"
+    return None
+
+
+def _layout(data: np.ndarray, size: int) -> tuple[int, int, bool]:
+    """``(whitespace bytes, LF bytes, two whitespace bytes in a row or at the start)``."""
+    spaces = newlines = 0
+    adjacent = bool(size) and bool(data[0] <= 32)
+    scratch = np.empty(_CHUNK + 1, dtype=bool)
+    for lo in range(0, size, _CHUNK):
+        hi = min(size, lo + _CHUNK + 1)  # one byte of overlap to see pairs across blocks
+        block = data[lo:hi]
+        ws = np.less_equal(block, 32, out=scratch[: len(block)])
+        spaces += int(np.count_nonzero(ws[: min(_CHUNK, size - lo)]))
+        adjacent = adjacent or bool((ws[1:] & ws[:-1]).any())
+        newlines += int(np.count_nonzero(np.equal(block[: min(_CHUNK, size - lo)], 10)))
+    return spaces, newlines, adjacent
+
+
+def read_regular(
+    source: Source, n_fields: int, keep: tuple[int, ...], kinds: tuple[str, ...]
+) -> RegularTable | None:
+    """Read a regular file with pyarrow, or ``None`` if it is not one (see the module).
+
+    ``keep`` lists the columns to keep, as for :func:`~.tokens.split_columns` (the
+    results are numbered in that order); ``kinds`` says for each what it becomes: ``"factor"`` (ids, dictionary-encoded: the
+    distinct values in order of first appearance and a code per row), ``"strings"``
+    (zero-padded ``S<n>`` like :meth:`~.tokens.Table.strings`), ``"number"`` (float64)
+    or ``"first"`` (the token of the first line only).
+    """
+    if source.size < MIN_BYTES:
+        return None
+    delimiter = _delimiter(source)
+    if delimiter is None:
+        return None
+    try:
+        import pyarrow as pa
+        import pyarrow.csv as csv
+    except ImportError:  # pragma: no cover - pyarrow is a dependency
+        return None
+    size = source.size
+    names = [f"f{i}" for i in range(n_fields)]
+    types = {"factor": pa.dictionary(pa.int32(), pa.binary()), "strings": pa.binary()}
+    types["number"] = pa.float64()
+    read = [i for i, kind in enumerate(kinds) if kind != "first"]
+    try:
+        table = csv.read_csv(
+            pa.BufferReader(pa.py_buffer(source.data[:size])),
+            read_options=csv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
+            parse_options=csv.ParseOptions(
+                delimiter=delimiter.decode(),
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
+                newlines_in_values=False,
+                ignore_empty_lines=False,
+            ),
+            convert_options=csv.ConvertOptions(
+                include_columns=[names[keep[i]] for i in read],
+                column_types={names[keep[i]]: types[kinds[i]] for i in read},
+                null_values=[],
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                check_utf8=False,
+            ),
+        )
+    except (pa.ArrowException, ValueError):
+        return None
+    rows = table.num_rows
+    # regular: every whitespace byte is one delimiter between two tokens, or an LF
+    spaces, newlines, adjacent = _layout(source.data, size)
+    final_newline = bool(source.data[size - 1] == 10)
+    if rows == 0 or adjacent or newlines != rows - (0 if final_newline else 1):
+        return None
+    if spaces != rows * (n_fields - 1) + newlines:
+        return None
+    out = RegularTable(source.name, rows, {}, {}, {}, {})
+    for i in read:
+        chunks = table.column(names[keep[i]]).chunks
+        if kinds[i] == "factor":
+            out.factors[i] = _factor(chunks, rows)
+        elif kinds[i] == "strings":
+            out.strings_[i] = _strings(chunks, rows)
+        else:
+            out.numbers_[i] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks])
+    first_line = source.head().split(b"\n", 1)[0].split(delimiter)
+    for i, kind in enumerate(kinds):
+        if kind == "first":
+            out.first[i] = first_line[keep[i]]
+    return out
+
+
+def _factor(chunks, rows: int) -> tuple[list[bytes], np.ndarray]:
+    """Distinct values in order of first appearance and the code of each row."""
+    index: dict[bytes, int] = {}
+    codes = np.empty(rows, dtype=np.int64)
+    firsts: list[int] = []  # codes in order of appearance, one per run of equal codes
+    at = 0
+    for chunk in chunks:
+        remap = np.array(
+            [index.setdefault(v, len(index)) for v in chunk.dictionary.to_pylist()], dtype=np.int64
+        )
+        out = codes[at : at + len(chunk)]
+        np.take(remap, chunk.indices.to_numpy(zero_copy_only=False), out=out)
+        if len(out):
+            firsts.extend(out[np.concatenate([[0], np.flatnonzero(out[1:] != out[:-1]) + 1])])
+        at += len(chunk)
+    names = list(index)
+    order = list(dict.fromkeys(firsts))  # codes by first appearance
+    if order == list(range(len(order))):
+        return names, codes
+    rank = np.empty(len(names), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return [names[c] for c in order], rank[codes]
+
+
+def _strings(chunks, rows: int) -> np.ndarray:
+    """Binary chunks as one zero-padded ``S<n>`` array (``Table.strings``'s form)."""
+    pieces = []
+    for chunk in chunks:
+        if len(chunk):
+            _, offsets, data = chunk.buffers()
+            offsets = np.frombuffer(offsets, dtype=np.int32)
+            pieces.append((offsets[chunk.offset : chunk.offset + len(chunk) + 1], data))
+    lengths = {int(o[1] - o[0]) for o, _ in pieces}
+    if len(lengths) == 1 and all((np.diff(o) == o[1] - o[0]).all() for o, _ in pieces):
+        return _fixed_width(pieces, rows, lengths.pop())
+    columns = _Columns(1, rows)
+    for offsets, data in pieces:
+        end = int(offsets[-1])
+        buffer = np.zeros(end + _PAD, dtype=np.uint8)
+        buffer[:end] = np.frombuffer(data, dtype=np.uint8)[:end]
+        starts, lengths = offsets[:-1].astype(np.int64), np.diff(offsets).astype(np.int64)
+        for lo in range(0, len(starts), _ROWS):  # blocks whose work arrays stay in cache
+            columns.add(buffer, [starts[lo : lo + _ROWS]], [lengths[lo : lo + _ROWS]])
+    return columns.strings()[0]
+
+
+def _fixed_width(pieces, rows: int, width: int) -> np.ndarray:
+    """Ids all ``width`` bytes long (common: ``WSJ870324-0001``): copied, not gathered."""
+    padded = -(-width // 8) * 8  # whole 64-bit words, as gather_words gives
+    out = np.zeros((rows, padded), dtype=np.uint8)
+    at = 0
+    for offsets, data in pieces:
+        n = len(offsets) - 1
+        raw = np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
+        out[at : at + n, :width] = raw.reshape(n, width)
+        at += n
+    return out.view(f"S{padded}").ravel()
