@@ -5,6 +5,7 @@ from django.urls import path
 from judging import apis
 
 urlpatterns = [
+    path("token/", apis.TokenObtainApi.as_view(), name="token"),
     path("collections/", apis.CollectionListApi.as_view(), name="collection_list"),
     path("collections/create/", apis.CollectionCreateApi.as_view(), name="collection_create"),
     path("collections/<int:collection_id>/", apis.CollectionDetailApi.as_view(), name="collection_detail"),

@@ -8,12 +8,14 @@ validation errors come back as ``400 {"detail": "..."}`` naming the bad item.
 
 from __future__ import annotations
 
+from django.contrib.auth import authenticate
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.exceptions import ValidationError
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
@@ -80,6 +82,41 @@ def service_call(function, **kwargs):
         return function(**kwargs)
     except DjangoValidationError as exc:
         raise ValidationError({"detail": " ".join(exc.messages)}) from None
+
+
+class TokenObtainApi(APIView):
+    """An organiser's API token, from their username and password (created on first use).
+
+    ``POST /api/token/`` with ``{"username", "password"}`` gives ``{"token"}``; send it
+    as ``Authorization: Token <token>``. Only organisers get one.
+    """
+
+    authentication_classes: list = []
+    permission_classes: list = []
+    schema = NestedSerializerSchema()
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(
+            request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        if user is None:
+            raise ValidationError({"detail": "Unknown username or wrong password."})
+        if not is_organiser(user):
+            raise PermissionDenied(IsOrganiser.message)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
 
 
 class CollectionOutputSerializer(serializers.ModelSerializer):

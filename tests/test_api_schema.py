@@ -29,3 +29,9 @@ def test_the_schema_and_its_documentation_are_served(client, personas):
     response = client.get("/api/docs/")
     assert response.status_code == 200
     assert b"swagger" in response.content.lower()
+
+
+def test_the_documentation_page_loads_swagger_ui_from_this_server_not_a_cdn(client, personas):
+    html = client.get("/api/docs/").content.decode()
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in html
+    assert "cdn" not in html.lower()

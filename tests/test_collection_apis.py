@@ -149,3 +149,33 @@ def test_a_duplicate_collection_name_is_a_clear_400(api):
     response = api.post("/api/collections/create/", {"name": "Tiny collection"}, format="json")
     assert response.status_code == 400
     assert response.json() == {"detail": "You already have a collection named 'Tiny collection'."}
+
+
+def test_an_organiser_gets_a_token_with_their_password_and_uses_it(personas):
+    from tests.personas import PASSWORD
+
+    response = APIClient().post(
+        "/api/token/", {"username": personas.organiser.username, "password": PASSWORD}
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token}")
+    assert client.get("/api/collections/").status_code == 200
+    again = APIClient().post(
+        "/api/token/", {"username": personas.organiser.username, "password": PASSWORD}
+    )
+    assert again.json()["token"] == token  # one token per organiser
+
+
+def test_a_wrong_password_or_a_non_organiser_gets_no_token(personas):
+    from tests.personas import PASSWORD
+
+    wrong = APIClient().post(
+        "/api/token/", {"username": personas.organiser.username, "password": "x"}
+    )
+    assert wrong.status_code == 400 and "wrong password" in wrong.json()["detail"]
+    assessor = APIClient().post(
+        "/api/token/", {"username": personas.assessor.username, "password": PASSWORD}
+    )
+    assert assessor.status_code == 403
