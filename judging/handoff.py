@@ -57,7 +57,12 @@ def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> Non
     try:
         send_task(task, kwargs=kwargs)
     except Exception:
-        logger.exception("could not send %s%s", task, kwargs)
+        arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
+        logger.exception(
+            "could not send %s(%s); the next change or a manual recompute catches up",
+            task,
+            arguments,
+        )
 
 
 def send_task(name: str, *, kwargs: dict) -> None:

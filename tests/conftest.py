@@ -126,6 +126,10 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
         database_url = _worker_database_url()
     app.conf.broker_url = embedded_redis.url
     app.conf.result_backend = embedded_redis.url
+    # A connection pool made earlier in the session (a send that found no broker) still
+    # points at the old URL: drop it, so the next send connects to this Redis.
+    app.close()
+    app.amqp._producer_pool = None
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url)
     # Recomputes the worker itself requests (after handed-over answers) wait this long,
     # so that a burst of answers submitted by a test lands before the one recompute.

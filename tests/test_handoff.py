@@ -48,7 +48,7 @@ def test_a_broker_failure_is_logged_and_does_not_break_the_commit(monkeypatch, c
     monkeypatch.setattr(handoff, "send_task", broken)
     with transaction.atomic():
         preference_answers_changed(campaign_id=7)
-    assert "could not hand accepted answers of campaign 7 over" in caplog.text
+    assert "could not send evaluation.preference_answers_accepted(campaign_id=7)" in caplog.text
 
 
 def test_the_task_is_sent_by_name_on_the_celery_app(monkeypatch):

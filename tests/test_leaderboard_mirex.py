@@ -8,6 +8,7 @@
 
 from collections import defaultdict
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -16,6 +17,7 @@ pytest.importorskip("evaluation.core.evaluate", reason="needs the measures branc
 
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
+from judging import handoff
 from judging.importers import mirex_import
 from judging.models import RunEntry
 from tests.personas import make_user
@@ -46,7 +48,8 @@ def independent_means() -> dict[str, float]:
 
 @pytest.fixture(scope="module")
 def mirex(django_db_setup, django_db_blocker):
-    with django_db_blocker.unblock():
+    # Module-scoped: the autouse stub of the Celery hand-off is not active here.
+    with django_db_blocker.unblock(), mock.patch.object(handoff, "send_task"):
         owner = make_user("mirex-owner", "organiser")
         summary = mirex_import(owner=owner, folder=DATA, name="MIREX 2011")
         collection = owner.collections.get(pk=summary.collection_id)
