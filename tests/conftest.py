@@ -102,15 +102,34 @@ def _worker_database_url() -> str:
     return f"postgresql://{db['USER']}{password}@{host}:{port}/{db['NAME']}"
 
 
+REDIS_DIR = Path(tempfile.mkdtemp(prefix="earshot-redis-"))
+"""Where this test session's embedded Redis listens (``REDIS_DIR/redis.sock``)."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def celery_uses_the_session_redis():
+    """Point the Celery app at this session's Redis before any test can send a task.
+
+    The server itself starts only for the tests that need it (:func:`embedded_redis`);
+    a send before that fails, but connection pools made by it already point here, so
+    the real-worker tests never talk to a stale URL.
+    """
+    from config.celery import app
+
+    url = f"redis+socket://{REDIS_DIR / 'redis.sock'}"
+    app.conf.broker_url = url
+    app.conf.result_backend = url
+    yield
+    shutil.rmtree(REDIS_DIR, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
-def embedded_redis():
+def embedded_redis(celery_uses_the_session_redis):
     from embedded.redis import start_redis
 
-    directory = Path(tempfile.mkdtemp(prefix="earshot-redis-"))
-    server = start_redis(directory, log=directory / "redis.log")
+    server = start_redis(REDIS_DIR, log=REDIS_DIR / "redis.log")
     yield server
     server.stop()
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
@@ -124,12 +143,6 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
 
     with django_db_blocker.unblock():
         database_url = _worker_database_url()
-    app.conf.broker_url = embedded_redis.url
-    app.conf.result_backend = embedded_redis.url
-    # A connection pool made earlier in the session (a send that found no broker) still
-    # points at the old URL: drop it, so the next send connects to this Redis.
-    app.close()
-    app.amqp._producer_pool = None
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url)
     # Recomputes the worker itself requests (after handed-over answers) wait this long,
     # so that a burst of answers submitted by a test lands before the one recompute.
