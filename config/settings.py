@@ -84,7 +84,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The embedded Redis of ``make run`` listens on this unix socket (scripts/embedded_redis.py).
-REDIS_SOCKET = VAR_DIR / "redis.sock"
+REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
 REDIS_URL = env_url(
     "REDIS_URL", f"redis+socket://{REDIS_SOCKET}", schemes=("redis", "rediss", "redis+socket")
 )
@@ -96,6 +96,15 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sending a task must never hang a request when the broker is down: give up after ~2 s
+# (the senders log it; the next change or a manual recompute catches up).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 1,
+}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 10}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -81,6 +81,8 @@ def main() -> int:
     env = dict(os.environ)
     try:
         if "REDIS_URL" not in env:
+            # The socket the settings expect by default (var/redis/redis.sock), so that
+            # manage.py commands run in another terminal reach this Redis too.
             redis_server = start_redis(VAR / "redis", log=VAR / "redis.log")
             env["REDIS_URL"] = redis_server.url
             os.environ["REDIS_URL"] = redis_server.url

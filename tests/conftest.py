@@ -140,6 +140,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     they write is committed where the worker can read it.
     """
     from config.celery import app
+    from embedded.redis import stop_process
 
     with django_db_blocker.unblock():
         database_url = _worker_database_url()
@@ -152,19 +153,18 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
                "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip
     with open(log, "wb") as out:
         worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if worker.poll() is not None:
-            pytest.fail(f"the Celery worker exited: {log.read_text()[-2000:]}", pytrace=False)
-        if app.control.ping(timeout=0.5):
-            break
-    else:
-        worker.kill()
-        pytest.fail(f"the Celery worker did not answer: {log.read_text()[-2000:]}", pytrace=False)
-    yield worker
-    from embedded.redis import stop_process
-
-    stop_process(worker)
+    try:  # whatever goes wrong, the worker process is stopped: none is left behind
+        deadline = time.monotonic() + 60
+        while not app.control.ping(timeout=0.5):
+            if worker.poll() is not None:
+                pytest.fail(f"the Celery worker exited: {log.read_text()[-2000:]}", pytrace=False)
+            if time.monotonic() > deadline:
+                pytest.fail(
+                    f"the Celery worker did not answer: {log.read_text()[-2000:]}", pytrace=False
+                )
+        yield worker
+    finally:
+        stop_process(worker)
 
 
 # --- Say which real services the run used ----------------------------------------------

@@ -29,7 +29,7 @@ def test_the_defaults_are_an_sqlite_file_and_the_embedded_redis(tmp_path):
     assert done.returncode == 0, done.stderr
     engine, broker, debug = done.stdout.split()
     assert engine == "django.db.backends.sqlite3"
-    assert broker == f"redis+socket://{tmp_path}/redis.sock"
+    assert broker == f"redis+socket://{tmp_path}/redis/redis.sock"  # where make run starts it
     assert debug == "True"
     assert (tmp_path / "secret_key").exists()  # generated for local use
 
