@@ -35,12 +35,16 @@ class CollectionIndex:
 
     def refresh_clips(self) -> None:
         self.clips = dict(
-            Clip.objects.filter(collection=self.collection).values_list("external_id", "pk")
+            Clip.objects.filter(collection=self.collection)
+            .order_by()
+            .values_list("external_id", "pk")
         )
 
     def refresh_queries(self) -> None:
         self.queries = dict(
-            Query.objects.filter(collection=self.collection).values_list("clip__external_id", "pk")
+            Query.objects.filter(collection=self.collection)
+            .order_by()
+            .values_list("clip__external_id", "pk")
         )
 
     def clips_create(self, external_ids: Iterable[str]) -> int:

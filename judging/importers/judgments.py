@@ -173,9 +173,13 @@ def judgments_import(
         clips_created = index.clips_create(doc for _, doc in parsed)
         stored = {
             (query_id, clip_id): (pk, broad, fine)
+            # No ordering: the model's default joins clips and queries to sort, which
+            # PostgreSQL can plan badly on freshly filled tables; a dict needs no order.
             for pk, query_id, clip_id, broad, fine in RelevanceJudgment.objects.filter(
                 query__collection=collection, assessor__isnull=True, source=source
-            ).values_list("pk", "query_id", "clip_id", "broad", "fine")
+            )
+            .order_by()
+            .values_list("pk", "query_id", "clip_id", "broad", "fine")
         }
         now = timezone.now()
         created: list[RelevanceJudgment] = []
