@@ -130,8 +130,6 @@ class MappingConfig(models.Model):
     A campaign without a row (or with an empty list) uses the measures its examples
     were generated for (the keys of ``Example.scores``), else
     :data:`DEFAULT_MAPPING_MEASURE` (:func:`evaluation.services.mappings.campaign_measures`).
-    ``imported_from`` is set on campaigns made by the import of answers collected
-    elsewhere (:mod:`evaluation.services.answers_import`).
     """
 
     campaign = models.OneToOneField(
@@ -140,10 +138,6 @@ class MappingConfig(models.Model):
     measures = models.JSONField(
         default=list, blank=True, help_text="Measure names; empty means the default measures."
     )
-    imported_from = models.CharField(
-        max_length=300, blank=True, help_text="The file the answers were imported from, if any."
-    )
-
     def __str__(self) -> str:
         return f"mapping configuration of {self.campaign}"
 
