@@ -3,7 +3,7 @@
 Results are stored as JSON payloads, one row per (target, measure): a recompute
 overwrites its row (``update_or_create``) instead of appending, so reading a page is
 one indexed lookup and never a computation. Which recomputes run, and how far they
-are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.recompute`).
+are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.services.recompute`).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Leaderboard(models.Model):
 
     ``measure`` is the measure's canonical name, scale included (``CG(scale=fine)@5``).
     ``payload`` holds what the pages, exports and API show (see
-    :func:`evaluation.services.leaderboard_compute`).
+    :func:`evaluation.services.leaderboards.leaderboard_payload`).
     """
 
     collection = models.ForeignKey(
@@ -185,7 +185,7 @@ class Recompute(models.Model):
     leaderboards) and ``target_id`` its primary key. A request sets ``dirty`` and moves
     an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
     row by a conditional ``update()``, and finishes only if nothing made it dirty
-    meanwhile — otherwise it runs again. See :mod:`evaluation.recompute`.
+    meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`.
     """
 
     IDLE = "idle"
