@@ -1,4 +1,4 @@
-"""The project's imports: no cycle anywhere, and the layers of docs/architecture.md hold.
+"""The project's structure: no import cycle, the layers of docs/architecture.md, module sizes.
 
 The graph is read from the source with :mod:`ast` (nothing is imported), from every
 first-party module: ``config``, ``judging``, ``evaluation``, ``embedded``, ``scripts``,
@@ -167,3 +167,20 @@ def test_judging_hands_over_to_evaluation_by_task_name_and_never_imports_it():
         if _under(module, "judging")
     }
     assert {m: names for m, names in wrong.items() if names} == {}
+
+
+MAX_LINES = 450
+LONG_BECAUSE = "This module is long because"
+
+
+def test_a_module_over_450_lines_says_at_its_top_why_it_is_long():
+    # docs/architecture.md: a module that outgrows a screenful of responsibilities
+    # becomes a package; one that stays long says why in its docstring.
+    unexplained = []
+    for module, path in modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MAX_LINES:
+            docstring = ast.get_docstring(ast.parse(text)) or ""
+            if LONG_BECAUSE not in docstring:
+                unexplained.append(f"{module} ({text.count(chr(10))} lines)")
+    assert unexplained == []
