@@ -153,7 +153,9 @@ class CollectionDetailApi(OrganiserApi):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, collection_id: int):
-        collection = selectors.collection_with_counts(user=request.user, collection_id=collection_id)
+        collection = selectors.collection_with_counts(
+            user=request.user, collection_id=collection_id
+        )
         return Response(self.OutputSerializer(collection).data)
 
 

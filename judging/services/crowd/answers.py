@@ -50,9 +50,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
         )
         if task.released:  # answered after the lease: take the slot again
             PreferenceTask.objects.filter(pk=task.pk).update(released=False)
-            Example.objects.filter(pk=task.example_id).update(
-                slots_taken=F("slots_taken") + 1
-            )
+            Example.objects.filter(pk=task.example_id).update(slots_taken=F("slots_taken") + 1)
         Worker.objects.filter(pk=worker.pk).update(answer_count=F("answer_count") + 1)
         worker_trust_update(worker=worker)
         # Announced after every answer, trap question or not, so that the work done

@@ -35,6 +35,7 @@ def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> 
     a, b = (",".join(str(c.pk) for c in lst) for lst in (list_a, list_b))
     return f"{query.pk}|{'|'.join(sorted([a, b]))}"
 
+
 def _example_check(campaign, query, list_a, list_b) -> None:
     k = campaign.list_length
     for side, clips in (("a", list_a), ("b", list_b)):
@@ -48,6 +49,7 @@ def _example_check(campaign, query, list_a, list_b) -> None:
         raise ValidationError("the query belongs to another collection")
     if [c.pk for c in list_a] == [c.pk for c in list_b]:
         raise ValidationError("the two lists are identical")
+
 
 def examples_create(
     *, campaign: PreferenceCampaign, examples: Iterable[dict], source: str
@@ -84,6 +86,7 @@ def examples_create(
         ExampleItem.objects.bulk_create(items, batch_size=1000)
     return new
 
+
 def examples_from_systems(
     *, campaign: PreferenceCampaign, system_a: System, system_b: System
 ) -> list[Example]:
@@ -109,9 +112,11 @@ def examples_from_systems(
             )  # fmt: skip
     return examples_create(campaign=campaign, examples=specs, source=Example.SOURCE_SYSTEMS)
 
+
 CSV_COLUMNS = ("query", "list_a", "list_b")
 
 CSV_OPTIONAL = ("accepted_answers", "explanation")
+
 
 def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Example]:
     """Import examples (and trap questions) from CSV; see ``docs/preference-examples-csv.md``.
@@ -155,10 +160,12 @@ def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Exam
                 raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error
     return created
 
+
 def _example_for(campaign, spec) -> Example:
     return campaign.examples.get(
         signature=_signature(spec["query"], spec["list_a"], spec["list_b"])
     )
+
 
 def examples_generate(
     *,

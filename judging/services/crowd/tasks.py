@@ -22,15 +22,19 @@ TASK_LEASE = timedelta(minutes=30)
 
 _UNLIMITED = 2**31 - 1
 
+
 class TaskError(Exception):
     """A worker's request that cannot be honoured (unknown task, stopped worker...)."""
+
 
 def _order_key(seed: int, example_id: int) -> bytes:
     """A worker's random but stable order of the examples."""
     return hashlib.blake2b(f"{seed}:{example_id}".encode(), digest_size=8).digest()
 
+
 class _NothingToServe(Exception):
     pass
+
 
 def task_serve(*, worker: Worker) -> PreferenceTask | None:
     """The worker's current task: the open one, or a new one; ``None`` when they are done.
@@ -62,12 +66,14 @@ def task_serve(*, worker: Worker) -> PreferenceTask | None:
             return _open_task(worker)
     return _open_task(worker)
 
+
 def _open_task(worker: Worker) -> PreferenceTask | None:
     return (
         PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
         .select_related("example__query__clip")
         .first()
     )
+
 
 def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
@@ -114,6 +120,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
         is_quiz=in_quiz,
         served_at=timezone.now(),
     )
+
 
 def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
     """Give back the redundancy slots of tasks served before ``older_than`` and not answered.

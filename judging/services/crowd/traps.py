@@ -76,6 +76,7 @@ def trap_question_mark(
         _trap_answers_remark(trap=trap)
     return trap
 
+
 def _trap_answers_remark(*, trap: TrapQuestion) -> None:
     answers = list(trap.example.answers.select_related("worker"))
     for answer in answers:
@@ -83,6 +84,7 @@ def _trap_answers_remark(*, trap: TrapQuestion) -> None:
     Answer.objects.bulk_update(answers, ["correct"])
     for worker in {a.worker for a in answers}:
         worker_trust_update(worker=worker)
+
 
 def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
     """Forgive (or un-forgive) a trap question; returns how many workers were recomputed.
@@ -95,6 +97,7 @@ def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
         for worker in workers:
             worker_trust_update(worker=worker)
         return len(workers)
+
 
 def trap_questions_from_judgments(
     *, campaign: PreferenceCampaign, count: int

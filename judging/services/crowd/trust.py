@@ -52,6 +52,7 @@ def worker_trust_update(*, worker: Worker) -> Worker:
         _answers_reconcile(worker=worker)
     return worker
 
+
 def _answers_reconcile(*, worker: Worker) -> None:
     """Make the answers' ``excluded``/``accepted_at`` flags follow the worker's status."""
     answers = Answer.objects.filter(worker=worker)

@@ -28,6 +28,7 @@ class Arrival:
     hit_id: str = ""
     turk_submit_to: str = ""
 
+
 def worker_arrive(*, campaign: PreferenceCampaign, arrival: Arrival) -> Worker:
     """The worker of this platform id (created on first arrival); platform ids of the
     latest visit (study, session, MTurk assignment) are kept."""
@@ -55,6 +56,7 @@ def worker_arrive(*, campaign: PreferenceCampaign, arrival: Arrival) -> Worker:
                 setattr(worker, k, v)
             worker.save(update_fields=list(changed))
     return worker
+
 
 def worker_consent(*, worker: Worker) -> Worker:
     Worker.objects.filter(pk=worker.pk, consented_at__isnull=True).update(

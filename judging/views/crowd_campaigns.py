@@ -1,4 +1,6 @@
-"""Organiser pages of preference campaigns: progress, workers, trap questions, examples, CSV."""
+"""Organiser pages of crowd preference campaigns: progress, workers, trap questions, examples, CSV.
+
+The worker's pages are :mod:`judging.views.crowd_tasks`."""
 
 from __future__ import annotations
 
