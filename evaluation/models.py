@@ -138,6 +138,7 @@ class MappingConfig(models.Model):
     measures = models.JSONField(
         default=list, blank=True, help_text="Measure names; empty means the default measures."
     )
+
     def __str__(self) -> str:
         return f"mapping configuration of {self.campaign}"
 

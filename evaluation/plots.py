@@ -71,7 +71,6 @@ class Plot:
         )
 
 
-
 def _array(values) -> np.ndarray:
     return np.array([np.nan if v is None else v for v in values], dtype=float)
 

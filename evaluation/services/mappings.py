@@ -142,7 +142,9 @@ def score_lists(
 # --- compute and store ---------------------------------------------------------------
 
 
-def campaign_mapping_compute(*, campaign: PreferenceCampaign, report: Report = no_report) -> list[str]:
+def campaign_mapping_compute(
+    *, campaign: PreferenceCampaign, report: Report = no_report
+) -> list[str]:
     """Compute and store (overwriting) the campaign's mapping for each configured measure.
 
     Measures no longer configured lose their stored mapping. Returns the measures stored.
