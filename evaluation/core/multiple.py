@@ -287,6 +287,10 @@ def randomised_tukey_hsd(
     -------
     TukeyHSDResult
         Intervals are NaN (the randomised test gives none).
+
+    References
+    ----------
+    Carterette (2012) and Sakai (2018, §4.5), see the module.
     """
     resamples = iv.resamples_iv(resamples)
     systems, X = _complete(scores)

@@ -189,6 +189,10 @@ def all_pairs(
     PairwiseComparison
         ``k × k`` matrices; ``[i, j]`` compares ``systems[i] − systems[j]``.
 
+    References
+    ----------
+    Urbano (2013), §5.1.2 (the tests) and §5.6.2 (how to report them).
+
     Examples
     --------
     >>> rng = np.random.default_rng(1)

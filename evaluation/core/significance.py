@@ -116,6 +116,10 @@ def paired_test(
     -------
     PairedTestResult
 
+    References
+    ----------
+    Urbano (2013), §5.1.2, eqs. 5.1–5.5; Smucker et al. (2007), see the module.
+
     Examples
     --------
     >>> round(paired_test([0.5, 0.6, 0.7, 0.4], [0.4, 0.4, 0.6, 0.4], test="t").pvalue, 4)
