@@ -194,5 +194,26 @@ def depth_for(measure: str) -> int:
     return measure_spec(measure).k
 
 
+def add_measure_and_estimates(parser: argparse.ArgumentParser) -> None:
+    """Inputs, estimator options, ``-m MEASURE`` and ``--estimates`` (next, evaluate)."""
+    add_inputs(parser)
+    add_estimator(parser)
+    parser.add_argument("-m", "--measure", required=True, help="CG@5, DCG@5, nDCG@5, RBP(p=0.8)@5")
+    parser.add_argument("--estimates", help="'query doc E Var' lines from 'estimate'")
+
+
+def load_estimated(options) -> tuple[Inputs, RelevanceEstimates]:
+    """The pool cut at the measure's depth and its estimates: read from ``--estimates``
+    or computed with the chosen estimator."""
+    inputs = load_inputs(options, depth=depth_for(options.measure))
+    if options.estimates:
+        return inputs, read_estimates(options.estimates, inputs, options.scale)
+    return inputs, estimator_for(inputs, options).estimate(inputs.judged)
+
+
+def add_depth(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=int, default=5, help="pool depth k (default 5)")
+
+
 def number(value: float, digits: int) -> str:
     return "nan" if value != value else f"{value:.{digits}f}"

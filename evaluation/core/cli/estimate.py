@@ -14,6 +14,7 @@ import sys
 import numpy as np
 
 from evaluation.core.cli._lowcost import (
+    add_depth,
     add_estimator,
     add_inputs,
     estimator_for,
@@ -30,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     add_inputs(parser)
     add_estimator(parser)
-    parser.add_argument("--depth", type=int, default=5, help="pool depth k (default 5)")
+    add_depth(parser)
     parser.add_argument("--all", action="store_true", help="list judged pairs too")
     parser.add_argument("--source", action="store_true", help="add the estimating model")
     parser.add_argument("--digits", type=int, default=4, help="decimals (default 4)")

@@ -14,15 +14,7 @@ import argparse
 import json
 import sys
 
-from evaluation.core.cli._lowcost import (
-    add_estimator,
-    add_inputs,
-    depth_for,
-    estimator_for,
-    load_inputs,
-    read_estimates,
-    run_safely,
-)
+from evaluation.core.cli._lowcost import add_measure_and_estimates, load_estimated, run_safely
 from evaluation.core.lowcost import ProbabilisticMeasure, stopping_state
 
 #: The options that make ``evaluate`` an evaluation with estimates.
@@ -38,10 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m evaluation.core evaluate",
         description="Evaluate with estimated relevance (thesis §8.1).",
     )
-    add_inputs(parser)
-    add_estimator(parser)
-    parser.add_argument("-m", "--measure", required=True, help="CG@5, DCG@5, nDCG@5, RBP(p=0.8)@5")
-    parser.add_argument("--estimates", help="'query doc E Var' lines from 'estimate'")
+    add_measure_and_estimates(parser)
     parser.add_argument("--level", type=float, default=0.95, help="interval level (0.95)")
     parser.add_argument("--format", choices=("text", "json"), default="text")
     parser.add_argument("--digits", type=int, default=4)
@@ -54,11 +43,7 @@ def main(args: list[str]) -> int:
     def body() -> int:
         if not 0 < options.level < 1:
             raise ValueError(f"--level must be in (0, 1), got {options.level}")
-        inputs = load_inputs(options, depth=depth_for(options.measure))
-        if options.estimates:
-            estimates = read_estimates(options.estimates, inputs, options.scale)
-        else:
-            estimates = estimator_for(inputs, options).estimate(inputs.judged)
+        inputs, estimates = load_estimated(options)
         kernel = ProbabilisticMeasure(inputs.pool, options.measure, scale=options.scale)
         scores = kernel.scores(estimates, level=options.level)
         low, high = scores.interval()

@@ -14,7 +14,7 @@ import sys
 
 import numpy as np
 
-from evaluation.core.cli._lowcost import add_inputs, load_inputs, run_safely
+from evaluation.core.cli._lowcost import add_depth, add_inputs, load_inputs, run_safely
 from evaluation.core.lowcost import FEATURES, all_features
 
 
@@ -24,7 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Features of every (query, document) pair (thesis §7.2.3).",
     )
     add_inputs(parser)
-    parser.add_argument("--depth", type=int, default=5, help="pool depth k (default 5)")
+    add_depth(parser)
     parser.add_argument("--include-own", action="store_true", help="count a pair's own judgment")
     parser.add_argument("--digits", type=int, default=4, help="decimals (default 4)")
     return parser

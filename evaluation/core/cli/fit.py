@@ -14,7 +14,7 @@ import json
 import sys
 from dataclasses import asdict
 
-from evaluation.core.cli._lowcost import add_inputs, load_inputs, run_safely
+from evaluation.core.cli._lowcost import add_depth, add_inputs, load_inputs, run_safely
 from evaluation.core.lowcost import all_features, fit_model
 from evaluation.core.lowcost.models import M_JUD_TERMS, M_OUT_TERMS
 
@@ -25,7 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Fit relevance models on a complete collection (thesis §7.3).",
     )
     add_inputs(parser, metadata_required=True)
-    parser.add_argument("--depth", type=int, default=5, help="pool depth k (default 5)")
+    add_depth(parser)
     parser.add_argument(
         "--out-terms", default=",".join(M_OUT_TERMS), help="M_out terms (Table A.1's)"
     )

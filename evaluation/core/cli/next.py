@@ -13,15 +13,7 @@ import argparse
 import json
 import sys
 
-from evaluation.core.cli._lowcost import (
-    add_estimator,
-    add_inputs,
-    depth_for,
-    estimator_for,
-    load_inputs,
-    read_estimates,
-    run_safely,
-)
+from evaluation.core.cli._lowcost import add_measure_and_estimates, load_estimated, run_safely
 from evaluation.core.lowcost import ProbabilisticMeasure, stopping_state
 from evaluation.core.lowcost.selection import best_pairs, judgment_weights
 
@@ -31,10 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m evaluation.core next",
         description="Which (query, document) pairs to judge next (thesis §8.3-8.4).",
     )
-    add_inputs(parser)
-    add_estimator(parser)
-    parser.add_argument("-m", "--measure", required=True, help="CG@5, DCG@5, nDCG@5, RBP(p=0.8)@5")
-    parser.add_argument("--estimates", help="'query doc E Var' lines from 'estimate'")
+    add_measure_and_estimates(parser)
     parser.add_argument("-n", type=int, default=10, help="how many pairs (default 10)")
     parser.add_argument("--target", choices=("relative", "absolute"), default="relative")
     parser.add_argument("--confidence", type=float, default=0.95, help="relative stop (0.95)")
@@ -52,11 +41,7 @@ def main(args: list[str]) -> int:
     def body() -> int:
         if options.n < 1:
             raise ValueError(f"-n must be at least 1, got {options.n}")
-        inputs = load_inputs(options, depth=depth_for(options.measure))
-        if options.estimates:
-            estimates = read_estimates(options.estimates, inputs, options.scale)
-        else:
-            estimates = estimator_for(inputs, options).estimate(inputs.judged)
+        inputs, estimates = load_estimated(options)
         kernel = ProbabilisticMeasure(inputs.pool, options.measure, scale=options.scale)
         scores = kernel.scores(estimates)
         state = stopping_state(

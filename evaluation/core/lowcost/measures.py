@@ -200,6 +200,7 @@ class ProbabilisticMeasure:
         self.entry_pair = ranked[s, q, r]
         self.entry_weight = self.w[r]
         self.n_systems, self.n_queries = len(pool.systems), len(pool.queries)
+        self.entry_cell = s * self.n_queries + q  # (system, query) of each entry, flat
 
     # -- the normaliser of each query ---------------------------------------------------
 
@@ -227,10 +228,9 @@ class ProbabilisticMeasure:
         e_rel, v_rel = estimates.expectation, estimates.variance
         s, q, pair, w = self.entry_system, self.entry_query, self.entry_pair, self.entry_weight
         shape = (self.n_systems, self.n_queries)
-        e_num = np.zeros(shape)
-        np.add.at(e_num, (s, q), w * e_rel[pair])
-        v_num = np.zeros(shape)
-        np.add.at(v_num, (s, q), w**2 * v_rel[pair])
+        cell, size = self.entry_cell, self.n_systems * self.n_queries
+        e_num = np.bincount(cell, weights=w * e_rel[pair], minlength=size).reshape(shape)
+        v_num = np.bincount(cell, weights=w**2 * v_rel[pair], minlength=size).reshape(shape)
         e_den, v_den = self.ideal(estimates)
         inv = np.divide(1.0, e_den, out=np.zeros_like(e_den), where=e_den > 0)
         e_q = e_num * inv
