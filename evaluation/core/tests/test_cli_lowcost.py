@@ -31,15 +31,25 @@ def run(capsys, *args):
 
 
 def test_estimate_then_evaluate_and_next_read_the_estimates(files, capsys):
-    code, out, err = run(capsys, "estimate", files["partial"], files["runs"], "--metadata", files["meta"])
+    code, out, err = run(
+        capsys, "estimate", files["partial"], files["runs"], "--metadata", files["meta"]
+    )
     assert code == 0, err
     rows = [line.split("\t") for line in out.splitlines()]
     assert len(rows) == 6322 - 400 and all(len(r) == 4 for r in rows)
     estimates = files["tmp"] / "estimates.tsv"
     estimates.write_text(out)
     code, out, err = run(
-        capsys, "evaluate", files["partial"], files["runs"], "--estimates", estimates, "-m", "CG@5",
-        "--format", "json",
+        capsys,
+        "evaluate",
+        files["partial"],
+        files["runs"],
+        "--estimates",
+        estimates,
+        "-m",
+        "CG@5",
+        "--format",
+        "json",
     )
     assert code == 0, err
     result = json.loads(out)
@@ -48,8 +58,16 @@ def test_estimate_then_evaluate_and_next_read_the_estimates(files, capsys):
     assert all(d["expectation"] >= 0 and 0.5 <= d["confidence"] <= 1 for d in result["differences"])
     assert 0.5 < result["ranking_confidence"] < 1
     code, out, err = run(
-        capsys, "next", files["partial"], files["runs"], "--estimates", estimates, "-m", "CG@5",
-        "-n", 3,
+        capsys,
+        "next",
+        files["partial"],
+        files["runs"],
+        "--estimates",
+        estimates,
+        "-m",
+        "CG@5",
+        "-n",
+        3,
     )
     assert code == 0, err
     picked = [line.split("\t") for line in out.splitlines() if not line.startswith("#")]
@@ -63,7 +81,14 @@ def test_evaluate_without_estimates_is_still_the_ordinary_one(files, capsys):
 
 def test_evaluate_with_metadata_and_every_judgment_is_certain(files, capsys):
     code, out, err = run(
-        capsys, "evaluate", files["qrels"], files["runs"], "--metadata", files["meta"], "-m", "nDCG@5"
+        capsys,
+        "evaluate",
+        files["qrels"],
+        files["runs"],
+        "--metadata",
+        files["meta"],
+        "-m",
+        "nDCG@5",
     )
     assert code == 0, err
     assert "confidence in the ranking: 1.0000" in out
@@ -71,8 +96,20 @@ def test_evaluate_with_metadata_and_every_judgment_is_certain(files, capsys):
 
 def test_simulate_json_has_total_judgments_and_steps(files, capsys):
     code, out, err = run(
-        capsys, "simulate", files["qrels"], files["runs"], "--metadata", files["meta"], "-m", "CG@5",
-        "--format", "json", "--max-judgments", 40, "--every", 20,
+        capsys,
+        "simulate",
+        files["qrels"],
+        files["runs"],
+        "--metadata",
+        files["meta"],
+        "-m",
+        "CG@5",
+        "--format",
+        "json",
+        "--max-judgments",
+        40,
+        "--every",
+        20,
     )
     assert code == 0, err
     result = json.loads(out)
@@ -84,8 +121,17 @@ def test_simulate_json_has_total_judgments_and_steps(files, capsys):
 
 def test_simulate_text_puts_the_thesis_figures_beside_ours(files, capsys):
     code, out, _ = run(
-        capsys, "simulate", files["qrels"], files["runs"], "--metadata", files["meta"], "-m", "CG@5",
-        "--max-judgments", 0, "--published",
+        capsys,
+        "simulate",
+        files["qrels"],
+        files["runs"],
+        "--metadata",
+        files["meta"],
+        "-m",
+        "CG@5",
+        "--max-judgments",
+        0,
+        "--published",
     )
     assert code == 0
     assert "Table 8.1 (none judged)\t0 (0.0%)" in out
@@ -93,7 +139,9 @@ def test_simulate_text_puts_the_thesis_figures_beside_ours(files, capsys):
 
 
 def test_features_and_fit(files, capsys):
-    code, out, err = run(capsys, "features", files["partial"], files["runs"], "--metadata", files["meta"])
+    code, out, err = run(
+        capsys, "features", files["partial"], files["runs"], "--metadata", files["meta"]
+    )
     assert code == 0, err
     header, *rows = out.splitlines()
     assert header.split("\t")[:4] == ["query", "doc", "relevance", "fSYS"]
@@ -103,13 +151,26 @@ def test_features_and_fit(files, capsys):
     fitted = json.loads(out)["models"]
     assert [m["model"]["name"] for m in fitted] == ["M_out", "M_jud"]
     assert set(fitted[0]["statistics"]["lr_chi2"]) == {
-        "fSYS", "OV", "fSYS:OV", "fART", "sGEN", "fGEN", "sGEN:fGEN"
+        "fSYS",
+        "OV",
+        "fSYS:OV",
+        "fART",
+        "sGEN",
+        "fGEN",
+        "sGEN:fGEN",
     }
     model_file = files["tmp"] / "models.json"
     model_file.write_text(out)
     code, out, err = run(
-        capsys, "estimate", files["partial"], files["runs"], "--metadata", files["meta"],
-        "--model", model_file, "--source",
+        capsys,
+        "estimate",
+        files["partial"],
+        files["runs"],
+        "--metadata",
+        files["meta"],
+        "--model",
+        model_file,
+        "--source",
     )
     assert code == 0, err
 
@@ -151,13 +212,29 @@ def test_user_errors_are_one_line_without_a_traceback(files, capsys):
     trec = files["tmp"] / "trec-qrels.txt"
     trec.write_text("001a6a 0 0a6d04 5\n")  # level 5 on a 0-2 scale
     for args, expected in [
-        (["simulate", files["partial"], files["runs"], "--metadata", files["meta"], "-m", "CG@5"],
-         "simulate needs every ranked document judged"),
+        (
+            [
+                "simulate",
+                files["partial"],
+                files["runs"],
+                "--metadata",
+                files["meta"],
+                "-m",
+                "CG@5",
+            ],
+            "simulate needs every ranked document judged",
+        ),
         (["next", files["partial"], files["runs"], "-m", "AP@5"], "defines CG, DCG, nDCG, RBP"),
         (["next", files["partial"], files["runs"], "-m", "nDCG@x"], "unknown measure"),
-        (["estimate", files["partial"], files["runs"], "--scale", "broad"], "has no 'broad' column"),
+        (
+            ["estimate", files["partial"], files["runs"], "--scale", "broad"],
+            "has no 'broad' column",
+        ),
         (["estimate", trec, files["runs"], "--scale", "broad"], "above the broad scale"),
-        (["estimate", files["partial"], files["runs"], "--metadata", "/no/such/file"], "No such file"),
+        (
+            ["estimate", files["partial"], files["runs"], "--metadata", "/no/such/file"],
+            "No such file",
+        ),
     ]:
         code, _, err = run(capsys, *args)
         assert code == 2 and expected in err and "Traceback" not in err, (args, err)
