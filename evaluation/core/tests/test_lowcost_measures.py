@@ -66,7 +66,7 @@ def test_a_document_both_systems_rank_equally_cancels_in_their_difference():
     assert dcg.difference_variance[0, 1] == pytest.approx(400 * (1 / np.log2(3) - 1) ** 2 / eta**2)
 
 
-def _sub_collection(n_queries=20):
+def _sub_collection(n_queries=12):
     qrels, runs, metadata, _, _ = mirex2011()
     keep = sorted({q for run in runs.values() for q in run.query_ids})[:n_queries]
     small = {
