@@ -342,7 +342,7 @@ def expected_scores(
     >>> est = RelevanceEstimates(np.array([100.0, 50, 0]), np.array([0.0, 100, 0]),
     ...                          np.zeros(3, int), np.ones(3, bool), "fine")
     >>> scores = expected_scores(pool, est, "CG@2")
-    >>> scores.expectation.round(4), scores.difference_variance[0, 1]  # d2 cancels
+    >>> scores.expectation.round(4), float(scores.difference_variance[0, 1])  # d2 cancels
     (array([0.75, 0.25]), 0.0)
     """
     return ProbabilisticMeasure(pool, measure, scale=estimates.scale).scores(estimates, level=level)
