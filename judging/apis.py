@@ -24,6 +24,7 @@ from rest_framework.views import APIView
 from judging import selectors
 from judging.models import (
     Answer,
+    Clip,
     Collection,
     PreferenceCampaign,
     RelevanceJudgment,
@@ -38,6 +39,39 @@ from judging.services.collections import (
     run_replace,
     system_create,
 )
+from judging.validation import (
+    check_text,
+    column_length,
+    identifier_validator,
+    name_validator,
+    text_validator,
+)
+
+ID_MAX_LENGTH = column_length(Clip, "external_id")
+
+
+def id_field(**kwargs) -> serializers.CharField:
+    """A clip or query id, checked by :mod:`judging.validation` (no whitespace)."""
+    return serializers.CharField(
+        max_length=ID_MAX_LENGTH, validators=[identifier_validator(ID_MAX_LENGTH)], **kwargs
+    )
+
+
+def name_field(model, field: str, *, required: bool = True, **kwargs) -> serializers.CharField:
+    """A one-line name as long as its model column allows (:mod:`judging.validation`)."""
+    limit = column_length(model, field)
+    return serializers.CharField(
+        max_length=limit, validators=[name_validator(limit)], required=required,
+        allow_blank=not required, **kwargs,
+    )  # fmt: skip
+
+
+def text_field(model, field: str, **kwargs) -> serializers.CharField:
+    """Free text (line breaks allowed), bounded by :mod:`judging.validation`."""
+    limit = column_length(model, field)
+    return serializers.CharField(
+        max_length=limit, validators=[text_validator(limit)], allow_blank=True, **kwargs
+    )
 
 
 class IsOrganiser(BasePermission):
@@ -127,8 +161,8 @@ class CollectionListApi(OrganiserApi):
 
 class CollectionCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=200)
-        description = serializers.CharField(required=False, allow_blank=True, default="")
+        name = name_field(Collection, "name")
+        description = text_field(Collection, "description", required=False, default="")
 
     OutputSerializer = CollectionOutputSerializer
 
@@ -160,10 +194,10 @@ class CollectionDetailApi(OrganiserApi):
 
 
 class ClipSerializer(serializers.Serializer):
-    external_id = serializers.CharField(max_length=200)
-    title = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    artist = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    genre = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    external_id = id_field()
+    title = name_field(Clip, "title", required=False)
+    artist = name_field(Clip, "artist", required=False)
+    genre = name_field(Clip, "genre", required=False)
     duration = serializers.FloatField(required=False, allow_null=True, min_value=0)
     has_audio = serializers.BooleanField(read_only=True)
 
@@ -210,9 +244,7 @@ class QueryListApi(OrganiserApi):
 
 class QueryCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        clips = serializers.ListField(
-            child=serializers.CharField(max_length=200), allow_empty=False
-        )
+        clips = serializers.ListField(child=id_field(), allow_empty=False)
 
     @extend_schema(request=InputSerializer, responses={201: QuerySerializer(many=True)})
     def post(self, request, collection_id: int):
@@ -241,8 +273,8 @@ class SystemListApi(OrganiserApi):
 
 class SystemCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=200)
-        team = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+        name = name_field(System, "name")
+        team = name_field(System, "team", required=False, default="")
 
     @extend_schema(request=InputSerializer, responses={201: SystemSerializer})
     def post(self, request, collection_id: int):
@@ -275,10 +307,15 @@ class RunDetailApi(OrganiserApi):
 class RunReplaceApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
         rankings = serializers.DictField(
-            child=serializers.ListField(child=serializers.CharField(), allow_empty=False),
+            child=serializers.ListField(child=id_field(), allow_empty=False),
             allow_empty=False,
             help_text="{query clip id: [clip id, …]}, best first; other queries keep their lists.",
         )
+
+        def validate_rankings(self, rankings):
+            for query in rankings:
+                check_text(query, what="query id", kind="identifier", max_length=ID_MAX_LENGTH)
+            return rankings
 
     class OutputSerializer(serializers.Serializer):
         entries = serializers.IntegerField()
@@ -294,8 +331,8 @@ class RunReplaceApi(OrganiserApi):
 
 
 class JudgmentSerializer(serializers.Serializer):
-    query = serializers.CharField(max_length=200)
-    clip = serializers.CharField(max_length=200)
+    query = id_field()
+    clip = id_field()
     broad = serializers.IntegerField(min_value=0, max_value=2, required=False, allow_null=True)
     fine = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 

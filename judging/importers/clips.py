@@ -12,13 +12,14 @@ from django.core.files import File
 from django.db import transaction
 
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.importers.index import BATCH_SIZE, check_field, check_id
 from judging.models import Clip, Collection
+from judging.validation import column_length
 
 AUDIO_SUFFIXES: tuple[str, ...] = (".wav", ".mp3", ".ogg", ".flac")
 CSV_COLUMNS: tuple[str, ...] = ("id", "title", "artist", "genre")
 METADATA_FIELDS: tuple[str, ...] = ("title", "artist", "genre")
-MAX_LENGTHS = {name: Clip._meta.get_field(name).max_length for name in METADATA_FIELDS}
+MAX_LENGTHS = {name: column_length(Clip, name) for name in METADATA_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,7 @@ def audio_files_find(folder: Path) -> dict[str, Path]:
                 None,
                 f"two audio files for clip '{path.stem}': {found[path.stem].name}, {path.name}",
             )
-        if len(path.stem) > ID_MAX_LENGTH:
-            raise ImportFailed(
-                path, None, f"the file name is longer than {ID_MAX_LENGTH} characters"
-            )
+        check_id(path, None, "the clip id (the file name without its extension)", path.stem)
         found[path.stem] = path
     return found
 
@@ -105,9 +103,12 @@ def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
                 clip_id = values.pop("id")
                 if not clip_id:
                     raise ImportFailed(path, line, "empty id")
-                check_length(path, line, "id", clip_id, ID_MAX_LENGTH)
+                check_id(path, line, "id", clip_id)
                 for name, value in values.items():
-                    check_length(path, line, name, value, MAX_LENGTHS[name])
+                    if value:
+                        check_field(
+                            path, line, name, value, kind="name", max_length=MAX_LENGTHS[name]
+                        )
                 if clip_id in rows:
                     raise ImportFailed(
                         path,

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from judging import handoff
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, CollectionIndex, check_length
+from judging.importers.index import BATCH_SIZE, CollectionIndex, check_id
 from judging.importers.rows import Row, read_rows
 from judging.models import Collection, RelevanceJudgment
 from judging.models.collection import BROAD_LABELS, FINE_MAX
@@ -146,8 +146,8 @@ def judgments_import(
                     values = [(single_scale, fields[2])]
                 else:
                     values = [("fine", fields[2]), ("broad", fields[3])]
-            check_length(path, row.line, "query id", query, ID_MAX_LENGTH)
-            check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
+            check_id(path, row.line, "query id", query)
+            check_id(path, row.line, "document id", doc)
             grades: dict[str, int | None] = {"broad": None, "fine": None}
             for grade_scale, text in values:
                 grades[grade_scale] = parse_grade(path, row.line, text, grade_scale)

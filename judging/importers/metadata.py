@@ -8,13 +8,14 @@ from pathlib import Path
 from django.db import transaction
 
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.importers.index import BATCH_SIZE, check_field, check_id
 from judging.importers.rows import expect_fields, read_rows
 from judging.models import Clip, Collection
+from judging.validation import column_length
 
 METADATA_LAYOUT = "doc artist genre"
-ARTIST_MAX_LENGTH = Clip._meta.get_field("artist").max_length
-GENRE_MAX_LENGTH = Clip._meta.get_field("genre").max_length
+ARTIST_MAX_LENGTH = column_length(Clip, "artist")
+GENRE_MAX_LENGTH = column_length(Clip, "genre")
 
 
 @dataclass(frozen=True)
@@ -54,9 +55,13 @@ def metadata_import(
         for row in read_rows(path):
             expect_fields(path, row, 3, METADATA_LAYOUT)
             doc, artist, genre = row.fields
-            check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
-            check_length(path, row.line, "artist", artist, ARTIST_MAX_LENGTH)
-            check_length(path, row.line, "genre", genre, GENRE_MAX_LENGTH)
+            check_id(path, row.line, "document id", doc)
+            for what, value, limit in (
+                ("artist", artist, ARTIST_MAX_LENGTH),
+                ("genre", genre, GENRE_MAX_LENGTH),
+            ):
+                if value:
+                    check_field(path, row.line, what, value, kind="name", max_length=limit)
             if doc not in stored and not create_missing_clips:
                 raise ImportFailed(
                     path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"

@@ -13,10 +13,10 @@ from judging import handoff
 from judging.importers.errors import ImportFailed
 from judging.importers.index import (
     BATCH_SIZE,
-    ID_MAX_LENGTH,
     SYSTEM_NAME_MAX_LENGTH,
     CollectionIndex,
-    check_length,
+    check_field,
+    check_id,
 )
 from judging.importers.rows import Row, expect_fields, read_rows
 from judging.models import Collection, RunEntry, System
@@ -116,9 +116,11 @@ def _read_lists(
             expect_fields(path, row, 3, RANKED_LAYOUT)
             system, query, doc = row.fields
             score = None
-        check_length(path, row.line, "system name", system, SYSTEM_NAME_MAX_LENGTH)
-        check_length(path, row.line, "query id", query, ID_MAX_LENGTH)
-        check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
+        check_field(
+            path, row.line, "system name", system, kind="name", max_length=SYSTEM_NAME_MAX_LENGTH
+        )
+        check_id(path, row.line, "query id", query)
+        check_id(path, row.line, "document id", doc)
         if query not in index.queries:
             if not create_missing_queries:
                 raise ImportFailed(

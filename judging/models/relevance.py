@@ -29,6 +29,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from judging.models.collection import Clip, Collection, Query, RelevanceJudgment
+from judging.validation import name_validator
 
 
 class RelevanceCampaign(models.Model):
@@ -37,7 +38,7 @@ class RelevanceCampaign(models.Model):
     collection = models.ForeignKey(
         Collection, on_delete=models.CASCADE, related_name="relevance_campaigns"
     )
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[name_validator(200)])
     cutoff = models.PositiveSmallIntegerField(
         default=5, help_text="k: each system's top k clips per query enter the pool."
     )
