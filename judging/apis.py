@@ -96,6 +96,11 @@ class OrganiserApi(APIView):
     permission_classes = [IsAuthenticated, IsOrganiser]
     schema = NestedSerializerSchema()
 
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method in ("POST", "PUT", "PATCH"):
+            request.data  # noqa: B018 - a malformed body is a 400 even where no field is read
+
     def get_collection(self, pk: int) -> Collection:
         return selectors.collection_for_organiser(user=self.request.user, collection_id=pk)
 
