@@ -21,7 +21,6 @@ from judging.models.collection import BROAD_LABELS
 from judging.selectors.crowd import campaign_answers_for_export
 from judging.selectors.relevance import campaign_judgments
 
-
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A cell beginning with one of these is run as a formula by Excel, LibreOffice or Google
 Sheets (OWASP, "CSV Injection")."""
@@ -40,10 +39,8 @@ def spreadsheet_safe(value):
     >>> spreadsheet_safe(-0.05), spreadsheet_safe("@SUM(1)"), spreadsheet_safe("ok")
     (-0.05, "'@SUM(1)", 'ok')
     """
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        if not _NUMBER.fullmatch(value):
-            return "'" + value
-    return value
+    formula = isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    return "'" + value if formula and not _NUMBER.fullmatch(value) else value
 
 
 def csv_text(

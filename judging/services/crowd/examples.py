@@ -9,14 +9,15 @@ feeds it the campaign's Fine judgments and stores what it finds.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Iterable, Sequence
+from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from evaluation.core.example_generator import GeneratorReport, generate_examples
+from judging.importers.csvfile import csv_records
+from judging.importers.errors import ImportFailed
 from judging.models import (
     Clip,
     Example,
@@ -28,6 +29,7 @@ from judging.models import (
     System,
 )
 from judging.services.crowd.traps import trap_question_mark
+from judging.validation import check_text, shown
 
 
 def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> str:
@@ -118,32 +120,42 @@ CSV_COLUMNS = ("query", "list_a", "list_b")
 CSV_OPTIONAL = ("accepted_answers", "explanation")
 
 
-def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Example]:
+def examples_import_csv(
+    *, campaign: PreferenceCampaign, text: str | bytes | BinaryIO
+) -> list[Example]:
     """Import examples (and trap questions) from CSV; see ``docs/preference-examples-csv.md``.
 
-    All or nothing: the first bad line stops the import with its line number.
+    ``text`` is the file's text or a stream of it (an upload is read a record at a
+    time, :mod:`judging.importers.csvfile`). All or nothing: the first bad line stops
+    the import with its line number.
     """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip() for h in reader.fieldnames or []]
-    missing = [c for c in CSV_COLUMNS if c not in header]
-    if missing:
-        raise ValidationError(f"line 1: missing column(s) {', '.join(missing)}")
     clips = {c.external_id: c for c in campaign.collection.clips.all()}
     queries = {q.clip.external_id: q for q in campaign.collection.queries.select_related("clip")}
-    with transaction.atomic():
-        created: list[Example] = []
-        for line, row in enumerate(reader, start=2):
-            row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
-            try:
+    line = 1
+    try:
+        with transaction.atomic():
+            created: list[Example] = []
+            records = csv_records(text, path="examples.csv")
+            header = [h.strip() for h in next(records, (1, []))[1]]
+            missing = [c for c in CSV_COLUMNS if c not in header]
+            if missing:
+                raise ValidationError(f"missing column(s) {', '.join(missing)}")
+            for line, cells in records:  # noqa: B007 - the error names the line
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if len(cells) > len(header):
+                    raise ValidationError("more fields than columns")
+                row = {k: v.strip() for k, v in zip(header, cells, strict=False)}
+                row.update((k, "") for k in header[len(cells) :])
                 query = queries.get(row["query"])
                 if query is None:
-                    raise ValidationError(f"unknown query {row['query']!r}")
+                    raise ValidationError(f"unknown query {shown(row['query'])}")
                 lists = []
                 for column in ("list_a", "list_b"):
                     ids = row[column].split()
                     unknown = [i for i in ids if i not in clips]
                     if unknown:
-                        raise ValidationError(f"{column}: unknown clip {unknown[0]!r}")
+                        raise ValidationError(f"{column}: unknown clip {shown(unknown[0])}")
                     lists.append([clips[i] for i in ids])
                 spec = {"query": query, "list_a": lists[0], "list_b": lists[1]}
                 new = examples_create(campaign=campaign, examples=[spec], source=Example.SOURCE_CSV)
@@ -153,11 +165,16 @@ def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Exam
                     trap_question_mark(
                         example=example,
                         accepted_answers=accepted.replace("|", " ").split(),
-                        explanation=row.get("explanation", ""),
-                    )
+                        explanation=check_text(
+                            row.get("explanation", ""), what="explanation", kind="text",
+                            required=False,
+                        ),
+                    )  # fmt: skip
                 created.extend(new)
-            except ValidationError as error:
-                raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error
+    except ImportFailed as error:
+        raise ValidationError(f"line {error.line}: {error.message}") from None
+    except ValidationError as error:
+        raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error
     return created
 
 
