@@ -8,6 +8,8 @@ handling"). Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]`` in :mod:`config.setti
 ================================  ======  =========================================
 exception                         status  body
 ================================  ======  =========================================
+``SourceConflict`` (judging)      409     ``{"detail": "<what would change>"}``: an import
+                                          would change a judgment source without replace
 django ``ValidationError``        400     ``{"detail": "<the messages, joined>"}``
 DRF ``ValidationError``           400     DRF's field errors
 ``Http404``                       404     ``{"detail": "..."}``
@@ -21,8 +23,18 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
+from judging.services.sources import SourceConflict
+
+
+class Conflict(exceptions.APIException):
+    status_code = 409
+    default_detail = "The request conflicts with the data stored."
+    default_code = "conflict"
+
 
 def api_exception_handler(exc, context):
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, SourceConflict):
+        exc = Conflict(" ".join(exc.messages))
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError({"detail": " ".join(exc.messages)})
     return exception_handler(exc, context)

@@ -158,7 +158,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Collections, judgments, campaigns, answers, mappings and leaderboards.",
     "VERSION": "0.1.0",
     # An answer's choice (as shown) and outcome (about the stored lists) share one set.
-    "ENUM_NAME_OVERRIDES": {"PreferenceAnswerEnum": "judging.models.crowd.CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "PreferenceAnswerEnum": "judging.models.crowd.CHOICES",
+        "JudgmentSourceStatusEnum": "judging.models.sources.JudgmentSource.STATUSES",
+    },
 }
 
 SESSION_COOKIE_HTTPONLY = True

@@ -6,6 +6,11 @@ through :mod:`judging.selectors`, so it only ever sees the organiser's own colle
 did not exist. Writes go through :mod:`judging.services.collections`; their validation
 errors come back as ``400 {"detail": "..."}`` naming the bad item, by the project's one
 exception handler (:mod:`config.api_errors`).
+
+This module is long because it holds one small ``APIView`` per operation on a
+collection's data (collections, clips, queries, systems, runs, judgments, judgment
+sources, campaigns, answers) with their serializers, as the API's one index; each view
+is a few lines over a selector or a service.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from judging.models import (
     Answer,
     Clip,
     Collection,
+    JudgmentSource,
     PreferenceCampaign,
     RelevanceJudgment,
     System,
@@ -39,6 +45,7 @@ from judging.services.collections import (
     run_replace,
     system_create,
 )
+from judging.services.sources import judgment_source_set_status
 from judging.validation import (
     check_text,
     column_length,
@@ -347,6 +354,7 @@ class JudgmentListApi(OrganiserApi):
         query = serializers.CharField(source="query.clip.external_id")
         clip = serializers.CharField(source="clip.external_id")
         assessor = serializers.CharField(source="assessor.username", default=None)
+        source = serializers.CharField(source="source.name")
 
         class Meta:
             model = RelevanceJudgment
@@ -360,26 +368,49 @@ class JudgmentListApi(OrganiserApi):
 
 
 class JudgmentCreateApi(OrganiserApi):
+    """Judgments into one named judgment source of the collection.
+
+    Sending the same judgments again changes nothing. A judgment the source already holds
+    with other values is changed only with ``"replace": true``; without it the answer is
+    ``409`` saying what would change, and nothing is written. Other sources are never
+    touched, and a relevance campaign's source cannot be written.
+    """
+
     class InputSerializer(serializers.Serializer):
         judgments = JudgmentSerializer(many=True, allow_empty=False)
-        source = serializers.CharField(
-            max_length=150, required=False, default="", help_text="Stored as api:<source>."
+        source = name_field(
+            JudgmentSource, "name", required=False, default="",
+            help_text="The judgment source to write into (default: api:<your username>).",
+        )  # fmt: skip
+        replace = serializers.BooleanField(
+            default=False, help_text="Change judgments the source already holds."
         )
 
     class OutputSerializer(serializers.Serializer):
+        source = serializers.CharField()
+        source_created = serializers.BooleanField()
         created = serializers.IntegerField()
         updated = serializers.IntegerField()
+        unchanged = serializers.IntegerField()
+        kept = serializers.IntegerField(help_text="Judgments of the source not in this request.")
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        source = f"api:{data.validated_data['source'] or request.user.get_username()}"
-        created, updated = judgments_upsert(
-            collection=collection, judgments=data.validated_data["judgments"], source=source
+        user = request.user.get_username()
+        write = judgments_upsert(
+            collection=collection,
+            judgments=data.validated_data["judgments"],
+            source=data.validated_data["source"] or f"api:{user}",
+            replace=data.validated_data["replace"],
+            origin=f"REST API, {user}",
         )
-        return Response({"created": created, "updated": updated}, status=status.HTTP_201_CREATED)
+        body = {"source": write.source.name, "source_created": write.source_created,
+                "created": write.created, "updated": write.updated,
+                "unchanged": write.unchanged, "kept": write.kept}  # fmt: skip
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -451,3 +482,60 @@ class AnswerListApi(OrganiserApi):
         campaign = self.get_campaign(campaign_id)
         answers = selectors.campaign_answers(campaign=campaign)
         return self.paginate(answers, self.OutputSerializer)
+
+
+class JudgmentSourceSerializer(serializers.ModelSerializer):
+    counts = serializers.BooleanField(read_only=True)
+    judgments = serializers.IntegerField(source="judgment_count", read_only=True)
+    relevance_campaign = serializers.IntegerField(
+        source="relevance_campaign_id", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = JudgmentSource
+        fields = ["id", "name", "kind", "status", "counts", "judgments", "relevance_campaign",
+                  "origin", "created_at", "updated_at"]  # fmt: skip
+
+
+class JudgmentSourceListApi(OrganiserApi):
+    """The collection's judgment sources: which count in results (official) and which do
+    not (pilot), with the consolidation rule applied to the counting ones."""
+
+    class OutputSerializer(serializers.Serializer):
+        consolidation = serializers.CharField()
+        sources = JudgmentSourceSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        sources = selectors.collection_judgment_sources_with_counts(collection=collection)
+        return Response(
+            {
+                "consolidation": selectors.CONSOLIDATION_RULE,
+                "sources": JudgmentSourceSerializer(sources, many=True).data,
+            }
+        )
+
+
+class JudgmentSourceStatusApi(OrganiserApi):
+    """Make a source official (it counts) or a pilot (left out of results). A change asks
+    for one coalesced recompute of the collection's results."""
+
+    class InputSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=JudgmentSource.STATUSES)
+
+    class OutputSerializer(serializers.Serializer):
+        changed = serializers.BooleanField()
+        source = JudgmentSourceSerializer()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request, collection_id: int, source_id: int):
+        collection = self.get_collection(collection_id)
+        source = selectors.collection_judgment_source(collection=collection, source_id=source_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changed = judgment_source_set_status(source=source, status=data.validated_data["status"])
+        source = selectors.collection_judgment_sources_with_counts(collection=collection).get(
+            pk=source.pk
+        )
+        return Response({"changed": changed, "source": JudgmentSourceSerializer(source).data})

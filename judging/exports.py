@@ -127,7 +127,7 @@ def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
         activity.plays if activity else "",
         judgment.created_at.isoformat(),
         judgment.updated_at.isoformat(),
-        judgment.source,
+        judgment.source.name,
     ]
 
 

@@ -6,6 +6,7 @@ from judging.views import (
     crowd_campaigns,
     crowd_tasks,
     relevance_campaigns,
+    sources,
 )
 
 app_name = "judging"
@@ -14,6 +15,11 @@ urlpatterns = [
     path("collections/", collections.collection_list, name="collections"),
     path("collections/<int:pk>/", collections.collection_detail, name="collection"),
     path("audio/<str:token>", collections.clip_audio, name="clip_audio"),
+    path(
+        "collections/<int:pk>/judgment-sources/<int:source_pk>/status/",
+        sources.judgment_source_status,
+        name="judgment_source_status",
+    ),
     # Relevance campaigns: organisers
     path(
         "relevance-campaigns/",

@@ -109,7 +109,8 @@ def test_judgments_cover_the_pooled_lists_of_every_query_with_consistent_broad_a
     for query_id in judged_queries:
         pool = set(RunEntry.objects.filter(query_id=query_id).values_list("clip_id", flat=True))
         assert pool == {j.clip_id for j in judgments if j.query_id == query_id}
-    assert all(j.source == "demo" and j.assessor is None for j in judgments)
+    assert all(j.source.name == "demo" and j.assessor is None for j in judgments)
+    assert {j.source.kind for j in judgments} == {"demo"}
     # Broad follows Fine: a higher Broad category never has a lower Fine score.
     for lower, higher in ((0, 1), (1, 2)):
         top_of_lower = max(j.fine for j in judgments if j.broad == lower)

@@ -81,7 +81,11 @@ def test_the_leaderboard_exports_as_csv_tables_and_json(organiser, personas):
     pairs = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=pairs")
     ).content.decode()
-    assert pairs.splitlines()[0] == "a,b,delta,ci_low,ci_high,p,p_adjusted,delta_psat"
+    # The last column names the judgment sources (unrecorded: a payload made without them).
+    assert pairs.splitlines()[0] == (
+        "a,b,delta,ci_low,ci_high,p,p_adjusted,delta_psat,judgment_sources"
+    )
+    assert pairs.splitlines()[1].endswith(",unrecorded")
     scores = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=scores")
     ).content.decode()

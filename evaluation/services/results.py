@@ -29,7 +29,9 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
             collection.reliability_studies.all().delete()
         return
     mappings = selectors.collection_campaign_mappings(collection=collection)
+    sources = selectors.collection_judgment_sources(collection=collection)
     collection_results_store(
-        collection=collection, runs=runs, qrels=qrels, mappings=mappings, report=report
-    )
+        collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
+        report=report,
+    )  # fmt: skip
     report(1.0, "stored", force=True)

@@ -11,53 +11,16 @@ read as a stream: one record at a time is in memory, and a field is at most
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 from judging.importers.errors import ImportFailed
+from judging.importers.inputs import Input, as_input
 
 FIELD_LIMIT = 128 * 1024
 """Characters in one CSV field (Python's default limit, 131,072): fields hold ids, lists
 of ids and short texts, so a longer one is a broken file, not data."""
-
-
-MAX_LINE_BYTES = 1024 * 1024
-"""Bytes in one line of a file (1 MiB): the reader never holds more than this of a line."""
-
-
-def binary_stream(source: BinaryIO | bytes | str) -> BinaryIO:
-    """``source`` as a binary stream (text is encoded as UTF-8, a lone surrogate kept so
-    that it is then refused as not UTF-8)."""
-    if isinstance(source, str):
-        return io.BytesIO(source.encode("utf-8", "surrogatepass"))
-    if isinstance(source, bytes):
-        return io.BytesIO(source)
-    return source
-
-
-def text_lines(source: BinaryIO | bytes | str, *, path: str | Path) -> Iterator[str]:
-    """The lines of a UTF-8 stream with their line ends (split at LF only, so a bare CR
-    stays inside its line), decoded one at a time; a byte-order mark is dropped.
-
-    Stops with :class:`ImportFailed` on a line that is not UTF-8 or longer than
-    :data:`MAX_LINE_BYTES`, naming the line.
-    """
-    handle = binary_stream(source)
-    number = 0
-    while True:
-        raw = handle.readline(MAX_LINE_BYTES + 1)
-        if not raw:
-            return
-        number += 1
-        if len(raw) > MAX_LINE_BYTES:
-            raise ImportFailed(path, number, f"a line is longer than {MAX_LINE_BYTES:,} bytes")
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ImportFailed(path, number, "not UTF-8 text") from None
-        yield text.removeprefix("\ufeff") if number == 1 else text
 
 
 def _problem(error: csv.Error) -> str:
@@ -73,7 +36,7 @@ def _problem(error: csv.Error) -> str:
 
 
 def csv_records(
-    source: BinaryIO | bytes | str, *, path: str | Path
+    source: Input | BinaryIO | bytes | str, *, path: str | Path
 ) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line, cells)`` for every record of a CSV stream, in order.
 
@@ -82,7 +45,7 @@ def csv_records(
     """
     # The limit is process-wide in Python's csv module; it is set, never raised above.
     csv.field_size_limit(FIELD_LIMIT)
-    reader = csv.reader(text_lines(source, path=path), strict=True)
+    reader = csv.reader((text for _, text in as_input(source, path=path).text_lines()), strict=True)
     start = 1
     while True:
         try:

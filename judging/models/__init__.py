@@ -18,6 +18,7 @@ from judging.models.crowd import (
     Worker,
 )
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
+from judging.models.sources import JudgmentSource
 
 __all__ = [
     "Answer",
@@ -27,6 +28,7 @@ __all__ = [
     "Example",
     "ExampleItem",
     "JudgmentActivity",
+    "JudgmentSource",
     "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",

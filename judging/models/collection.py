@@ -154,8 +154,9 @@ class RelevanceJudgment(models.Model):
     """How similar a clip is to a query, on the Broad (0–2) and Fine (0–100) scales.
 
     A pair may have several judgments: one per assessor, or one per imported source
-    when nobody in Earshot made it. ``source`` names where it came from
-    (``import:<file>`` or ``campaign:<id>``).
+    when nobody in Earshot made it. ``source`` is the
+    :class:`~judging.models.sources.JudgmentSource` it came from (a relevance campaign,
+    an import, the API), which says whether it counts in results.
     """
 
     query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="judgments")
@@ -167,7 +168,9 @@ class RelevanceJudgment(models.Model):
         on_delete=models.SET_NULL,
         related_name="relevance_judgments",
     )
-    source = models.CharField(max_length=200, blank=True)
+    source = models.ForeignKey(
+        "judging.JudgmentSource", on_delete=models.CASCADE, related_name="judgments"
+    )
     broad = models.PositiveSmallIntegerField(
         null=True, blank=True, choices=sorted(BROAD_LABELS.items())
     )

@@ -11,7 +11,7 @@ refuses a second slot of the same query to the same assessor, so no query is eve
 judged more often than configured, even when assessors ask at the same instant.
 
 Scores land in :class:`~judging.models.collection.RelevanceJudgment` rows with the
-assessor set and ``source="campaign:<id>"``. How they were made (listening time,
+assessor set and the campaign's own :class:`~judging.models.sources.JudgmentSource`. How they were made (listening time,
 judging time, plays) lives beside them in :class:`JudgmentActivity`, one row per
 assignment and candidate: the shared judgment model stays the same for imported
 judgments (which have no timings), and listening can be recorded before any score.
@@ -81,9 +81,10 @@ class RelevanceCampaign(models.Model):
         return reverse("judging:relevance_campaign", args=[self.pk])
 
     @property
-    def source(self) -> str:
-        """The ``RelevanceJudgment.source`` of this campaign's judgments."""
-        return f"campaign:{self.pk}"
+    def source(self):
+        """The :class:`~judging.models.sources.JudgmentSource` of this campaign's judgments
+        (made with the campaign by :func:`judging.services.relevance.relevance_campaign_create`)."""
+        return self.judgment_source
 
     @property
     def take_back_after(self) -> timedelta:

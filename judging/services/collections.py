@@ -18,8 +18,13 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from judging import handoff
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from judging.models import Clip, Collection, JudgmentSource, Query, RunEntry, System
 from judging.models.collection import FINE_MAX
+from judging.services.sources import (
+    SourceWrite,
+    judgment_source_for_writing,
+    source_judgments_write,
+)
 
 
 def collection_create(*, owner, name: str, description: str = "") -> Collection:
@@ -115,14 +120,24 @@ def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int
 
 
 def judgments_upsert(
-    *, collection: Collection, judgments: Sequence[Mapping], source: str
-) -> tuple[int, int]:
-    """Create or update judgments ``{query, clip, broad?, fine?}`` under ``source``.
+    *,
+    collection: Collection,
+    judgments: Sequence[Mapping],
+    source: str,
+    replace: bool = False,
+    kind: str = JudgmentSource.API,
+    origin: str = "",
+) -> SourceWrite:
+    """Write judgments ``{query, clip, broad?, fine?, where?}`` into the collection's source named
+    ``source`` (created as ``kind`` if missing), by :func:`judging.services.sources.source_judgments_write`.
 
-    A pair already judged under the same source is updated (so sending the same
-    judgments twice changes nothing). Returns ``(created, updated)``.
+    ``where`` names a judgment in messages (default ``judgment <n>``, its place in the list).
+    Sending the same judgments twice changes nothing; changing judgments the source
+    already holds needs ``replace`` (otherwise a :class:`~judging.services.sources.SourceConflict`
+    says what would change). Returns what was written.
     """
-    for j in judgments:
+    seen: dict[tuple[str, str], int] = {}
+    for number, j in enumerate(judgments, start=1):
         if j.get("broad") is None and j.get("fine") is None:
             raise ValidationError(
                 f"Judgment of {j['query']} ~ {j['clip']} has neither broad nor fine."
@@ -133,6 +148,12 @@ def judgments_upsert(
             )
         if j.get("fine") is not None and not 0 <= j["fine"] <= FINE_MAX:
             raise ValidationError(f"Judgment of {j['query']} ~ {j['clip']}: fine must be 0–100.")
+        key = (j["query"], j["clip"])
+        if key in seen:
+            raise ValidationError(
+                f"Judgment {number} judges {j['query']} ~ {j['clip']} again (judgment {seen[key]})."
+            )
+        seen[key] = number
     query_ids = {j["query"] for j in judgments}
     queries = {
         q.clip.external_id: q
@@ -142,17 +163,19 @@ def judgments_upsert(
     if missing:
         raise ValidationError(f"No query with these ids in the collection: {', '.join(missing)}.")
     clips = _clips_by_id(collection, {j["clip"] for j in judgments}, what="judgments")
-    created = updated = 0
+    pairs = {
+        (queries[j["query"]].pk, clips[j["clip"]].pk): (j.get("broad"), j.get("fine"))
+        for j in judgments
+    }
+    numbers = {
+        (queries[j["query"]].pk, clips[j["clip"]].pk): j.get("where") or f"judgment {number}"
+        for number, j in enumerate(judgments, start=1)
+    }
     with transaction.atomic():
-        for j in judgments:
-            _, was_created = RelevanceJudgment.objects.update_or_create(
-                query=queries[j["query"]],
-                clip=clips[j["clip"]],
-                assessor=None,
-                source=source,
-                defaults={"broad": j.get("broad"), "fine": j.get("fine")},
-            )
-            created += was_created
-            updated += not was_created
-        handoff.collection_data_changed(collection_id=collection.pk)
-    return created, updated
+        judgment_source, created = judgment_source_for_writing(
+            collection=collection, name=source, kind=kind, origin=origin
+        )
+        return source_judgments_write(
+            source=judgment_source, source_created=created, judgments=pairs, replace=replace,
+            where=numbers.get, origin=origin,
+        )  # fmt: skip

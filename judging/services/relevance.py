@@ -27,6 +27,7 @@ from judging.models import (
     RunEntry,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.services.sources import judgment_source_for_campaign
 
 LISTEN_TOLERANCE = 0.25
 """Seconds of slack on the must-listen rule, for the browser's timer granularity."""
@@ -74,6 +75,7 @@ def relevance_campaign_create(
             take_back_minutes=take_back_minutes,
         )
         campaign.assessors.set(assessors)
+        judgment_source_for_campaign(campaign=campaign)
         entries = (
             RunEntry.objects.filter(query__collection=collection, rank__lte=cutoff)
             .exclude(clip=F("query__clip"))

@@ -38,7 +38,7 @@ def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> 
     return f"{query.pk}|{'|'.join(sorted([a, b]))}"
 
 
-def _example_check(campaign, query, list_a, list_b) -> None:
+def _example_check(campaign, query, list_a, list_b, *, allow_identical: bool = False) -> None:
     k = campaign.list_length
     for side, clips in (("a", list_a), ("b", list_b)):
         if len(clips) != k:
@@ -49,23 +49,30 @@ def _example_check(campaign, query, list_a, list_b) -> None:
             raise ValidationError(f"list {side} has a clip of another collection")
     if query.collection_id != campaign.collection_id:
         raise ValidationError("the query belongs to another collection")
-    if [c.pk for c in list_a] == [c.pk for c in list_b]:
+    if not allow_identical and [c.pk for c in list_a] == [c.pk for c in list_b]:
         raise ValidationError("the two lists are identical")
 
 
 def examples_create(
-    *, campaign: PreferenceCampaign, examples: Iterable[dict], source: str
+    *,
+    campaign: PreferenceCampaign,
+    examples: Iterable[dict],
+    source: str,
+    allow_identical: bool = False,
 ) -> list[Example]:
     """Create examples from dicts with ``query``, ``list_a``, ``list_b`` (clips, in rank
     order) and optionally ``system_a``, ``system_b``, ``scores``. Examples the campaign
-    already has (in either side order) are skipped; the new ones are returned."""
+    already has (in either side order) are skipped; the new ones are returned.
+
+    Two identical lists are refused unless ``allow_identical`` (answers imported from a
+    study that showed them, :mod:`judging.importers.answers`)."""
     with transaction.atomic():
         known = set(campaign.examples.values_list("signature", flat=True))
         new: list[Example] = []
         lists: list[tuple[Sequence[Clip], Sequence[Clip]]] = []
         for spec in examples:
             query, list_a, list_b = spec["query"], list(spec["list_a"]), list(spec["list_b"])
-            _example_check(campaign, query, list_a, list_b)
+            _example_check(campaign, query, list_a, list_b, allow_identical=allow_identical)
             signature = _signature(query, list_a, list_b)
             if signature in known:
                 continue
