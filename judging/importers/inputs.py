@@ -125,8 +125,18 @@ def _size(handle: BinaryIO) -> int | None:
         return os.fstat(handle.fileno()).st_size
     except (OSError, AttributeError, ValueError):
         pass
-    size = getattr(handle, "size", None)
-    return size if isinstance(size, int) else None
+    size = getattr(handle, "size", None)  # Django's uploaded files
+    if isinstance(size, int):
+        return size
+    try:
+        if handle.seekable():
+            here = handle.tell()
+            end = handle.seek(0, io.SEEK_END)
+            handle.seek(here)
+            return end
+    except (OSError, AttributeError, ValueError):
+        pass
+    return None
 
 
 @contextmanager
