@@ -226,19 +226,26 @@ class ClipListApi(OrganiserApi):
 
 
 class ClipCreateApi(OrganiserApi):
+    """Clips by id: idempotent (a clip already there with the same metadata is ``present``);
+    a clip already there with other metadata is a 409 and nothing is created."""
+
     class InputSerializer(serializers.Serializer):
         clips = ClipSerializer(many=True, allow_empty=False)
 
     class OutputSerializer(serializers.Serializer):
         created = serializers.IntegerField()
+        present = serializers.IntegerField()
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        clips = clips_create(collection=collection, clips=data.validated_data["clips"])
-        return Response({"created": len(clips)}, status=status.HTTP_201_CREATED)
+        created, present = clips_create(collection=collection, clips=data.validated_data["clips"])
+        return Response(
+            {"created": created, "present": present},
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class QuerySerializer(serializers.Serializer):
@@ -293,8 +300,11 @@ class SystemCreateApi(OrganiserApi):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        system = system_create(collection=collection, **data.validated_data)
-        return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
+        system, created = system_create(collection=collection, **data.validated_data)
+        return Response(
+            SystemSerializer(system).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class RunSerializer(serializers.Serializer):

@@ -97,7 +97,7 @@ def test_a_line_longer_than_a_mebibyte_is_refused_without_reading_the_rest(colle
 def test_the_answers_import_from_a_stream_stops_at_its_row_limit(collection, monkeypatch):
     monkeypatch.setattr(answers_importer, "MAX_ROWS", 1)
     text = b"query,list_a,list_b,answer,worker\nq1,d1,d2,a_better,w1\nq1,d1,d2,a_better,w2\n"
-    with pytest.raises(answers_importer.AnswersImportError, match="a.csv:3: more than 1 answers"):
+    with pytest.raises(answers_importer.AnswersImportError, match=r"a\.csv:3: more than 1 answers"):
         answers_importer.preference_answers_import(
             collection=collection, stream=io.BytesIO(text), filename="a.csv"
         )

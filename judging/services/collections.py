@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from judging import handoff
 from judging.models import Clip, Collection, JudgmentSource, Query, RunEntry, System
 from judging.models.collection import FINE_MAX
+from judging.services.conflicts import Conflict
 from judging.services.sources import (
     SourceWrite,
     judgment_source_for_writing,
@@ -37,27 +38,43 @@ def collection_create(*, owner, name: str, description: str = "") -> Collection:
         raise ValidationError(f"You already have a collection named {name!r}.") from None
 
 
-def clips_create(*, collection: Collection, clips: Sequence[Mapping]) -> list[Clip]:
-    """Create clips (``external_id`` and optional metadata); an existing id is an error."""
+CLIP_FIELDS = ("title", "artist", "genre", "duration")
+
+
+def clips_create(*, collection: Collection, clips: Sequence[Mapping]) -> tuple[int, int]:
+    """Create clips (``external_id`` and optional metadata); returns ``(created, present)``.
+
+    Idempotent: a clip already in the collection with the same metadata is left as it is
+    (ten identical requests at once create each clip once and all succeed); one with
+    other metadata is a :class:`~judging.services.conflicts.Conflict` and nothing is created.
+    """
     ids = [c["external_id"] for c in clips]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ValidationError(f"Clip ids repeated in the request: {', '.join(duplicates)}.")
-    existing = set(
-        collection.clips.filter(external_id__in=ids).values_list("external_id", flat=True)
-    )
-    if existing:
-        raise ValidationError(f"Clips already in the collection: {', '.join(sorted(existing))}.")
-    fields = ("title", "artist", "genre", "duration")
+    wanted = {
+        c["external_id"]: {f: c.get(f, "" if f != "duration" else None) for f in CLIP_FIELDS}
+        for c in clips
+    }
     with transaction.atomic():
-        return Clip.objects.bulk_create(
-            Clip(
-                collection=collection,
-                external_id=c["external_id"],
-                **{f: c[f] for f in fields if f in c},
-            )
-            for c in clips
+        before = collection.clips.filter(external_id__in=ids).count()
+        Clip.objects.bulk_create(
+            [Clip(collection=collection, external_id=i, **fields) for i, fields in wanted.items()],
+            ignore_conflicts=True,  # a parallel identical request made it: compared below
         )
+        stored = {
+            row["external_id"]: {f: row[f] for f in CLIP_FIELDS}
+            for row in collection.clips.filter(external_id__in=ids).values(
+                "external_id", *CLIP_FIELDS
+            )
+        }
+        differing = sorted(i for i, fields in wanted.items() if stored.get(i) != fields)
+        if differing:
+            raise Conflict(
+                f"Clips already in the collection with other metadata: {', '.join(differing[:10])}"
+                f"{' …' if len(differing) > 10 else ''}."
+            )
+    return len(ids) - before, before
 
 
 def _clips_by_id(collection: Collection, external_ids, *, what: str) -> dict[str, Clip]:
@@ -76,16 +93,30 @@ def queries_create(*, collection: Collection, clip_ids: Sequence[str]) -> list[Q
     with transaction.atomic():
         existing = set(collection.queries.values_list("clip_id", flat=True))
         Query.objects.bulk_create(
-            Query(collection=collection, clip=c) for c in clips.values() if c.pk not in existing
+            [Query(collection=collection, clip=c) for c in clips.values() if c.pk not in existing],
+            ignore_conflicts=True,  # made meanwhile by a parallel request: the same query
         )
     return list(collection.queries.filter(clip__in=clips.values()).select_related("clip"))
 
 
-def system_create(*, collection: Collection, name: str, team: str = "") -> System:
-    if collection.systems.filter(name=name).exists():
-        raise ValidationError(f"The collection already has a system named {name!r}.")
-    with transaction.atomic():
-        return System.objects.create(collection=collection, name=name, team=team)
+def system_create(*, collection: Collection, name: str, team: str = "") -> tuple[System, bool]:
+    """The collection's system ``name`` with ``team``: created, or already there (idempotent).
+
+    A system of that name with another team is a :class:`~judging.services.conflicts.Conflict`.
+    Ten identical requests at once create one system and all succeed.
+    """
+    try:
+        with transaction.atomic():
+            system, created = System.objects.get_or_create(
+                collection=collection, name=name, defaults={"team": team}
+            )
+    except IntegrityError:  # made by a parallel request between the get and the create
+        system, created = System.objects.get(collection=collection, name=name), False
+    if not created and system.team != team:
+        raise Conflict(
+            f"The collection already has a system named {name!r} with team {system.team!r}."
+        )
+    return system, created
 
 
 def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int:
@@ -109,6 +140,8 @@ def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int
             raise ValidationError(f"Query {query}: clip {repeated[0]} is ranked twice.")
     clips = _clips_by_id(collection, {c for r in rankings.values() for c in r}, what="runs")
     with transaction.atomic():
+        # One replacement of a system's lists at a time: a parallel one waits, then replaces.
+        System.objects.select_for_update().filter(pk=system.pk).exists()
         RunEntry.objects.filter(system=system, query__in=queries.values()).delete()
         entries = RunEntry.objects.bulk_create(
             RunEntry(system=system, query=queries[q], rank=rank, clip=clips[c])

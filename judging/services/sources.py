@@ -31,6 +31,7 @@ from django.utils import timezone
 from judging import handoff
 from judging.models import Clip, Collection, JudgmentSource, Query, RelevanceJudgment
 from judging.models.sources import SOURCE_NAME_MAX_LENGTH
+from judging.services.conflicts import Conflict
 from judging.validation import check_text
 
 BATCH_SIZE = 1000
@@ -94,7 +95,7 @@ class SourceWrite:
         )
 
 
-class SourceConflict(ValidationError):
+class SourceConflict(Conflict):
     """The input would change judgments the source already holds and ``replace`` was not given."""
 
     def __init__(self, message: str, *, write: SourceWrite) -> None:
@@ -161,6 +162,17 @@ def source_judgments_write(
     is written then. ``dry_run`` computes the same report and writes nothing. Asks for
     one recompute of the collection's results when anything was written.
     """
+    with transaction.atomic():
+        if source.pk is not None:
+            # One write into a source at a time: a parallel one waits here, then sees ours.
+            JudgmentSource.objects.select_for_update().filter(pk=source.pk).exists()
+        return _write(
+            source=source, source_created=source_created, judgments=judgments,
+            replace=replace, dry_run=dry_run, where=where, origin=origin,
+        )  # fmt: skip
+
+
+def _write(*, source, source_created, judgments, replace, dry_run, where, origin) -> SourceWrite:
     write = SourceWrite(source=source, source_created=source_created)
     stored: dict[Pair, tuple[int, int | None, int | None]] = {}
     if source.pk is not None:
