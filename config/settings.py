@@ -12,7 +12,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url, secret_key
+from config.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    redis_cache_location,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("EARSHOT_VAR_DIR", str(BASE_DIR / "var")))
@@ -88,6 +96,15 @@ REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
 REDIS_URL = env_url(
     "REDIS_URL", f"redis+socket://{REDIS_SOCKET}", schemes=("redis", "rediss", "redis+socket")
 )
+# The cache is the same Redis (login throttling counts there, shared by every process).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": redis_cache_location(REDIS_URL),
+        "KEY_PREFIX": "earshot",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+    }
+}
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = REDIS_URL
 CELERY_TASK_ALWAYS_EAGER = False
@@ -148,6 +165,12 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "token_address": env_str("EARSHOT_TOKEN_RATE_IP", "10/minute"),
+        "token_account": env_str("EARSHOT_TOKEN_RATE_USER", "5/minute"),
+    },
+    # Behind a reverse proxy, the client's address is the last one it adds.
+    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0) or None,
 }
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.

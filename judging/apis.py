@@ -20,7 +20,7 @@ from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
@@ -46,6 +46,7 @@ from judging.services.collections import (
     system_create,
 )
 from judging.services.sources import judgment_source_set_status
+from judging.throttles import TokenAccountThrottle, TokenAddressThrottle
 from judging.validation import (
     check_text,
     column_length,
@@ -125,12 +126,16 @@ class TokenObtainApi(APIView):
     """An organiser's API token, from their username and password (created on first use).
 
     ``POST /api/token/`` with ``{"username", "password"}`` gives ``{"token"}``; send it
-    as ``Authorization: Token <token>``. Only organisers get one.
+    as ``Authorization: Token <token>``. Only organisers get one. A wrong password, an
+    unknown username and an account without the organiser role get the same 400; too
+    many attempts from one address or for one username get 429 (:mod:`judging.throttles`).
     """
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]
     schema = NestedSerializerSchema()
+    REFUSED = "Unknown username, wrong password, or an account without the organiser role."
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField()
@@ -148,10 +153,9 @@ class TokenObtainApi(APIView):
             username=data.validated_data["username"],
             password=data.validated_data["password"],
         )
-        if user is None:
-            raise ValidationError({"detail": "Unknown username or wrong password."})
-        if not is_organiser(user):
-            raise PermissionDenied(IsOrganiser.message)
+        # One answer for every refusal, so that it tells nobody which accounts exist.
+        if user is None or not is_organiser(user):
+            raise ValidationError({"detail": self.REFUSED})
         token, _ = Token.objects.get_or_create(user=user)
         return Response(self.OutputSerializer({"token": token.key}).data)
 

@@ -190,4 +190,8 @@ def test_a_wrong_password_or_a_non_organiser_gets_no_token(personas):
     assessor = APIClient().post(
         "/api/token/", {"username": personas.assessor.username, "password": PASSWORD}
     )
-    assert assessor.status_code == 403
+    # The same answer as a wrong password: it must not tell that the account exists and
+    # that the password was right (it used to be a 403 naming the missing role).
+    assert (assessor.status_code, assessor.json()) == (400, wrong.json())
+    unknown = APIClient().post("/api/token/", {"username": "nobody-at-all", "password": "x"})
+    assert (unknown.status_code, unknown.json()) == (400, wrong.json())
