@@ -118,7 +118,6 @@ def celery_uses_the_session_redis():
 
     url = f"redis+socket://{REDIS_DIR / 'redis.sock'}"
     app.conf.broker_url = url
-    app.conf.result_backend = url
     yield
     shutil.rmtree(REDIS_DIR, ignore_errors=True)
 

@@ -10,9 +10,10 @@ from evaluation.services.recompute import Report, no_report, recompute_request
 from judging.models import Collection
 
 
-def collection_results_request(*, collection: Collection) -> bool:
-    """Ask for the collection's results to be recomputed after the current transaction."""
-    return recompute_request(kind="collection", target_id=collection.pk)
+def collection_results_request(*, collection: Collection, resend: bool = False) -> bool:
+    """Ask for the collection's results to be recomputed after the current transaction
+    (``resend``: send a pending recompute's task again, as "Recompute now" does)."""
+    return recompute_request(kind="collection", target_id=collection.pk, resend=resend)
 
 
 def collection_results_compute(*, target_id: int, report: Report = no_report) -> None:

@@ -17,6 +17,7 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.handoff import PendingHandoff
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
 
@@ -29,6 +30,7 @@ __all__ = [
     "ExampleItem",
     "JudgmentActivity",
     "JudgmentSource",
+    "PendingHandoff",
     "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",
