@@ -168,7 +168,7 @@ def test_answers_keep_arriving_while_redis_is_stopped_and_restarted(
     env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
                       EARSHOT_RECOMPUTE_DELAY_MS="500", EARSHOT_SWEEP_SECONDS="2",
                       EARSHOT_RESEND_AFTER_SECONDS="3")  # fmt: skip
-    processes.worker(env, name="worker", hostname="redis-fault@%h", beat=True)
+    worker = processes.worker(env, name="worker", hostname="redis-fault@%h", beat=True)
     base = processes.web(env)
     clients = [CrowdClient(base, campaign.token, f"w{i}", choose=choose) for i in range(3)]
     for client in clients:
@@ -191,6 +191,7 @@ def test_answers_keep_arriving_while_redis_is_stopped_and_restarted(
     wait_for(lambda: converged(campaign), timeout=120, what="the mapping to converge", every=0.5)
     each_acknowledged_answer_is_there_once(clients)
     assert all(client.failures == 0 for client in clients)  # Redis down never failed a request
+    assert worker.poll() is None  # the worker reconnected instead of stopping (config/celery.py)
 
 
 def test_crowd_workers_answer_through_a_postgresql_restart(processes, own_redis, tmp_path):

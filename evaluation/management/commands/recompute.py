@@ -28,23 +28,13 @@ from evaluation.models import Recompute
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import computed_in_the_foreground, recompute_request
 from evaluation.services.sweep import dead_recomputes_revive, pending_handoffs_hand_over
-from judging.importers.command import collection_from_argument
+from judging.importers.command import collection_from_argument, named_from_argument
 from judging.models import Collection, PreferenceCampaign
 
 
 def campaign_from_argument(value: str) -> PreferenceCampaign:
     """The preference campaign with id ``value``, or else the one campaign named ``value``."""
-    if value.isdigit():
-        campaign = PreferenceCampaign.objects.filter(pk=int(value)).first()
-        if campaign is not None:
-            return campaign
-    matches = list(PreferenceCampaign.objects.filter(name=value).order_by("pk"))
-    if not matches:
-        raise CommandError(f"no preference campaign with id or name '{value}'")
-    if len(matches) > 1:
-        ids = ", ".join(str(c.pk) for c in matches)
-        raise CommandError(f"several campaigns are named '{value}' (ids {ids}): give the id")
-    return matches[0]
+    return named_from_argument(PreferenceCampaign.objects.all(), value, what="preference campaign")
 
 
 class Printer:
