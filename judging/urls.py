@@ -31,6 +31,11 @@ urlpatterns = [
         name="relevance_campaign",
     ),
     path(
+        "relevance-campaigns/<int:pk>/close/",
+        relevance_campaigns.relevance_campaign_close_view,
+        name="relevance_campaign_close",
+    ),
+    path(
         "relevance-campaigns/<int:pk>/qrels",
         relevance_campaigns.relevance_campaign_qrels,
         name="relevance_campaign_qrels",

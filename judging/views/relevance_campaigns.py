@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from judging import exports, selectors
 from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
-from judging.services.relevance import relevance_campaign_create
+from judging.services.relevance import relevance_campaign_close, relevance_campaign_create
 
 
 def _own_campaign(request, pk: int) -> RelevanceCampaign:
@@ -43,6 +44,10 @@ def relevance_campaign_new(request):
             must_listen_seconds=data["must_listen_seconds"],
             take_back_minutes=data["take_back_minutes"],
             assessors=data["assessors"],
+            mode=data["mode"],
+            lowcost_measure=data["lowcost_measure"],
+            lowcost_target=data["lowcost_target"],
+            lowcost_stop_at=data["lowcost_stop_at"],
         )
         return redirect(campaign)
     return render(request, "judging/relevance_campaign_new.html", {"form": form})
@@ -54,12 +59,25 @@ def relevance_campaign_detail(request, pk: int):
     campaign = _own_campaign(request, pk)
     context = {
         "campaign": campaign,
+        "pairs": selectors.campaign_pair_progress(campaign=campaign)
+        if campaign.is_lowcost
+        else None,
         "by_query": selectors.campaign_progress_by_query(campaign=campaign),
         "by_assessor": selectors.campaign_progress_by_assessor(campaign=campaign),
         "agreement": selectors.campaign_agreement(campaign=campaign),
         "qrels_form": QrelsForm(initial={"scale": "fine", "policy": "mean"}),
     }
     return render(request, "judging/relevance_campaign_detail.html", context)
+
+
+@require_POST
+@organiser_required
+def relevance_campaign_close_view(request, pk: int):
+    """Stop the campaign (e.g. once its stopping rule says the ranking is confident)."""
+    campaign = _own_campaign(request, pk)
+    if relevance_campaign_close(campaign=campaign):
+        messages.success(request, f"“{campaign}” is stopped: assessors get no more work.")
+    return redirect(campaign)
 
 
 @require_GET

@@ -1,0 +1,289 @@
+"""Low-cost relevance campaigns on the judging side: settings, serving single pairs, leases,
+the stale-order fallback, and saving a pair's judgment (thesis ch. 8 in the app)."""
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import connection
+from django.utils import timezone
+
+from judging import selectors
+from judging.handoff import RELEVANCE_CAMPAIGN_CHANGED_TASK
+from judging.models import Assignment, RelevanceCampaign
+from judging.services.lowcost import pool_priorities_store
+from judging.services.relevance import (
+    AssignmentTakenBack,
+    assignment_next,
+    judgment_save,
+    relevance_campaign_close,
+)
+from tests.lowcost_campaign_data import (
+    import_judgment,
+    judge,
+    make_lowcost_campaign,
+    make_lowcost_collection,
+)
+from tests.relevance_data import make_assessor
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def collection(personas):
+    return make_lowcost_collection(personas.organiser)
+
+
+@pytest.fixture
+def campaign(collection, personas):
+    return make_lowcost_campaign(collection, assessors=[personas.assessor])
+
+
+def pair(assignment) -> str:
+    return f"{assignment.query.external_id}:{assignment.pool_entry.clip.external_id}"
+
+
+def order_by(campaign, pairs: list[str]):
+    """Store a judging order as the evaluation layer would: ``pairs`` first to last."""
+    entries = {
+        f"{e.query.external_id}:{e.clip.external_id}": e.pk
+        for e in campaign.pool.select_related("query__clip", "clip")
+    }
+    priorities = {entries[p]: (1.0 / n, n) for n, p in enumerate(pairs, start=1)}
+    pool_priorities_store(campaign=campaign, priorities=priorities)
+
+
+# --- Creating one -----------------------------------------------------------------------
+
+
+def test_it_gets_one_free_assignment_per_pair_and_no_query_slots(campaign):
+    assert campaign.is_lowcost and campaign.lowcost_measure == "CG(scale=fine)@2"
+    rows = Assignment.objects.filter(campaign=campaign)
+    assert rows.count() == campaign.pool.count() == 12  # 3 queries × clips g, s, m, p
+    assert not rows.filter(pool_entry__isnull=True).exists()
+    assert sorted(rows.values_list("pool_entry", flat=True)) == sorted(
+        campaign.pool.values_list("pk", flat=True)
+    )
+    assert not rows.exclude(assessor=None).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_creating_one_asks_evaluation_for_its_first_estimates_by_task_name(collection, handed_over):
+    campaign = make_lowcost_campaign(collection)
+    assert handed_over == [(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign.pk})]
+
+
+def test_a_measure_without_a_probabilistic_form_or_deeper_than_the_pool_is_refused(collection):
+    with pytest.raises(ValidationError) as refused:
+        make_lowcost_campaign(collection, lowcost_measure="AP@2")
+    assert "defines CG, DCG, nDCG, RBP" in refused.value.message_dict["lowcost_measure"][0]
+    with pytest.raises(ValidationError) as refused:
+        make_lowcost_campaign(collection, lowcost_measure="nDCG@5")
+    assert "top 5 but the pool holds each system's top 2" in str(refused.value)
+    assert not RelevanceCampaign.objects.exists()  # nothing half-made
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"lowcost_stop_at": 1.0}, "lowcost_stop_at"),  # certainty needs every pair
+        ({"lowcost_stop_at": 0.4}, "lowcost_stop_at"),  # below a coin toss
+        ({"lowcost_target": "absolute", "lowcost_stop_at": 0.0}, "lowcost_stop_at"),
+        ({"lowcost_target": "absolute", "lowcost_stop_at": 0.9}, "lowcost_stop_at"),
+        ({"lowcost_target": "everything"}, "lowcost_target"),
+        ({"assessors_per_query": 2}, "assessors_per_query"),
+        ({"queries_per_assessor": 3}, "queries_per_assessor"),
+    ],
+)
+def test_careless_settings_are_refused_naming_the_field(collection, options, field):
+    with pytest.raises(ValidationError) as refused:
+        make_lowcost_campaign(collection, **options)
+    assert list(refused.value.message_dict) == [field]
+
+
+def test_the_database_refuses_two_assignments_of_one_pair(campaign):
+    from django.db import IntegrityError, transaction
+
+    row = Assignment.objects.filter(campaign=campaign).first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Assignment.objects.create(
+            campaign=campaign, query=row.query, pool_entry=row.pool_entry, slot=1
+        )
+
+
+# --- Get next: single pairs by the stored order ------------------------------------------
+
+
+def test_get_next_serves_the_pair_of_highest_stored_priority(campaign, personas):
+    order_by(campaign, ["q2:p2", "q1:g1", "q3:s3"])
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    assert work.is_pair and pair(work) == "q2:p2"
+    assert assignment_next(campaign=campaign, assessor=personas.assessor) == work  # kept
+    bea = make_assessor("bea")
+    campaign.assessors.add(bea)
+    assert pair(assignment_next(campaign=campaign, assessor=bea)) == "q1:g1"
+
+
+def test_before_the_first_estimate_pairs_go_in_pool_order(campaign, personas):
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    assert work.pool_entry == campaign.pool.order_by("pk").first()
+
+
+def test_a_stale_order_serves_the_next_best_unjudged_pair(campaign, personas):
+    # The order was stored before any judgment; two judgments later it is stale (no
+    # recompute ran): the next-best free pair of that order is served.
+    order_by(campaign, ["q1:g1", "q1:p1", "q2:g2", "q2:p2"])
+    ada = personas.assessor
+    for expected in ("q1:g1", "q1:p1", "q2:g2"):
+        work = assignment_next(campaign=campaign, assessor=ada)
+        assert pair(work) == expected
+        judge(work, ada)
+
+
+def test_a_pair_judged_elsewhere_meanwhile_is_skipped(campaign, collection, personas):
+    order_by(campaign, ["q1:g1", "q1:p1"])
+    import_judgment(collection, "q1", "g1", 95)  # an import, after the order was stored
+    assert pair(assignment_next(campaign=campaign, assessor=personas.assessor)) == "q1:p1"
+
+
+def test_nothing_is_served_once_every_pair_is_judged(campaign, personas):
+    ada = personas.assessor
+    served = set()
+    while (work := assignment_next(campaign=campaign, assessor=ada)) is not None:
+        served.add(pair(work))
+        judge(work, ada)
+    assert len(served) == 12
+
+
+def test_a_stopped_campaign_serves_nothing_and_asks_for_final_estimates(
+    campaign, personas, django_capture_on_commit_callbacks, handed_over
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        assert relevance_campaign_close(campaign=campaign) is True
+    assert handed_over == [(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign.pk})]
+    assert relevance_campaign_close(campaign=campaign) is False  # already stopped
+    campaign.refresh_from_db()
+    with pytest.raises(PermissionDenied):
+        assignment_next(campaign=campaign, assessor=personas.assessor)
+
+
+# --- Leases -------------------------------------------------------------------------------
+
+
+def test_an_untouched_lease_expires_and_the_pair_goes_to_someone_else(campaign, personas):
+    order_by(campaign, ["q1:g1", "q1:p1"])
+    ada, bea = personas.assessor, make_assessor("bea")
+    campaign.assessors.add(bea)
+    long_ago = timezone.now() - campaign.take_back_after - timedelta(minutes=1)
+    held = assignment_next(campaign=campaign, assessor=ada, now=long_ago)
+    assert pair(held) == "q1:g1"
+    # While the lease holds, bea gets the next pair; once it has expired, the best one.
+    recent = long_ago + timedelta(minutes=1)
+    assert pair(assignment_next(campaign=campaign, assessor=bea, now=recent)) == "q1:p1"
+    Assignment.objects.filter(assessor=bea).update(completed_at=timezone.now())
+    again = assignment_next(campaign=campaign, assessor=bea)
+    assert again.pk == held.pk and again.assessor == bea
+    # Ada's page, still open, cannot save into bea's pair.
+    with pytest.raises(AssignmentTakenBack):
+        judge(held, ada)
+
+
+def test_a_lease_with_something_saved_is_kept(campaign, personas):
+    order_by(campaign, ["q1:g1", "q1:p1"])
+    ada, bea = personas.assessor, make_assessor("bea")
+    campaign.assessors.add(bea)
+    long_ago = timezone.now() - campaign.take_back_after - timedelta(minutes=1)
+    held = assignment_next(campaign=campaign, assessor=ada, now=long_ago)
+    judgment_save(assignment=held, assessor=ada, pool_entry=held.pool_entry, listened_seconds=3)
+    assert pair(assignment_next(campaign=campaign, assessor=bea)) == "q1:p1"
+
+
+# --- Two assessors at once, on two real database connections --------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+def test_assessors_asking_at_the_same_instant_never_share_a_pair(collection):
+    assessors = [make_assessor(f"racer{i}") for i in range(4)]
+    campaign = make_lowcost_campaign(collection, assessors=assessors)
+    order_by(campaign, ["q1:g1", "q1:p1", "q2:g2", "q2:p2"])  # all aim at q1:g1 first
+    start = threading.Barrier(len(assessors))
+    results: dict[str, object] = {}
+
+    def ask(assessor):
+        try:
+            start.wait(timeout=10)
+            results[assessor.username] = assignment_next(campaign=campaign, assessor=assessor)
+        except Exception as error:  # reported below, not swallowed
+            results[assessor.username] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=ask, args=(a,)) for a in assessors]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    outcomes = [results[a.username] for a in assessors]
+    assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
+    assert sorted(pair(work) for work in outcomes) == ["q1:g1", "q1:p1", "q2:g2", "q2:p2"]
+    held = Assignment.objects.filter(campaign=campaign).exclude(assessor=None)
+    assert held.count() == 4 and len(set(held.values_list("pool_entry", flat=True))) == 4
+
+
+# --- Saving a pair's judgment -------------------------------------------------------------
+
+
+def test_a_pair_is_done_after_its_one_judgment(campaign, personas):
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    saved = judge(work, personas.assessor)
+    assert (saved.candidates_done, saved.candidates_total, saved.assignment_done) == (1, 1, True)
+    work.refresh_from_db()
+    assert work.completed_at is not None
+
+
+def test_an_assessor_cannot_judge_another_candidate_of_the_pairs_query(campaign, personas):
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    other = campaign.pool.filter(query=work.query).exclude(pk=work.pool_entry_id).first()
+    with pytest.raises(ValidationError, match="not a candidate"):
+        judgment_save(
+            assignment=work, assessor=personas.assessor, pool_entry=other, broad=2, fine=99
+        )
+    assert not other.clip.judgments.exists()
+
+
+def test_a_judgment_for_a_pair_already_judged_elsewhere_is_kept_beside_it(
+    campaign, collection, personas
+):
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    query, clip = work.query.external_id, work.pool_entry.clip.external_id
+    import_judgment(collection, query, clip, 10)  # lands while the assessor listens
+    saved = judge(work, personas.assessor, fine=30)
+    assert saved.assignment_done
+    fines = sorted(work.pool_entry.clip.judgments.values_list("fine", flat=True))
+    assert fines == [10, 30]  # both count; evaluation consolidates them (mean: 20)
+    assert assignment_next(campaign=campaign, assessor=personas.assessor) != work
+
+
+def test_an_assessor_hears_only_the_query_and_the_candidate_of_their_pair(campaign, personas):
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    others = campaign.pool.filter(query=work.query).exclude(pk=work.pool_entry_id)
+    hears = selectors.clip_in_assessor_assignments
+    assert hears(user=personas.assessor, clip=work.query.clip)
+    assert hears(user=personas.assessor, clip=work.pool_entry.clip)
+    assert not any(hears(user=personas.assessor, clip=e.clip) for e in others)
+
+
+def test_pair_progress_counts_judgments_out_of_the_full_pool(campaign, collection, personas):
+    ada = personas.assessor
+    judge(assignment_next(campaign=campaign, assessor=ada), ada)
+    assignment_next(campaign=campaign, assessor=ada)  # held, not judged yet
+    import_judgment(collection, "q3", "m3", 30)
+    progress = selectors.campaign_pair_progress(campaign=campaign)
+    assert (progress.pool, progress.judged, progress.by_campaign, progress.in_progress) == (
+        12,
+        2,
+        1,
+        1,
+    )
+    assert progress.share == pytest.approx(2 / 12)
