@@ -158,7 +158,8 @@ def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
     counts = {row["query"]: row["n"] for row in judged}
     for row in rows:
         row["judgments"] = counts.get(row["query"].pk, 0)
-        row["expected"] = row["pool_size"] * row["slots"]
+        # A low-cost campaign has one slot per pair: each pair is judged once.
+        row["expected"] = row["pool_size"] * (1 if campaign.is_lowcost else row["slots"])
     return rows
 
 

@@ -1,5 +1,5 @@
 // A low-cost campaign's page: keep its estimates live as judgments arrive.
-// The evaluation layer renders them (an HTML fragment); this fetches it every few seconds
+// The evaluation layer renders them (an HTML fragment); this fetches it every two seconds
 // and swaps it in when it changed, keeping open what the organiser opened.
 const box = document.getElementById("estimates");
 
@@ -25,7 +25,7 @@ if (box) {
     } catch (error) {
       // The server is restarting or the network dropped: try again later.
     }
-    window.setTimeout(refresh, 3000);
+    window.setTimeout(refresh, 2000);
   }
 
   refresh();
