@@ -80,6 +80,9 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
         judged = []
         for n in range(1, 13):
             expect(assessor.locator("section.candidate")).to_have_count(1)  # one pair
+            expect(
+                assessor.get_by_role("heading", name="How similar is this candidate")
+            ).to_be_visible()
             judged.append(judge_the_served_pair(assessor, personas.assessor))
             # The campaign page follows: this judgment counted, and in the estimates.
             expect(estimates).to_contain_text(f"Judgments made: {n} of 12 pairs")
