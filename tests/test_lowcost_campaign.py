@@ -287,3 +287,33 @@ def test_pair_progress_counts_judgments_out_of_the_full_pool(campaign, collectio
         1,
     )
     assert progress.share == pytest.approx(2 / 12)
+
+
+# --- Cheap, and robust to a dead broker ----------------------------------------------------------
+
+
+def test_get_next_reads_the_stored_order_in_a_few_queries(
+    campaign, personas, django_assert_max_num_queries
+):
+    # No model fit in the request: permission, unfinished work, take-back, the first 20
+    # free pairs by stored priority (LIMIT 20, whatever the pool size), the claim.
+    order_by(campaign, ["q3:m3"])
+    with django_assert_max_num_queries(8):
+        work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    assert pair(work) == "q3:m3"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_the_broker_down_a_campaign_is_still_created_and_serves_pairs(
+    collection, personas, monkeypatch, caplog
+):
+    from judging import handoff
+
+    def broken(name, *, kwargs):
+        raise ConnectionError("no broker")
+
+    monkeypatch.setattr(handoff, "send_task", broken)
+    campaign = make_lowcost_campaign(collection, assessors=[personas.assessor])
+    assert "could not send evaluation.relevance_campaign_changed" in caplog.text
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    assert work.pool_entry == campaign.pool.order_by("pk").first()  # pool order, no estimate
