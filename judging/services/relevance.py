@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from judging import handoff
@@ -231,28 +231,33 @@ def _pair_next(*, campaign: RelevanceCampaign, assessor, now) -> Assignment | No
     if unfinished is not None:
         return unfinished
     assignments_take_back(campaign=campaign, now=now)
-    judged_elsewhere = RelevanceJudgment.objects.filter(
-        query_id=OuterRef("query_id"),
-        clip_id=OuterRef("pool_entry__clip_id"),
-        broad__isnull=False,
-        fine__isnull=False,
-    )
-    free = (
-        Assignment.objects.filter(
-            campaign=campaign,
-            pool_entry__isnull=False,
-            assessor__isnull=True,
-            completed_at__isnull=True,
-        )
-        .exclude(Exists(judged_elsewhere))
-        .order_by(F("pool_entry__priority").asc(nulls_last=True), "pool_entry_id")
-    )
+    free = Assignment.objects.filter(
+        campaign=campaign,
+        pool_entry__isnull=False,
+        assessor__isnull=True,
+        completed_at__isnull=True,
+    ).order_by(F("pool_entry__priority").asc(nulls_last=True), "pool_entry_id")
+    judged_elsewhere: set[int] = set()
     while True:
-        candidates = list(free.values_list("pk", flat=True)[:20])
-        if not candidates:
+        batch = list(
+            free.exclude(pk__in=judged_elsewhere).values_list(
+                "pk", "query_id", "pool_entry__clip_id"
+            )[:20]
+        )
+        if not batch:
             return None
-        for assignment_id in candidates:
-            if assignment_claim(assignment_id=assignment_id, assessor=assessor, now=now):
+        complete = set(
+            RelevanceJudgment.objects.filter(
+                query_id__in={query for _, query, _ in batch},
+                clip_id__in={clip for _, _, clip in batch},
+                broad__isnull=False,
+                fine__isnull=False,
+            ).values_list("query_id", "clip_id")
+        )
+        for assignment_id, query_id, clip_id in batch:
+            if (query_id, clip_id) in complete:
+                judged_elsewhere.add(assignment_id)
+            elif assignment_claim(assignment_id=assignment_id, assessor=assessor, now=now):
                 return Assignment.objects.get(pk=assignment_id)
 
 
