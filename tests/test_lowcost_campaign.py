@@ -1,12 +1,10 @@
 """Low-cost relevance campaigns on the judging side: settings, serving single pairs, leases,
 the stale-order fallback, and saving a pair's judgment (thesis ch. 8 in the app)."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import connection
 from django.utils import timezone
 
 from judging import selectors
@@ -25,7 +23,7 @@ from tests.lowcost_campaign_data import (
     make_lowcost_campaign,
     make_lowcost_collection,
 )
-from tests.relevance_data import make_assessor
+from tests.relevance_data import at_the_same_instant, make_assessor
 
 pytestmark = pytest.mark.django_db
 
@@ -171,13 +169,21 @@ def test_a_stopped_campaign_serves_nothing_and_asks_for_final_estimates(
 # --- Leases -------------------------------------------------------------------------------
 
 
-def test_an_untouched_lease_expires_and_the_pair_goes_to_someone_else(campaign, personas):
+def held_since_before_the_take_back_time(campaign, ada):
+    """Ada took the best pair (q1:g1) longer ago than the campaign's take-back time;
+    bea is a second assessor. Returns (bea, ada's pair, when ada took it)."""
     order_by(campaign, ["q1:g1", "q1:p1"])
-    ada, bea = personas.assessor, make_assessor("bea")
+    bea = make_assessor("bea")
     campaign.assessors.add(bea)
     long_ago = timezone.now() - campaign.take_back_after - timedelta(minutes=1)
     held = assignment_next(campaign=campaign, assessor=ada, now=long_ago)
     assert pair(held) == "q1:g1"
+    return bea, held, long_ago
+
+
+def test_an_untouched_lease_expires_and_the_pair_goes_to_someone_else(campaign, personas):
+    ada = personas.assessor
+    bea, held, long_ago = held_since_before_the_take_back_time(campaign, ada)
     # While the lease holds, bea gets the next pair; once it has expired, the best one.
     recent = long_ago + timedelta(minutes=1)
     assert pair(assignment_next(campaign=campaign, assessor=bea, now=recent)) == "q1:p1"
@@ -190,11 +196,8 @@ def test_an_untouched_lease_expires_and_the_pair_goes_to_someone_else(campaign, 
 
 
 def test_a_lease_with_something_saved_is_kept(campaign, personas):
-    order_by(campaign, ["q1:g1", "q1:p1"])
-    ada, bea = personas.assessor, make_assessor("bea")
-    campaign.assessors.add(bea)
-    long_ago = timezone.now() - campaign.take_back_after - timedelta(minutes=1)
-    held = assignment_next(campaign=campaign, assessor=ada, now=long_ago)
+    ada = personas.assessor
+    bea, held, _ = held_since_before_the_take_back_time(campaign, ada)
     judgment_save(assignment=held, assessor=ada, pool_entry=held.pool_entry, listened_seconds=3)
     assert pair(assignment_next(campaign=campaign, assessor=bea)) == "q1:p1"
 
@@ -207,24 +210,9 @@ def test_assessors_asking_at_the_same_instant_never_share_a_pair(collection):
     assessors = [make_assessor(f"racer{i}") for i in range(4)]
     campaign = make_lowcost_campaign(collection, assessors=assessors)
     order_by(campaign, ["q1:g1", "q1:p1", "q2:g2", "q2:p2"])  # all aim at q1:g1 first
-    start = threading.Barrier(len(assessors))
-    results: dict[str, object] = {}
-
-    def ask(assessor):
-        try:
-            start.wait(timeout=10)
-            results[assessor.username] = assignment_next(campaign=campaign, assessor=assessor)
-        except Exception as error:  # reported below, not swallowed
-            results[assessor.username] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask, args=(a,)) for a in assessors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    outcomes = [results[a.username] for a in assessors]
+    outcomes = at_the_same_instant(
+        assessors, lambda assessor: assignment_next(campaign=campaign, assessor=assessor)
+    )
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert sorted(pair(work) for work in outcomes) == ["q1:g1", "q1:p1", "q2:g2", "q2:p2"]
     held = Assignment.objects.filter(campaign=campaign).exclude(assessor=None)
