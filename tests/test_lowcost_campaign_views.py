@@ -78,6 +78,14 @@ def test_the_form_names_the_field_of_a_careless_setting_and_keeps_what_was_typed
     assert not RelevanceCampaign.objects.exists()
 
 
+def test_markup_typed_as_a_measure_comes_back_as_text(client, personas, collection):
+    hostile = "<script>alert(1)</script>@2"
+    data = {**FORM, "collection": collection.pk, "lowcost_measure": hostile}
+    text = as_(client, personas.organiser).post("/relevance-campaigns/new/", data).content
+    assert b"<script>alert(1)" not in text and b"&lt;script&gt;alert(1)" in text
+    assert not RelevanceCampaign.objects.exists()
+
+
 def test_the_form_without_the_lowcost_fields_makes_a_pooled_campaign(client, personas, collection):
     data = {key: value for key, value in FORM.items() if not key.startswith(("mode", "lowcost"))}
     as_(client, personas.organiser).post(
