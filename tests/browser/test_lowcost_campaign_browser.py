@@ -9,10 +9,12 @@ its 12 pairs (the core's numbers, checked in ``tests/test_campaign_estimate.py``
 organiser then stops the campaign and the assessor gets no more work.
 """
 
+import time
+
 import pytest
 from playwright.sync_api import expect
 
-from evaluation.models import CampaignEstimate
+from evaluation.models import CampaignEstimate, Recompute
 from judging.models import Assignment
 from tests.browser.test_assessor_judging_browser import shot, wait_saved
 from tests.conftest import log_in
@@ -100,10 +102,21 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
         assert stored["stop"] and stored["value"] >= 0.95
         shot(organiser, "lowcost-campaign-confident")
 
+        final = Recompute.objects.filter(kind="lowcost", target_id=campaign.pk)
+        asked_before = final.get().requests
         organiser.get_by_role("button", name="Stop the campaign").click()
         expect(organiser.get_by_text("assessors get no more work")).to_be_visible()
         assessor.goto("/")
         expect(assessor.get_by_text("No judging campaign is open for you yet.")).to_be_visible()
+        # Stopping asks for final estimates: let the worker finish them before the
+        # database is emptied for the next test.
+        settled = final.filter(requests__gt=asked_before, status=Recompute.DONE, dirty=False)
+        deadline = time.monotonic() + WORKER_TIMEOUT / 1000
+        while not settled.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert settled.exists(), final.get().to_dict()
+        busy = Recompute.objects.filter(status__in=[Recompute.PENDING, Recompute.RUNNING])
+        assert not busy.exists(), list(busy.values("kind", "status", "message"))
     finally:
         for context in contexts:
             context.close()
