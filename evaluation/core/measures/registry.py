@@ -31,8 +31,9 @@ class _Inputs:
         default = ranked.qrels.default
         name = measure.option("scale") or default
         # graded measures turn rel=ℓ into a binary scale; binary ones threshold the levels
-        self.scale: Scale = get_scale(name, threshold=threshold)
-        self.plain_scale: Scale = get_scale(name)
+        split = measure.option("split")
+        self.scale: Scale = get_scale(name, threshold=threshold, split=split)
+        self.plain_scale: Scale = get_scale(name, split=split)
         self.column = self.scale.source if name != default else default
 
     @cached_property
