@@ -137,9 +137,7 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "GAP": lambda x: gap.graded_average_precision(
         x.levels, k=x.k, ideal_levels=x.ideal(), top_level=int(x.top_level)
     ),
-    "ADR": lambda x: adr.average_dynamic_recall(
-        x.levels, k=x.k, ideal_levels=x.ideal(), retrieved=x.r.retrieved
-    ),
+    "ADR": lambda x: adr.average_dynamic_recall(x.levels, k=x.k, ideal_levels=x.ideal()),
     "bpref": lambda x: bpref(
         x.relevant, x.judged, num_rel=x.num_rel, num_nonrel=x.num_nonrel, k=x.k
     ),
