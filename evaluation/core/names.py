@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from evaluation.core.measures.ideal import FORMS
-from evaluation.core.scales import GAINS, GRADED, GRADED_SPLITS, SCALE_NAMES
+from evaluation.core.scales import GAINS, GRADED, GRADED_SPLITS, SCALE_NAMES, get_scale
 
 
 @dataclass(frozen=True)
@@ -103,6 +103,8 @@ TREC_PLAIN = {
 }
 DEFAULTS = {"gain": "lin", "form": "system", "p": 0.8, "beta": 1.0, "split": "range"}
 SUMMED = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
+#: Families that only see relevant / not relevant (level >= rel, default 1).
+BINARY = {"P", "AP", "RR", "R", "Rprec", "bpref", "bpref10", "bpref_star", "num_rel_ret"}
 
 
 class MeasureNameError(ValueError):
@@ -130,6 +132,22 @@ class Measure:
         """Identity with defaults filled in: ``RBP@5`` and ``RBP(p=0.8)@5`` share it."""
         allowed = FAMILIES[self.family].options
         return (self.family, self.k, tuple((o, self.option(o)) for o in allowed))
+
+    @property
+    def relevance_levels(self) -> int | None:
+        """How many relevance levels the measure tells apart: 2 for a binary measure or a
+        ``rel=ℓ`` scale, else the scale's :math:`n_\\mathcal{L}` (``None`` when the scale
+        is ``raw`` or left to the judgments' default column).
+
+        >>> parse_measure("CG(scale=graded4)@5").relevance_levels
+        4
+        >>> parse_measure("P(scale=fine)@5").relevance_levels, parse_measure("nDCG@5").relevance_levels
+        (2, None)
+        """
+        if self.family in BINARY or self.option("rel") is not None:
+            return 2
+        scale = self.option("scale")
+        return get_scale(scale).levels_count if scale else None
 
     @property
     def summed(self) -> bool:
