@@ -44,6 +44,7 @@ reading of the thesis' thresholds (relevant when :math:`r_d \\ge \\ell_{min}`,
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Literal, get_args
@@ -61,6 +62,14 @@ def round_half_up(value: Fraction | float | int) -> int:
     (2, 43, 0)
     """
     return math.floor(Fraction(value) + Fraction(1, 2))
+
+
+def _exact(value) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise ValueError(f"a relevance level must be a number, not {value!r}")
+    if not math.isfinite(value):
+        raise ValueError(f"a relevance level must be finite, not {value!r}")
+    return Fraction(value)
 
 
 def _median(values: list[Fraction]) -> Fraction:
@@ -92,7 +101,7 @@ def consolidate(values: Sequence[int | float], *, policy: Policy = "mean") -> in
         raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
     if not values:
         raise ValueError("nothing to consolidate")
-    exact = [Fraction(v) for v in values]
+    exact = [_exact(v) for v in values]
     if policy == "mean":
         return round_half_up(sum(exact) / len(exact))
     if policy == "median":

@@ -56,3 +56,9 @@ def test_an_unknown_policy_or_nothing_to_consolidate_is_an_error():
     with pytest.raises(ValueError, match="nothing to consolidate"):
         consolidate([])
     assert POLICIES == ("mean", "median", "first", "latest")
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), "2", None, True])
+def test_a_value_that_is_not_a_finite_number_is_refused_by_name(bad):
+    with pytest.raises(ValueError, match="relevance level must be"):
+        consolidate([1, bad])
