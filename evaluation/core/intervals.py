@@ -221,7 +221,7 @@ def satisfaction_floor(
     n_levels: int | None = None,
     coverage: float = 0.95,
     family: str | None = None,
-    grid: int = 4001,
+    grid: int = 4000,
 ) -> SatisfactionFloor:
     r"""The P(Sat) that a fraction ``coverage`` of new queries exceed (thesis §5.6.2).
 
@@ -231,12 +231,13 @@ def satisfaction_floor(
 
     - Empirical: the type-7 quantile of the per-query :math:`\widehat{sat}(\lambda_q)`,
       "the Empirical distribution of P(Sat) scores" of the thesis' own report (§5.6.2);
-    - Normal or Beta: the thesis fits :math:`\Lambda` and maps it onto P(Sat) (§4.2.1);
-      the quantile of :math:`\widehat{sat}(\Lambda)` is taken over ``grid`` equally
-      spaced quantiles of the fitted :math:`\Lambda`. It is not simply
-      :math:`\widehat{sat}(\hat Q_\Lambda(1 - c))`: 14 of the 40 cubics of Table 4.3
-      decrease somewhere in [0, 1] (CG_l@5 on Fine, for one, dips to its minimum at
-      λ ≈ 0.07).
+    - Normal or Beta: the thesis fits :math:`\Lambda` and maps it onto P(Sat) (§4.2.1).
+      The support of :math:`\Lambda` is cut into ``grid`` equal cells, each weighted by
+      its probability under the fit (the censored mass of a Normal sits on 0 and 1),
+      and the weighted quantile of :math:`\widehat{sat}` at the cells' centres is taken.
+      It is not simply :math:`\widehat{sat}(\hat Q_\Lambda(1 - c))`: 14 of the 40
+      cubics of Table 4.3 decrease somewhere in [0, 1] (CG_l@5 on Fine, for one, dips
+      to its minimum at λ ≈ 0.07).
 
     Parameters
     ----------
@@ -260,12 +261,26 @@ def satisfaction_floor(
     fit = fit_recommended(x, n_levels=n_levels, family=family)
     if fit.name == "empirical":
         psat = np.clip(np.asarray(sat(x), dtype=float), 0.0, 1.0)
+        value = float(np.quantile(psat, 1 - coverage, method="linear"))
     else:
-        levels = (np.arange(grid) + 0.5) / grid
-        lam = _quantiles(fit, levels, bounded=_in_unit_interval(x))
-        psat = np.clip(np.asarray(sat(lam), dtype=float), 0.0, 1.0)
-    value = float(np.quantile(psat, 1 - coverage, method="linear"))
+        value = _mapped_quantile(fit, sat, 1 - coverage, grid=grid, bounded=_in_unit_interval(x))
     return SatisfactionFloor(value, coverage, fit.name, int(x.size))
+
+
+def _mapped_quantile(fit, sat, p: float, *, grid: int, bounded: bool) -> float:
+    """The ``p`` quantile of clip(sat(Λ), 0, 1) for a continuous fit of Λ, on a grid."""
+    low, high = (0.0, 1.0) if bounded else (float(fit.ppf(1e-9)), float(fit.ppf(1 - 1e-9)))
+    edges = np.linspace(low, high, grid + 1)
+    cdf = np.asarray(fit.cdf(edges), dtype=float)
+    # cells weighted by their probability; what lies below / above the support (a
+    # Normal's censored tails) sits on its ends
+    weights = np.concatenate([[cdf[0]], np.diff(cdf), [1.0 - cdf[-1]]])
+    points = np.concatenate([[low], (edges[:-1] + edges[1:]) / 2, [high]])
+    values = np.clip(np.asarray(sat(points), dtype=float), 0.0, 1.0)
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    index = min(int(np.searchsorted(cumulative, p * cumulative[-1])), len(order) - 1)
+    return float(values[order][index])
 
 
 def format_satisfaction_floor(floor: SatisfactionFloor, *, digits: int = 2) -> str:

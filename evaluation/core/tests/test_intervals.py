@@ -164,7 +164,7 @@ def test_with_a_fitted_distribution_the_floor_is_a_quantile_of_the_mapped_distri
     # sat(λ) = λ²: the 5 % quantile is Q_Beta(0.05)². Decreasing sat(λ) = 1 − λ: it is
     # 1 − Q_Beta(0.95). A hump 4λ(1 − λ), lowest at both ends: P(4Λ(1 − Λ) ≤ s) is the
     # Beta mass below u(s) plus above 1 − u(s), u(s) = (1 − √(1 − s))/2; solved here by
-    # bisection. The grid of 4001 quantiles is good to ~1e-3.
+    # bisection. The 4000-cell grid is good to ~3e-4 here.
     y = np.random.default_rng(5).beta(2, 2, 20)
     m, v = y.mean(), y.var(ddof=1)
     k = m * (1 - m) / v - 1
@@ -183,6 +183,19 @@ def test_with_a_fitted_distribution_the_floor_is_a_quantile_of_the_mapped_distri
         u = (1 - np.sqrt(1 - s)) / 2
         lo, hi = (s, hi) if beta.cdf(u) + beta.sf(1 - u) < 0.05 else (lo, s)
     assert floor(lambda s: 4 * s * (1 - s)) == pytest.approx(lo, abs=1e-3)
+
+
+def test_the_floor_of_a_censored_normal_is_0_when_over_5_percent_of_it_is_below_0():
+    # 20 queries with five levels → Normal(m, s); identity mapping. With m = 0.5,
+    # s = 0.2 the 5 % quantile m − 1.645·s = 0.171 is inside [0, 1]; with many zeros
+    # Φ(−m/s) > 5 % of the Normal lies below 0, censored to 0, so the floor is 0
+    inside = with_moments(0.5, 0.2, 20)
+    floor = satisfaction_floor(inside, lambda s: s, n_levels=5)
+    assert floor.family == "normal"
+    assert floor.value == pytest.approx(0.5 + sps.norm.ppf(0.05) * 0.2, abs=1e-3)
+    zeros = np.array([0.0] * 8 + [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.0, 0.95])
+    assert sps.norm.cdf(0, zeros.mean(), zeros.std(ddof=1)) > 0.05
+    assert satisfaction_floor(zeros, lambda s: s, n_levels=5).value == 0
 
 
 def test_bad_confidence_or_coverage_is_refused():
