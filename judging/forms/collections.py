@@ -5,7 +5,6 @@ from __future__ import annotations
 from django import forms
 
 from judging.models import CollectionShare
-from judging.search import MAX_SEARCH_LENGTH
 
 
 class CollectionForm(forms.Form):
@@ -13,13 +12,6 @@ class CollectionForm(forms.Form):
     description = forms.CharField(
         required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 3})
     )
-
-
-class SearchForm(forms.Form):
-    """``?q=…&page=…`` of a collection's clips, queries or systems."""
-
-    q = forms.CharField(required=False, max_length=MAX_SEARCH_LENGTH, label="Search")
-    page = forms.IntegerField(required=False, min_value=1)
 
 
 class ShareForm(forms.Form):

@@ -17,9 +17,10 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from judging import selectors
 from judging.access import clip_audible_by
 from judging.audio import ranged_file_response
-from judging.forms.collections import CollectionForm, SearchForm, ShareForm
+from judging.forms.collections import CollectionForm, ShareForm
 from judging.models import Clip
 from judging.roles import is_assessor, is_organiser, organiser_required
+from judging.search import MAX_SEARCH_LENGTH
 from judging.services.collections import collection_archive, collection_create, collection_update
 from judging.services.sharing import collection_share, collection_unshare
 from judging.views.assessors import assessor_home
@@ -76,8 +77,7 @@ def collection_detail(request, pk: int):
     tab = request.GET.get("show", "clips")
     if tab not in TABS:
         raise Http404("Show clips, queries or systems.")
-    search = SearchForm(request.GET)
-    q = search.cleaned_data["q"] if search.is_valid() else ""
+    q = request.GET.get("q", "").strip()[:MAX_SEARCH_LENGTH]
     rows = TABS[tab](collection=collection, search=q)
     page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
@@ -87,7 +87,6 @@ def collection_detail(request, pk: int):
         "tab": tab,
         "tabs": list(TABS),
         "q": q,
-        "search_form": search,
         "page": page,
     }
     return render(request, "judging/collection_detail.html", context)
