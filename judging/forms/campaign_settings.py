@@ -11,10 +11,35 @@ from __future__ import annotations
 from django import forms
 
 from judging.models import PreferenceCampaign, RelevanceCampaign
-from judging.services.campaign_settings import PREFERENCE_SETTINGS, RELEVANCE_SETTINGS
+from judging.services.campaign_settings import (
+    PREFERENCE_SETTINGS,
+    RELEVANCE_SETTINGS,
+    preference_settings_errors,
+    relevance_settings_errors,
+)
 
 
-class PreferenceSettingsForm(forms.ModelForm):
+class _SettingsForm(forms.ModelForm):
+    """Adds the service's checks as errors beside their fields, before the model's
+    constraints would say the same in the database's words."""
+
+    def settings_errors(self, values: dict) -> dict[str, str]:
+        raise NotImplementedError
+
+    def clean(self):
+        data = super().clean()
+        fields = self._meta.fields
+        if all(f in data for f in fields):  # each field valid on its own
+            values = {f: getattr(self.instance, f) for f in fields} | data
+            for field, message in self.settings_errors(values).items():
+                self.add_error(field, message)
+        return data
+
+
+class PreferenceSettingsForm(_SettingsForm):
+    def settings_errors(self, values):
+        return preference_settings_errors(values)
+
     class Meta:
         model = PreferenceCampaign
         fields = list(PREFERENCE_SETTINGS)
@@ -35,7 +60,10 @@ class PreferenceSettingsForm(forms.ModelForm):
         }
 
 
-class RelevanceSettingsForm(forms.ModelForm):
+class RelevanceSettingsForm(_SettingsForm):
+    def settings_errors(self, values):
+        return relevance_settings_errors(self.instance, values)
+
     class Meta:
         model = RelevanceCampaign
         fields = list(RELEVANCE_SETTINGS)
