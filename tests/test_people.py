@@ -53,7 +53,7 @@ def test_an_invited_assessor_chooses_a_password_once_and_is_logged_in(client, pe
 
     form = client.get(link)
     assert form.status_code == 200 and "Welcome to Earshot, bea" in form.content.decode()
-    assert form["Referrer-Policy"] == "no-referrer" and "no-cache" in form["Cache-Control"]
+    assert form["Referrer-Policy"] == "same-origin" and "no-cache" in form["Cache-Control"]
     mismatch = client.post(link, {"password1": NEW_PASSWORD, "password2": "other"})
     assert "The two passwords differ." in mismatch.content.decode()
     short = client.post(link, {"password1": "short", "password2": "short"})

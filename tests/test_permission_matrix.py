@@ -94,8 +94,10 @@ def world(personas) -> World:
         collection=c, name="Similarity", cutoff=5, assessors=[personas.assessor], must_listen_seconds=0
     )  # fmt: skip
     store_results(c)
-    job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c, state="done",
-                             params={"campaign": p.pk}, result={})  # fmt: skip
+    job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
+                             state="running", params={"campaign": p.pk})  # fmt: skip
+    done = Job.objects.create(kind="generate_examples", owner=olivia, collection=c, state="done",
+                              params={"campaign": p.pk}, result={})  # fmt: skip
     example = p.examples.filter(trap__isnull=True).first()
     trap = TrapQuestion.objects.filter(example__campaign=p).first()
     system = c.systems.first()
@@ -141,7 +143,7 @@ def world(personas) -> World:
         Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
         Url("judging:job", "GET", f"{j}/", "read", 200),
         Url("judging:job_status", "GET", f"{j}/status.json", "read", 200),
-        Url("judging:job_result", "GET", f"{j}/result/", "read", 200),
+        Url("judging:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
         Url("evaluation:results", "GET", f"{rs}/", "read", 200),
         Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
         Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),

@@ -30,6 +30,8 @@ def _job(request, pk: int, *, need="read"):
 @organiser_required
 def job_page(request, pk: int):
     job = _job(request, pk)
+    if not job.active:
+        return redirect("judging:job_result", job.pk)  # nothing left to watch
     context = {"job": job, "title": TITLES.get(job.kind, job.kind), "status": job.to_dict()}
     return render(request, "judging/job.html", context)
 

@@ -2,7 +2,7 @@
 
 The invitation page is public (the link is the credential): it never says more than
 whether the link works, sets no cookie before the password is chosen, and is neither
-cached nor sent on as a referrer.
+cached nor sent on as a referrer to other sites.
 """
 
 from __future__ import annotations
@@ -100,5 +100,5 @@ def invitation(request, token: str):
             messages.success(request, f"Welcome, {user.username}: your password is set.")
             return redirect("home")
     response = render(request, "judging/invitation.html", {"form": form, "person": found.user})
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"  # no-referrer would make the POST's Origin null
     return response
