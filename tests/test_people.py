@@ -138,3 +138,20 @@ def test_the_people_page_lists_assessors_and_their_state(client, personas):
     page = client.get("/people/").content.decode()
     assert "ada" in page and "bea" in page and "until" in page
     assert "oscar" not in page  # organisers are listed for administrators only
+
+
+def test_the_invite_command_creates_an_organiser_and_prints_a_working_link(client, personas):
+    import io
+
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    call_command(
+        "invite", "fiona", "--role", "organiser", "--base-url", "https://e.org/", stdout=out
+    )
+    fiona = User.objects.get(username="fiona")
+    assert is_organiser(fiona) and "Created the organiser fiona." in out.getvalue()
+    path = re.search(r"https://e\.org(/invitation/\S+/)", out.getvalue())[1]
+    client.post(path, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    fiona.refresh_from_db()
+    assert fiona.check_password(NEW_PASSWORD)

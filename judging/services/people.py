@@ -50,8 +50,9 @@ class NewInvitation:
 
 def _may_invite(*, by, user) -> None:
     """Organisers invite assessors only: a link sets a password, so inviting someone is
-    taking over their account until they set it again."""
-    if by.is_superuser:
+    taking over their account until they set it again. ``by=None`` is the command line
+    (``manage.py invite``), run by whoever administers the server."""
+    if by is None or by.is_superuser:
         return
     if user.is_superuser or is_organiser(user):
         raise PermissionDenied("Only an administrator can invite an organiser or administrator.")
@@ -74,7 +75,7 @@ def person_create(
     """
     if role not in (ASSESSOR, ORGANISER):
         raise ValidationError("The role is assessor or organiser.")
-    if role == ORGANISER and not created_by.is_superuser:
+    if role == ORGANISER and created_by is not None and not created_by.is_superuser:
         raise PermissionDenied("Only an administrator can create organisers.")
     User = get_user_model()
     username = (username or "").strip()
