@@ -78,12 +78,15 @@ def collection_detail(request, pk: int):
     if tab not in TABS:
         raise Http404("Show clips, queries or systems.")
     q = request.GET.get("q", "").strip()[:MAX_SEARCH_LENGTH]
-    rows = TABS[tab](collection=collection, search=q)
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    counts = selectors.collection_counts(collection=collection)
+    paginator = Paginator(TABS[tab](collection=collection, search=q), PAGE_SIZE)
+    if not q:  # the tab's rows are all of them: counted already, not twice
+        paginator.__dict__["count"] = counts[tab]
+    page = paginator.get_page(request.GET.get("page"))
     context = {
         "collection": collection,
         "access": selectors.collection_access(user=request.user, collection=collection),
-        "counts": selectors.collection_counts(collection=collection),
+        "counts": counts,
         "tab": tab,
         "tabs": list(TABS),
         "q": q,
