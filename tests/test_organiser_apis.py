@@ -7,8 +7,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from rest_framework.authtoken.models import Token
-from rest_framework.test import APIClient
 
 from evaluation.models import ResultsConfig
 from judging.models import Collection, CollectionShare, Job
@@ -17,15 +15,10 @@ from judging.services import job_runners
 from tests.crowd_fixtures import make_campaign
 from tests.personas import make_user
 from tests.relevance_data import make_assessor
+from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
 CG = "CG(scale=fine)@5"
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
 
 
 @pytest.fixture
