@@ -211,3 +211,17 @@ def test_a_job_on_no_collection_is_its_owners_alone(client, personas):
     assert client.get(f"/jobs/{job.pk}/").status_code == 404
     client.force_login(personas.organiser)
     assert client.get(f"/jobs/{job.pk}/").status_code == 200
+
+
+def test_a_read_only_co_organiser_follows_a_job_but_is_not_offered_to_cancel_it(client, personas):
+    from judging.models import CollectionShare
+    from judging.roles import ORGANISER
+    from tests.personas import make_user
+
+    rita = make_user("rita", ORGANISER)
+    CollectionShare.objects.create(collection=personas.collection, user=rita, access="read")
+    job = job_start(kind="test", owner=personas.organiser, collection=personas.collection)
+    client.force_login(rita)
+    page = client.get(f"/jobs/{job.pk}/").content.decode()
+    assert "Progress" in page and "Cancel the job" not in page
+    assert client.post(f"/jobs/{job.pk}/cancel/").status_code == 403

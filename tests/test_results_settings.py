@@ -120,3 +120,22 @@ def test_the_page_saves_shows_messages_and_follows_the_recompute(
     )
     assert "Saved the mapping of “Study”" in html.unescape(mapping.content.decode())
     assert client.post(url, {"form": "mapping", "campaign": 999999}).status_code == 404
+
+
+def test_a_broker_that_cannot_be_reached_neither_loses_the_settings_nor_breaks_the_page(
+    client, personas, crowd_collection, monkeypatch, django_capture_on_commit_callbacks
+):
+    def dead(pk, countdown):
+        raise ConnectionError("Error 111 connecting to the broker")
+
+    monkeypatch.setattr(recompute_service, "_enqueue", dead)
+    client.force_login(personas.organiser)
+    url = f"/collections/{crowd_collection.pk}/results/settings/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {"form": "results", "measures": CG, "test": "t",
+                                     "adjustment": "holm", "resamples": 1000, "seed": 1,
+                                     "alpha": 0.05, "reliability_target": 0.9})  # fmt: skip
+    assert response.status_code == 302
+    assert ResultsConfig.objects.get(collection=crowd_collection).test == "t"
+    row = Recompute.objects.get(kind="collection", target_id=crowd_collection.pk)
+    assert row.status == "pending"  # re-sent by the next request once STALE_AFTER passed

@@ -13,9 +13,9 @@ register = template.Library()
 
 @register.filter
 def writable_by(collection, user) -> bool:
-    return organises(user=user, collection=collection, need="write")
+    return collection is not None and organises(user=user, collection=collection, need="write")
 
 
 @register.filter
 def shareable_by(collection, user) -> bool:
-    return organises(user=user, collection=collection, need="share")
+    return collection is not None and organises(user=user, collection=collection, need="share")

@@ -53,6 +53,7 @@ def test_an_organiser_changes_a_results_setting_and_sees_the_recompute_finish(
 ):
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/collections/{crowd_collection.pk}/")
+    page.get_by_role("link", name="Results", exact=True).click()
     page.get_by_role("link", name="Results settings").click()
     page.get_by_label("Measures of the leaderboards").fill("P(rel=50,scale=fine)@5")
     page.get_by_label("Significance test").select_option("t")
