@@ -25,7 +25,9 @@ from judging.roles import organiser_required
 @require_GET
 def campaign_estimate(request, pk: int):
     """A low-cost campaign's estimated leaderboard, confidences and stopping rule."""
-    campaign = judging_selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
+    campaign = judging_selectors.relevance_campaign_for_organiser(
+        user=request.user, campaign_id=pk, need="read"
+    )
     if not campaign.is_lowcost:
         raise Http404("Only low-cost campaigns are estimated.")
     estimate = selectors.campaign_estimate_for(campaign=campaign)
@@ -49,7 +51,9 @@ def campaign_estimate(request, pk: int):
 @require_GET
 def estimated_leaderboard(request, pk: int):
     """The collection's leaderboard of a measure with its unjudged pairs estimated."""
-    collection = judging_selectors.collection_for_organiser(user=request.user, collection_id=pk)
+    collection = judging_selectors.collection_for_organiser(
+        user=request.user, collection_id=pk, need="read"
+    )
     measure = request.GET.get("measure", "")
     if not measure:
         raise Http404("Name a measure: ?measure=…")

@@ -11,7 +11,10 @@ announced *after the transaction commits* by sending a Celery task **by name**:
   evaluation then also refreshes the estimates of the collection's open low-cost
   campaigns;
 - ``evaluation.relevance_campaign_changed(campaign_id=<int>)`` when a low-cost relevance
-  campaign is created (its first estimates order its pairs).
+  campaign is created or stopped (its estimates order its pairs);
+- ``judging.job_run(job_id=<int>)`` when a page starts a background job
+  (:mod:`judging.services.jobs`); if it cannot be sent, the job is marked failed so
+  that its page says so instead of waiting forever.
 
 All tasks are idempotent and coalesced in evaluation (they recompute from all the
 data), so however many changes one transaction makes, each task is sent once per
@@ -23,6 +26,7 @@ change (or a manual recompute) catches up.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from celery import current_app
 from django.db import transaction
@@ -30,6 +34,7 @@ from django.db import transaction
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
 RELEVANCE_CAMPAIGN_CHANGED_TASK = "evaluation.relevance_campaign_changed"
+JOB_TASK = "judging.job_run"
 
 logger = logging.getLogger(__name__)
 
@@ -51,28 +56,43 @@ def relevance_campaign_changed(*, campaign_id: int) -> None:
     _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
 
 
-def _announce(task: str, kwargs: dict[str, int]) -> None:
+def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:
+    """Send :data:`JOB_TASK` for the job once the transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error)
+
+
+def _announce(
+    task: str, kwargs: dict[str, int], *, on_error: Callable[[Exception], None] | None = None
+) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs))
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error))
 
 
-def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> None:
+def _send_once(
+    connection,
+    key: tuple,
+    task: str,
+    kwargs: dict[str, int],
+    on_error: Callable[[Exception], None] | None = None,
+) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
     pending.discard(key)
     try:
         send_task(task, kwargs=kwargs)
-    except Exception:
+    except Exception as error:
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
         logger.exception(
             "could not send %s(%s); the next change or a manual recompute catches up",
             task,
             arguments,
         )
+        if on_error is not None:
+            on_error(error)
 
 
 def send_task(name: str, *, kwargs: dict) -> None:

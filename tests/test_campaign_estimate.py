@@ -19,7 +19,8 @@ from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.recompute import recompute_request
 from evaluation.services.results import collection_results_compute
 from evaluation.tasks import collection_data_changed, relevance_campaign_changed
-from judging.services.relevance import assignment_next, relevance_campaign_close
+from judging.services.campaign_settings import campaign_open_set
+from judging.services.relevance import assignment_next
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     FINE,
@@ -192,7 +193,7 @@ def test_a_burst_of_judgments_asks_for_one_recompute_of_each_open_lowcost_campai
     campaign, collection, personas, enqueued, django_capture_on_commit_callbacks
 ):
     closed = make_lowcost_campaign(collection)
-    relevance_campaign_close(campaign=closed)
+    campaign_open_set(campaign=closed, is_open=False)
     make_campaign(personas)  # a pooled campaign of another collection
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(10):  # ten judgments' tasks before a worker gets to them

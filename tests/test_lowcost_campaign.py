@@ -10,20 +10,20 @@ from django.utils import timezone
 from judging import selectors
 from judging.handoff import RELEVANCE_CAMPAIGN_CHANGED_TASK
 from judging.models import Assignment, RelevanceCampaign
-from judging.services.lowcost import pool_priorities_store
-from judging.services.relevance import (
-    AssignmentTakenBack,
-    assignment_next,
-    judgment_save,
-    relevance_campaign_close,
+from judging.services.campaign_settings import (
+    campaign_open_set,
+    relevance_campaign_assessor_remove,
+    relevance_campaign_update,
 )
+from judging.services.lowcost import pool_priorities_store
+from judging.services.relevance import AssignmentTakenBack, assignment_next, judgment_save
 from tests.lowcost_campaign_data import (
     import_judgment,
     judge,
     make_lowcost_campaign,
     make_lowcost_collection,
 )
-from tests.relevance_data import at_the_same_instant, make_assessor
+from tests.relevance_data import at_the_same_instant, make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -100,14 +100,80 @@ def test_careless_settings_are_refused_naming_the_field(collection, options, fie
     assert list(refused.value.message_dict) == [field]
 
 
-def test_the_database_refuses_two_assignments_of_one_pair(campaign):
+def test_the_database_refuses_a_second_assignment_of_one_pair_in_the_same_slot(campaign):
     from django.db import IntegrityError, transaction
 
     row = Assignment.objects.filter(campaign=campaign).first()
     with pytest.raises(IntegrityError), transaction.atomic():
         Assignment.objects.create(
-            campaign=campaign, query=row.query, pool_entry=row.pool_entry, slot=1
+            campaign=campaign, query=row.query, pool_entry=row.pool_entry, slot=0
         )
+
+
+# --- Changing one after it started (judging.services.campaign_settings) --------------------
+
+
+def test_its_measure_target_and_stop_can_change_and_ask_for_a_new_order(
+    campaign, django_capture_on_commit_callbacks, handed_over
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        changed = relevance_campaign_update(
+            campaign=campaign,
+            changes={"lowcost_measure": "nDCG@2", "lowcost_target": "absolute",
+                     "lowcost_stop_at": 0.05},
+        )  # fmt: skip
+    assert changed == ["lowcost_measure", "lowcost_target", "lowcost_stop_at"]
+    campaign.refresh_from_db()
+    assert (campaign.lowcost_measure, campaign.lowcost_stop_at) == ("nDCG@2", 0.05)
+    assert handed_over == [(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign.pk})]
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"assessors_per_query": 2}, "assessors_per_query"),  # each pair is judged once
+        ({"queries_per_assessor": 3}, "queries_per_assessor"),
+        ({"lowcost_measure": "CG@5"}, "lowcost_measure"),  # deeper than the pool (k = 2)
+        ({"lowcost_stop_at": 1.5}, "lowcost_stop_at"),
+    ],
+)
+def test_careless_changes_are_refused_naming_the_field(campaign, changes, field):
+    with pytest.raises(ValidationError) as refused:
+        relevance_campaign_update(campaign=campaign, changes=changes)
+    assert field in refused.value.message_dict
+    assert campaign.assignments.filter(pool_entry__isnull=True).count() == 0  # no query slots
+
+
+def test_a_pooled_campaign_has_no_lowcost_settings_to_change(personas):
+    pooled = make_campaign(personas)
+    with pytest.raises(ValidationError) as refused:
+        relevance_campaign_update(campaign=pooled, changes={"lowcost_measure": "DCG@3"})
+    assert "Only a low-cost campaign" in refused.value.message_dict["lowcost_measure"][0]
+
+
+def test_removing_an_assessor_frees_their_untouched_pair_and_reopens_a_started_one(
+    campaign, personas
+):
+    order_by(campaign, ["q1:g1", "q1:p1", "q2:g2"])
+    ada, bea = personas.assessor, make_assessor("bea")
+    campaign.assessors.add(bea)
+    started = assignment_next(campaign=campaign, assessor=ada)
+    judgment_save(assignment=started, assessor=ada, pool_entry=started.pool_entry,
+                  listened_seconds=2)  # fmt: skip
+    untouched = assignment_next(campaign=campaign, assessor=bea)
+    assert relevance_campaign_assessor_remove(campaign=campaign, assessor=bea) == {
+        "freed": 1, "reopened": 0,
+    }  # fmt: skip
+    assert relevance_campaign_assessor_remove(campaign=campaign, assessor=ada) == {
+        "freed": 0, "reopened": 1,
+    }  # fmt: skip
+    carl = make_assessor("carl")
+    campaign.assessors.add(carl)
+    # q1:g1 has a second free slot (ada's partial work is kept in the first).
+    again = assignment_next(campaign=campaign, assessor=carl)
+    assert (pair(again), again.slot) == ("q1:g1", 1) and again.pk != started.pk
+    untouched.refresh_from_db()
+    assert untouched.assessor is None
 
 
 # --- Get next: single pairs by the stored order ------------------------------------------
@@ -158,9 +224,9 @@ def test_a_stopped_campaign_serves_nothing_and_asks_for_final_estimates(
     campaign, personas, django_capture_on_commit_callbacks, handed_over
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        assert relevance_campaign_close(campaign=campaign) is True
+        assert campaign_open_set(campaign=campaign, is_open=False) is True
     assert handed_over == [(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign.pk})]
-    assert relevance_campaign_close(campaign=campaign) is False  # already stopped
+    assert campaign_open_set(campaign=campaign, is_open=False) is False  # already stopped
     campaign.refresh_from_db()
     with pytest.raises(PermissionDenied):
         assignment_next(campaign=campaign, assessor=personas.assessor)

@@ -135,19 +135,23 @@ def test_only_the_organiser_sees_the_estimates(client, personas, campaign, who):
     assert status == (404 if who == "other_organiser" else 403)
 
 
-def test_the_organiser_stops_the_campaign(client, personas, campaign):
+def test_the_organiser_stops_the_campaign_from_its_page(client, personas, campaign):
     organiser = as_(client, personas.organiser)
-    assert organiser.get(f"/relevance-campaigns/{campaign.pk}/close/").status_code == 405
-    response = organiser.post(f"/relevance-campaigns/{campaign.pk}/close/", follow=True)
+    page = organiser.get(campaign.get_absolute_url()).content.decode()
+    stop = f'action="/relevance-campaigns/{campaign.pk}/open/"'
+    assert stop in page and 'name="is_open" value="0"' in page
+    response = organiser.post(
+        f"/relevance-campaigns/{campaign.pk}/open/", {"is_open": "0"}, follow=True
+    )
     campaign.refresh_from_db()
     assert not campaign.is_open
-    assert "assessors get no more work" in response.content.decode()
-    assert "Stop the campaign" not in response.content.decode()
+    assert "is closed" in response.content.decode()
+    assert "Stop the campaign" not in organiser.get(campaign.get_absolute_url()).content.decode()
 
 
 def test_another_organiser_cannot_stop_it(client, personas, campaign):
-    url = f"/relevance-campaigns/{campaign.pk}/close/"
-    assert as_(client, personas.other_organiser).post(url).status_code == 404
+    url = f"/relevance-campaigns/{campaign.pk}/open/"
+    assert as_(client, personas.other_organiser).post(url, {"is_open": "0"}).status_code == 404
     campaign.refresh_from_db()
     assert campaign.is_open
 

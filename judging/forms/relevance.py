@@ -11,10 +11,10 @@ from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import ASSESSOR
 from judging.selectors.access import organiser_collections
-from judging.services.lowcost import lowcost_settings_check
+from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 
-LOWCOST_FIELDS = ("mode", "lowcost_measure", "lowcost_target", "lowcost_stop_at")
-"""The campaign's low-cost settings, as a settings form can include them."""
+LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
+"""The campaign's mode and low-cost settings, chosen when it is created."""
 
 
 class RelevanceCampaignForm(forms.ModelForm):

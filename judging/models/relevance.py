@@ -224,9 +224,9 @@ class Assignment(models.Model):
                 name="assignment_query_once_per_assessor",
             ),
             models.UniqueConstraint(
-                fields=["campaign", "pool_entry"],
+                fields=["campaign", "pool_entry", "slot"],
                 condition=Q(pool_entry__isnull=False),
-                name="assignment_pair_once",
+                name="assignment_pair_slot_unique",
             ),
         ]
 

@@ -21,6 +21,9 @@ from evaluation.core.lowcost.measures import UnsupportedMeasure, measure_spec
 from evaluation.core.names import MeasureNameError
 from judging.models import PoolEntry, RelevanceCampaign
 
+LOWCOST_SETTINGS = ("lowcost_measure", "lowcost_target", "lowcost_stop_at")
+"""A low-cost campaign's settings (besides its mode, fixed at creation)."""
+
 MAX_HALF_WIDTH = 0.5
 """Scores lie in [0, 1]: an interval wider than ±0.5 says nothing."""
 

@@ -130,19 +130,6 @@ def relevance_campaign_create(
     return campaign
 
 
-def relevance_campaign_close(*, campaign: RelevanceCampaign) -> bool:
-    """Stop a campaign: "Get next" hands out nothing more. Judgments made stay, and work
-    already handed out can still be saved (nothing typed is lost). Returns whether this
-    call closed it. A low-cost campaign's estimates are brought up to date once more."""
-    with transaction.atomic():
-        closed = RelevanceCampaign.objects.filter(pk=campaign.pk, is_open=True).update(
-            is_open=False
-        )
-        if closed and campaign.is_lowcost:
-            handoff.relevance_campaign_changed(campaign_id=campaign.pk)
-    return bool(closed)
-
-
 def assignments_take_back(*, campaign: RelevanceCampaign, now=None) -> int:
     """Free the assignments nobody has touched for the campaign's take-back time.
 
@@ -299,6 +286,8 @@ def judgment_save(
     campaign = assignment.campaign
     if assessor is None or assessor.pk is None:
         raise AssignmentTakenBack("Only an assessor can save judgments.")
+    if not campaign.assessors.filter(pk=assessor.pk).exists():
+        raise AssignmentTakenBack("You no longer judge in this campaign.")
     if (
         pool_entry.campaign_id != campaign.pk
         or pool_entry.query_id != assignment.query_id

@@ -2,29 +2,30 @@
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from judging import exports, selectors
 from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
-from judging.services.relevance import relevance_campaign_close, relevance_campaign_create
+from judging.selectors.access import Need
+from judging.services.relevance import relevance_campaign_create
 
 
-def _own_campaign(request, pk: int) -> RelevanceCampaign:
-    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
+def _own_campaign(request, pk: int, *, need: Need = "write") -> RelevanceCampaign:
+    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
 @require_GET
 @organiser_required
 def relevance_campaign_list(request):
-    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user)
+    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user, need="read")
     return render(request, "judging/relevance_campaign_list.html", {"campaigns": campaigns})
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def relevance_campaign_new(request):
     form = RelevanceCampaignForm(
@@ -56,7 +57,7 @@ def relevance_campaign_new(request):
 @require_GET
 @organiser_required
 def relevance_campaign_detail(request, pk: int):
-    campaign = _own_campaign(request, pk)
+    campaign = _own_campaign(request, pk, need="read")
     context = {
         "campaign": campaign,
         "pairs": selectors.campaign_pair_progress(campaign=campaign)
@@ -70,24 +71,14 @@ def relevance_campaign_detail(request, pk: int):
     return render(request, "judging/relevance_campaign_detail.html", context)
 
 
-@require_POST
-@organiser_required
-def relevance_campaign_close_view(request, pk: int):
-    """Stop the campaign (e.g. once its stopping rule says the ranking is confident)."""
-    campaign = _own_campaign(request, pk)
-    if relevance_campaign_close(campaign=campaign):
-        messages.success(request, f"“{campaign}” is stopped: assessors get no more work.")
-    return redirect(campaign)
-
-
 @require_GET
 @organiser_required
 def relevance_campaign_qrels(request, pk: int):
-    campaign = _own_campaign(request, pk)
+    campaign = _own_campaign(request, pk, need="read")
     form = QrelsForm(request.GET)
     if not form.is_valid():
         return HttpResponse(
-            "Choose scale=broad|fine and policy=mean|median|first.\n",
+            "Choose scale=broad|fine and policy=mean|median|first|latest.\n",
             status=400,
             content_type="text/plain; charset=utf-8",
         )
@@ -102,4 +93,4 @@ def relevance_campaign_qrels(request, pk: int):
 @require_GET
 @organiser_required
 def relevance_campaign_csv(request, pk: int):
-    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk))
+    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk, need="read"))

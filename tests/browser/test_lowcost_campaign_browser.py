@@ -105,7 +105,7 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
         final = Recompute.objects.filter(kind="lowcost", target_id=campaign.pk)
         asked_before = final.get().requests
         organiser.get_by_role("button", name="Stop the campaign").click()
-        expect(organiser.get_by_text("assessors get no more work")).to_be_visible()
+        expect(organiser.get_by_text("“Low-cost 2025” is closed.")).to_be_visible()
         assessor.goto("/")
         expect(assessor.get_by_text("No judging campaign is open for you yet.")).to_be_visible()
         # Stopping asks for final estimates: let the worker finish them before the
