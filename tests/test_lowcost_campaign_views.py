@@ -16,6 +16,7 @@ from tests.lowcost_campaign_data import (
 )
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign
+from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -149,6 +150,17 @@ def test_the_organiser_stops_the_campaign_from_its_page(client, personas, campai
     assert "Stop the campaign" not in organiser.get(campaign.get_absolute_url()).content.decode()
 
 
+def test_only_a_lowcost_campaigns_settings_page_offers_its_measure_and_stop(
+    client, personas, campaign
+):
+    organiser = as_(client, personas.organiser)
+    page = organiser.get(f"/relevance-campaigns/{campaign.pk}/settings/").content.decode()
+    assert 'name="lowcost_measure"' in page and 'name="lowcost_stop_at"' in page
+    pooled = make_campaign(personas)
+    page = organiser.get(f"/relevance-campaigns/{pooled.pk}/settings/").content.decode()
+    assert 'name="lowcost_measure"' not in page and 'name="take_back_minutes"' in page
+
+
 def test_another_organiser_cannot_stop_it(client, personas, campaign):
     url = f"/relevance-campaigns/{campaign.pk}/open/"
     assert as_(client, personas.other_organiser).post(url, {"is_open": "0"}).status_code == 404
@@ -191,3 +203,28 @@ def test_results_list_the_estimated_leaderboards_clearly_labelled(client, person
     assert (
         other.get(f"/collections/{collection.pk}/results/estimated/?measure=x").status_code == 404
     )
+
+
+# --- The REST API ------------------------------------------------------------------------
+
+
+def test_the_api_creates_a_lowcost_campaign_and_changes_its_stop(personas, collection):
+    api = client_for(personas.organiser)
+    body = {"collection": collection.pk, "name": "API low-cost", "cutoff": 2,
+            "mode": "lowcost", "lowcost_measure": "DCG@2", "assessors": ["ada"]}  # fmt: skip
+    created = api.post("/api/relevance-campaigns/create/", body, format="json")
+    assert created.status_code == 201, created.json()
+    data = created.json()
+    assert (data["mode"], data["lowcost_measure"], data["lowcost_stop_at"]) == (
+        "lowcost",
+        "DCG(scale=fine)@2",
+        0.95,
+    )
+    deeper = api.post("/api/relevance-campaigns/create/",
+                      {**body, "name": "Too deep", "lowcost_measure": "DCG@3"}, format="json")  # fmt: skip
+    assert deeper.status_code == 400 and "top 3 but the pool holds" in str(deeper.json())
+    url = f"/api/relevance-campaigns/{data['id']}/settings/update/"
+    changed = api.post(url, {"lowcost_stop_at": 0.9}, format="json")
+    assert changed.status_code == 200 and changed.json()["lowcost_stop_at"] == 0.9
+    refused = api.post(url, {"assessors_per_query": 2}, format="json")
+    assert refused.status_code == 400 and "judges each pair once" in str(refused.json())
