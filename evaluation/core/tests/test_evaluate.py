@@ -66,3 +66,14 @@ def test_document_ids_match_whatever_the_longest_id_of_each_file():
     qrels = read_qrels(b"1 0 a 1\n1 0 a-very-long-document-id 1\n")
     runs = read_runs(b"1 Q0 a 1 2.0 s\n")
     assert evaluate(qrels, runs, ["P@1", "map"]).means() == {"s": {"P@1": 1.0, "map": 0.5}}
+
+
+def test_a_run_without_any_judged_query_scores_nothing_instead_of_failing():
+    # No query of the run is judged: nothing to evaluate (before, recip_rank failed on
+    # an empty matrix). With -c every judged query has an empty ranking and scores 0.
+    qrels = Qrels.from_records([("q1", "a", 1)])
+    run = Run.from_records([("q9", "a", 1.0)], name="r")
+    results = evaluate(qrels, run, ["recip_rank", "ndcg", "map", "num_q"])
+    assert results.runs["r"].queries == () and results.mean("r", "num_q") == 0
+    complete = evaluate(qrels, run, ["recip_rank", "ndcg", "map"], complete=True)
+    assert complete.means() == {"r": {"recip_rank": 0.0, "ndcg": 0.0, "map": 0.0}}

@@ -64,7 +64,7 @@ class Qrels:
     columns: Mapping[str, np.ndarray]
     default: str = "raw"
     path: str = "<memory>"
-    _index: dict = field(default=None, repr=False, compare=False)
+    hashes: np.ndarray | None = field(default=None, repr=False)  # doc_hashes(docs)
 
     @classmethod
     def from_arrays(
@@ -96,7 +96,8 @@ class Qrels:
         grouped = len(codes) < 2 or bool((codes[1:] >= codes[:-1]).all())
         order = np.arange(len(codes)) if grouped else np.argsort(codes, kind="stable")
         codes, docs = codes[order], docs[order]
-        found = first_duplicate(codes, docs)
+        hashes = doc_hashes(docs)
+        found = first_duplicate(codes, docs, hashes)
         if found is not None:
             row = int(order[found[1]])
             line = lines(row) if lines is not None else None
@@ -108,7 +109,7 @@ class Qrels:
             )
         offsets = np.searchsorted(codes, np.arange(len(names) + 1))
         cols = {k: np.asarray(v, dtype=np.float64)[order] for k, v in columns.items()}
-        return cls(tuple(names[i] for i in order_names), offsets, docs, cols, default, path)
+        return cls(tuple(names[i] for i in order_names), offsets, docs, cols, default, path, hashes)
 
     @classmethod
     def from_records(
@@ -224,16 +225,9 @@ class Run:
         )
         names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
         names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
-        n = len(docs)
         if scores is not None:
             scores = np.asarray(scores, dtype=np.float64)
-        if keep_order or scores is None:
-            grouped = n == 0 or bool(np.all(codes[1:] >= codes[:-1]))
-            order = None if grouped else np.argsort(codes, kind="stable")
-        else:
-            order = (
-                None if _already_ranked(codes, scores, docs) else _rank_order(codes, scores, docs)
-            )
+        order = rank_order(codes, docs, scores, keep_order=keep_order)
         if order is not None:
             codes, docs = codes[order], docs[order]
             scores = scores[order] if scores is not None else None
@@ -277,6 +271,18 @@ class Run:
     def ranking(self, query: str) -> list[str]:
         i = self.query_ids.index(query)
         return [d.decode() for d in self.docs[self.offsets[i] : self.offsets[i + 1]]]
+
+
+def rank_order(codes, docs, scores, *, keep_order: bool) -> np.ndarray | None:
+    """The order that groups rows by query code and ranks them, ``None`` if they already are.
+
+    Ranked by score descending, ties by document id descending (trec_eval's order);
+    with ``keep_order`` or without scores, in the given order.
+    """
+    if keep_order or scores is None:
+        grouped = len(codes) == 0 or bool(np.all(codes[1:] >= codes[:-1]))
+        return None if grouped else np.argsort(codes, kind="stable")
+    return None if _already_ranked(codes, scores, docs) else _rank_order(codes, scores, docs)
 
 
 def _already_ranked(codes, scores, docs) -> bool:
