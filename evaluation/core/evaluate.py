@@ -8,14 +8,16 @@ import json
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
 from evaluation.core.measures.registry import compute
 from evaluation.core.names import Measure, parse_measures
-from evaluation.core.ranking import rank_judgments
+from evaluation.core.ranking import RankedJudgments, rank_judgments, rank_judgments_blocks
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.trec import Qrels, Run, read_qrels, sort_queries
+from evaluation.core.trec import Qrels, Run, read_qrels, read_runs, sort_queries
+from evaluation.core.trec.stream import NotStreamable, run_file_blocks
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,53 @@ def evaluate(
     parsed = _as_measures(measures)
     out = {}
     for name, run in _as_runs(runs).items():
-        ranked = rank_judgments(qrels, run, complete=complete)
-        out[name] = RunScores(ranked.queries, {m.label: compute(m, ranked) for m in parsed})
+        out[name] = _scores(rank_judgments(qrels, run, complete=complete), parsed)
     return Results(parsed, out, complete)
+
+
+def evaluate_files(
+    qrels: Qrels | Mapping | str,
+    run_paths: Iterable[str],
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    complete: bool = False,
+    format: str = "auto",
+    keep_order: bool | None = None,
+) -> Results:
+    """:func:`evaluate` on run files, read as :func:`~evaluation.core.trec.read_run_files` reads them.
+
+    Big TREC run files are read and matched block by block
+    (:func:`~evaluation.core.trec.stream.run_file_blocks`), so memory holds the
+    judgments, one block of the run and the judgment row of each ranked document, not
+    the whole run. The results are the same as
+    ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
+    the errors.
+    """
+    qrels = _as_qrels(qrels)
+    parsed = _as_measures(measures)
+    ranked: dict[str, RankedJudgments] = {}  # every file read before any is scored, as
+    for path in run_paths:  # read_run_files + evaluate do: the same first error
+        for name, matched in _rank_file(qrels, path, format, keep_order, complete):
+            ranked[name if name not in ranked else f"{name} ({path})"] = matched
+    out = {}
+    for name in list(ranked):
+        out[name] = _scores(ranked.pop(name), parsed)  # its matrices freed once scored
+    return Results(parsed, out, complete)
+
+
+def _rank_file(qrels, path, format, keep_order, complete):
+    """``(run name, RankedJudgments)`` of each run in a file, streamed when possible."""
+    blocks = run_file_blocks(path, format=format, keep_order=keep_order)
+    if blocks is not None:
+        try:
+            first = next(blocks)
+            ranked = rank_judgments_blocks(qrels, chain([first], blocks), complete=complete)
+            return [(first.name, ranked)]
+        except (NotStreamable, ValueError):
+            pass  # read whole: the same run, or the error naming the line
+    runs = read_runs(path, format=format, keep_order=keep_order)
+    return ((name, rank_judgments(qrels, run, complete=complete)) for name, run in runs.items())
+
+
+def _scores(ranked: RankedJudgments, measures: tuple[Measure, ...]) -> RunScores:
+    return RunScores(ranked.queries, {m.label: compute(m, ranked) for m in measures})

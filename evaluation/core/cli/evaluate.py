@@ -11,9 +11,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evaluation.core.evaluate import evaluate
+from evaluation.core.evaluate import evaluate_files
 from evaluation.core.names import FAMILIES, MeasureNameError, parse_measures
-from evaluation.core.trec import FormatError, read_qrels, read_run_files
+from evaluation.core.trec import FormatError, read_qrels
 
 DEFAULT_MEASURES = [
     "map",
@@ -92,10 +92,14 @@ def main(args: list[str]) -> int:
             m for text in options.measures or DEFAULT_MEASURES for m in parse_measures(text)
         ]
         qrels = read_qrels(options.qrels, format=options.qrels_format, scale=options.scale)
-        runs = read_run_files(
-            options.runs, format=options.run_format, keep_order=options.keep_order or None
+        results = evaluate_files(
+            qrels,
+            options.runs,
+            measures,
+            complete=options.complete,
+            format=options.run_format,
+            keep_order=options.keep_order or None,
         )
-        results = evaluate(qrels, runs, measures, complete=options.complete)
     except (FormatError, MeasureNameError, ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -15,6 +15,7 @@ error message, only the time it takes; ``test_trec_io`` checks both paths agree.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,6 +23,7 @@ import numpy as np
 from evaluation.core.trec.tokens import _PAD, Source, _Columns
 
 MIN_BYTES = 1 << 20  # smaller inputs are not worth importing pyarrow for
+STREAM_BYTES = 1 << 22  # bytes per block when reading a file block by block
 _CHUNK = 1 << 18  # bytes per block when checking the layout (work arrays stay in cache)
 _BLOCK_SIZE = 1 << 24  # bytes per pyarrow block
 _ROWS = 1 << 16  # rows per block when gathering ids
@@ -31,7 +33,7 @@ _ROWS = 1 << 16  # rows per block when gathering ids
 class RegularTable:
     """Columns read by pyarrow: the same questions a :class:`~.tokens.Table` answers.
 
-    Row ``i`` is line ``i + 1`` (a regular file has no blank lines).
+    Row ``i`` is line ``first_row + i + 1`` (a regular file has no blank lines).
     """
 
     path: str
@@ -40,11 +42,12 @@ class RegularTable:
     strings_: dict[int, np.ndarray]
     numbers_: dict[int, np.ndarray]
     first: dict[int, bytes]
+    first_row: int = 0  # rows of the file before this table (read block by block)
 
     fast = True
 
     def line(self, row: int) -> int:
-        return row + 1
+        return self.first_row + row + 1
 
     def factor(self, column: int) -> tuple[list[bytes], np.ndarray]:
         return self.factors[column]
@@ -59,8 +62,7 @@ class RegularTable:
         return self.first[column]
 
 
-def _delimiter(source: Source) -> bytes | None:
-    head = source.head()
+def _delimiter(head: bytes) -> bytes | None:
     line = head[: head.find(b"\n")] if b"\n" in head else b""
     if b" " in line and b"\t" not in line:
         return b" "
@@ -90,30 +92,92 @@ def read_regular(
     """Read a regular file with pyarrow, or ``None`` if it is not one (see the module).
 
     ``keep`` lists the columns to keep, as for :func:`~.tokens.split_columns` (the
-    results are numbered in that order); ``kinds`` says for each what it becomes: ``"factor"`` (ids, dictionary-encoded: the
-    distinct values in order of first appearance and a code per row), ``"strings"``
-    (zero-padded ``S<n>`` like :meth:`~.tokens.Table.strings`), ``"number"`` (float64)
-    or ``"first"`` (the token of the first line only).
+    results are numbered in that order); ``kinds`` says for each what it becomes:
+    ``"factor"`` (ids, dictionary-encoded: the distinct values in order of first
+    appearance and a code per row), ``"strings"`` (zero-padded ``S<n>`` like
+    :meth:`~.tokens.Table.strings`), ``"number"`` (float64) or ``"first"`` (the token of
+    the first line only).
     """
     if source.size < MIN_BYTES:
         return None
-    delimiter = _delimiter(source)
+    delimiter = _delimiter(source.head())
     if delimiter is None:
         return None
+    return _parse(source.name, source.data[: source.size], delimiter, n_fields, keep, kinds)
+
+
+class NotRegular(Exception):
+    """The file read by :func:`iter_regular` turned out not to be regular."""
+
+
+def iter_regular(
+    path: str,
+    n_fields: int,
+    keep: tuple[int, ...],
+    kinds: tuple[str, ...],
+    *,
+    block_bytes: int = STREAM_BYTES,
+) -> Iterator[RegularTable]:
+    """:func:`read_regular` block by block: tables of whole lines, about ``block_bytes`` each.
+
+    The file is read into one reused buffer rather than mapped, so memory holds one
+    block of it at a time. Raises :class:`NotRegular` when a block is not regular
+    (possibly after yielding earlier blocks): the caller then reads the file the
+    exact way.
+    """
+    with open(path, "rb", buffering=0) as handle:
+        buffer = np.empty(block_bytes, dtype=np.uint8)
+        filled = _fill(handle, buffer, 0)
+        delimiter = _delimiter(bytes(buffer[: min(filled, 1 << 16)]))
+        if delimiter is None:
+            raise NotRegular(path)
+        rows_before = 0
+        while filled:
+            end = filled
+            if filled == len(buffer):  # more to come: up to the last whole line
+                newlines = np.flatnonzero(buffer[:filled] == 10)
+                if len(newlines) == 0:
+                    raise NotRegular(path)  # a line longer than a block
+                end = int(newlines[-1]) + 1
+            table = _parse(path, buffer[:end], delimiter, n_fields, keep, kinds, rows_before)
+            if table is None:
+                raise NotRegular(path)
+            yield table
+            rows_before += table.n_rows
+            rest = filled - end
+            buffer[:rest] = buffer[end:filled]
+            filled = _fill(handle, buffer, rest)
+
+
+def _fill(handle, buffer: np.ndarray, start: int) -> int:
+    """Read into ``buffer[start:]`` until it is full or the file ends; the bytes it holds."""
+    view = memoryview(buffer)
+    while start < len(buffer):
+        n = handle.readinto(view[start:])
+        if not n:
+            break
+        start += n
+    return start
+
+
+def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> RegularTable | None:
+    """One regular stretch of whole lines, parsed by pyarrow; ``None`` if not regular."""
     try:
         import pyarrow as pa
         import pyarrow.csv as csv
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
-    size = source.size
+    size = len(data)
     names = [f"f{i}" for i in range(n_fields)]
     types = {"factor": pa.dictionary(pa.int32(), pa.binary()), "strings": pa.binary()}
     types["number"] = pa.float64()
     read = [i for i, kind in enumerate(kinds) if kind != "first"]
     try:
         table = csv.read_csv(
-            pa.BufferReader(pa.py_buffer(source.data[:size])),
-            read_options=csv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
+            pa.BufferReader(pa.py_buffer(data)),
+            read_options=csv.ReadOptions(
+                column_names=names, block_size=min(_BLOCK_SIZE, max(size // 2 + 1, 1 << 16))
+            ),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter.decode(),
                 quote_char=False,
@@ -135,13 +199,13 @@ def read_regular(
         return None
     rows = table.num_rows
     # regular: every whitespace byte is one delimiter between two tokens, or an LF
-    spaces, newlines, adjacent = _layout(source.data, size)
-    final_newline = bool(source.data[size - 1] == 10)
+    spaces, newlines, adjacent = _layout(data, size)
+    final_newline = bool(data[size - 1] == 10)
     if rows == 0 or adjacent or newlines != rows - (0 if final_newline else 1):
         return None
     if spaces != rows * (n_fields - 1) + newlines:
         return None
-    out = RegularTable(source.name, rows, {}, {}, {}, {})
+    out = RegularTable(path, rows, {}, {}, {}, {}, first_row)
     for i in read:
         chunks = table.column(names[keep[i]]).chunks
         if kinds[i] == "factor":
@@ -150,7 +214,7 @@ def read_regular(
             out.strings_[i] = _strings(chunks, rows)
         else:
             out.numbers_[i] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks])
-    first_line = source.head().split(b"\n", 1)[0].split(delimiter)
+    first_line = bytes(data[: min(size, 1 << 16)]).split(b"\n", 1)[0].split(delimiter)
     for i, kind in enumerate(kinds):
         if kind == "first":
             out.first[i] = first_line[keep[i]]

@@ -40,7 +40,7 @@ def _detect_qrels(path: str, data: bytes) -> str:
     )
 
 
-def _detect_runs(path: str, data: bytes) -> str:
+def detect_runs(path: str, data: bytes) -> str:
     sample = first_fields(data)
     if not sample:
         return "trec"
@@ -115,7 +115,7 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
     _check_format(format, RUN_FORMATS)
     data = read_buffer(source)
     path = data.name
-    fmt = _detect_runs(path, data) if format == "auto" else format
+    fmt = detect_runs(path, data) if format == "auto" else format
     if fmt == "trec":  # qid Q0 docno rank score tag: Q0 and rank are not read
         keep = (0, 2, 4, 5)
         table = read_regular(data, 6, keep, ("factor", "strings", "number", "first"))
