@@ -12,7 +12,7 @@ from itertools import chain
 
 import numpy as np
 
-from evaluation.core.measures.registry import compute
+from evaluation.core.measures.registry import WHOLE_MATRIX, compute
 from evaluation.core.names import Measure, parse_measures
 from evaluation.core.ranking import RankedJudgments, rank_judgments, rank_judgments_blocks
 from evaluation.core.scores import ScoreMatrix
@@ -261,5 +261,26 @@ def _rank_file(qrels, path, format, keep_order, complete):
     return ((name, rank_judgments(qrels, run, complete=complete)) for name, run in runs.items())
 
 
+_CELLS = 1 << 18  # ranks scored at a time: the measures' work arrays stay in cache
+
+
 def _scores(ranked: RankedJudgments, measures: tuple[Measure, ...]) -> RunScores:
-    return RunScores(ranked.queries, {m.label: compute(m, ranked) for m in measures})
+    """Per-query scores of a matched run, a few queries at a time (the same values).
+
+    The measures that compute row by row get :meth:`RankedJudgments.rows` of about
+    ``_CELLS`` ranks at a time, so their work arrays stay in cache; the others
+    (:data:`~evaluation.core.measures.registry.WHOLE_MATRIX`) get the whole run.
+    """
+    n = len(ranked.queries)
+    step = max(1, _CELLS // ranked.match.shape[1])
+    by_rows = [m for m in measures if m.family not in WHOLE_MATRIX]
+    pieces: dict[str, list[np.ndarray]] = {m.label: [] for m in by_rows}
+    for start in range(0, max(n, 1), step):
+        part = ranked if n <= step else ranked.rows(start, start + step)
+        for m in by_rows:  # the part's matrices are shared by the measures, then freed
+            pieces[m.label].append(compute(m, part))
+    scores = {label: np.concatenate(parts) for label, parts in pieces.items()}
+    for m in measures:
+        if m.family in WHOLE_MATRIX:
+            scores[m.label] = compute(m, ranked)
+    return RunScores(ranked.queries, {m.label: scores[m.label] for m in measures})

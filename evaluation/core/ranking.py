@@ -27,6 +27,8 @@ class RankedJudgments:
         ``(n_queries,)`` documents ranked per query.
     judgments:
         ``(n_queries,)`` index of each query in ``qrels.query_ids``.
+    judged_width:
+        Width of :meth:`judged_values`; by default the most judgments of a query.
     """
 
     qrels: Qrels
@@ -35,6 +37,30 @@ class RankedJudgments:
     retrieved: np.ndarray
     judgments: np.ndarray
     _cache: dict = field(default_factory=dict, repr=False)
+    judged_width: int | None = None
+
+    def _judgment_counts(self) -> tuple[np.ndarray, np.ndarray]:
+        starts = self.qrels.offsets[self.judgments]
+        return starts, self.qrels.offsets[self.judgments + 1] - starts
+
+    def rows(self, start: int, stop: int) -> RankedJudgments:
+        """Queries ``start:stop`` alone, in matrices as wide as this one's.
+
+        Every measure computes row by row, so it gives these queries the same values,
+        bit for bit, as on the whole (a wider matrix could change how numpy groups the
+        terms of a sum); on a few queries at a time its work arrays stay in cache.
+        """
+        width = self.judged_width
+        if width is None:
+            width = int(self._judgment_counts()[1].max(initial=0))
+        return RankedJudgments(
+            self.qrels,
+            self.queries[start:stop],
+            self.match[start:stop],
+            self.retrieved[start:stop],
+            self.judgments[start:stop],
+            judged_width=width,
+        )
 
     def cached(self, key, make):
         """``make()``, computed once per key for this matched run (measures share it)."""
@@ -60,9 +86,10 @@ class RankedJudgments:
         key = ("judged", column)
         if key not in self._cache:
             col = self.qrels.column(column)
-            starts = self.qrels.offsets[self.judgments]
-            counts = self.qrels.offsets[self.judgments + 1] - starts
-            width = int(counts.max(initial=0))
+            starts, counts = self._judgment_counts()
+            width = self.judged_width
+            if width is None:
+                width = int(counts.max(initial=0))
             cells = np.arange(width)
             inside = cells < counts[:, None]
             rows = np.where(inside, starts[:, None] + cells, 0)
@@ -104,10 +131,13 @@ def rank_judgments_blocks(
     names: list[str] = []
     pieces: list[np.ndarray] = []
     counts: list[np.ndarray] = []
+    work = np.empty(0, dtype=np.int32)  # the hash table, reused from block to block
     for block in blocks:
         names.extend(block.query_ids)
         counts.append(np.diff(block.offsets))
-        pieces.append(_match_block(qrels, qrels_hashes, position, block))
+        if len(work) < 8 * len(block.docs):
+            work = np.empty(8 * len(block.docs), dtype=np.int32)
+        pieces.append(_match_block(qrels, qrels_hashes, position, block, work))
     run_index = {q: i for i, q in enumerate(names)}
     if len(run_index) < len(names):
         raise ValueError("a query comes in two blocks of the run")
@@ -156,7 +186,7 @@ def _query_blocks(run: Run) -> Iterator[Run]:
         first = last
 
 
-def _match_block(qrels: Qrels, qrels_hashes, position: dict, block: Run) -> np.ndarray:
+def _match_block(qrels: Qrels, qrels_hashes, position: dict, block: Run, work) -> np.ndarray:
     """The judgment row of each ranked document of one block (-1: not judged), as int32."""
     lengths = np.diff(block.offsets)
     hashes = block.hashes if block.hashes is not None else doc_hashes(block.docs)
@@ -170,7 +200,13 @@ def _match_block(qrels: Qrels, qrels_hashes, position: dict, block: Run) -> np.n
     probe_codes = np.repeat(has, sizes)
     try:
         found = match_pairs(
-            codes, block.docs, hashes, probe_codes, qrels.docs[rows], qrels_hashes[rows]
+            codes,
+            block.docs,
+            hashes,
+            probe_codes,
+            qrels.docs[rows],
+            qrels_hashes[rows],
+            work=work,
         )
     except RepeatedPair as e:
         query = block.query_ids[int(codes[e.first])]

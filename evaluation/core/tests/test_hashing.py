@@ -78,3 +78,19 @@ def test_blocked_hashing_equals_the_whole_array_formula():
             h = np.where(words[:, j] != 0, step, h)
         expected = hashing._mix(h)
     assert (hashing.doc_hashes(docs) == expected).all()
+
+
+@pytest.mark.parametrize("collide", [False, True])
+@settings(max_examples=100, deadline=None)
+@given(rows=pairs, grouped=st.booleans())
+def test_first_duplicate_finds_a_repeated_pair_exactly_when_there_is_one(rows, collide, grouped):
+    if grouped:  # as the readers call it: rows grouped by code
+        rows = sorted(rows, key=lambda r: r[0])
+    codes = np.array([c for c, _ in rows], dtype=np.int64)
+    docs = np.array([d for _, d in rows], dtype="S20")
+    found = hashing.first_duplicate(codes, docs, _hashes(docs, collide))
+    if len(set(rows)) == len(rows):
+        assert found is None
+    else:
+        i, j = found
+        assert i < j and rows[i] == rows[j]

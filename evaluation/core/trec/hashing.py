@@ -7,6 +7,8 @@ bytes themselves, so a hash collision can cost time but never change a result.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 _M1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -98,10 +100,9 @@ def first_duplicate(
     """Rows ``(i, j)``, ``i < j``, of the first repeated (code, doc) pair found, or ``None``."""
     if len(docs) < 2:
         return None
-    sorted_keys = pair_keys(codes, docs, hashes)
-    sorted_keys.sort()
-    if not (sorted_keys[1:] == sorted_keys[:-1]).any():
-        return None  # no equal keys, so certainly no equal pairs
+    hashes = doc_hashes(docs) if hashes is None else hashes
+    if not _any_repeated(np.asarray(codes), docs, hashes):
+        return None
     keys = pair_keys(codes, docs, hashes)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
@@ -113,6 +114,22 @@ def first_duplicate(
     pairs = np.sort(np.stack([a[real], b[real]]), axis=0)
     first = int(np.argmin(pairs[1]))
     return int(pairs[0, first]), int(pairs[1, first])
+
+
+def _any_repeated(codes: np.ndarray, docs: np.ndarray, hashes: np.ndarray) -> bool:
+    """Whether a (code, doc) pair is held twice: :func:`match_pairs` on blocks of whole codes."""
+    bounds = [0, len(codes)]
+    if bool((codes[1:] >= codes[:-1]).all()):  # grouped by code: blocks of ~_BLOCK rows
+        starts = np.unique(np.searchsorted(codes, codes[:: _BLOCK // 2]))
+        bounds = [*starts.tolist(), len(codes)]
+    work = np.empty(8 * max(np.diff(bounds)), dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int64)
+    for lo, hi in pairwise(bounds):
+        try:
+            match_pairs(codes[lo:hi], docs[lo:hi], hashes[lo:hi], empty, docs[:0], empty, work=work)
+        except RepeatedPair:
+            return True
+    return False
 
 
 def _exact_duplicate(codes, docs):
@@ -135,14 +152,17 @@ class RepeatedPair(ValueError):
 
 def _homes(codes: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
     """The first slot of each (code, hash) in a table of ``2**bits`` slots."""
+    mixed = codes.astype(np.uint64)
     with np.errstate(over="ignore"):
-        mixed = codes.astype(np.uint64) * _GOLDEN
+        mixed *= _GOLDEN
     mixed ^= hashes.astype(np.uint64, copy=False)
     mixed >>= np.uint64(64 - bits)
-    return mixed.astype(np.intp)
+    return mixed.view(np.int64)  # below 2**bits
 
 
-def match_pairs(codes, docs, hashes, probe_codes, probe_docs, probe_hashes) -> np.ndarray:
+def match_pairs(
+    codes, docs, hashes, probe_codes, probe_docs, probe_hashes, *, work=None
+) -> np.ndarray:
     """For each probe ``(code, doc)``, the index of the row holding the same pair, or -1.
 
     The rows go into an open-addressing table (linear probing, at most a quarter full)
@@ -151,21 +171,25 @@ def match_pairs(codes, docs, hashes, probe_codes, probe_docs, probe_hashes) -> n
     hashes are confirmed on the bytes: a collision costs a probe, never a wrong match
     or a false duplicate. Made for blocks of up to ~10**5 rows, whose table stays in
     cache; ``hashes`` are the ``doc_hashes`` of ``docs`` (and likewise for the probes).
+    ``work``, an int32 array of at least ``8 * len(codes)`` items, holds the table
+    when given, so that calls on many blocks reuse one.
     """
     codes = np.asarray(codes, dtype=np.int64)
     probe_codes = np.asarray(probe_codes, dtype=np.int64)
-    out = np.full(len(probe_codes), -1, dtype=np.int64)
+    if len(codes) >= 1 << 31:
+        raise ValueError("match_pairs works on blocks of fewer than 2**31 rows")
     bits = max(4, int(4 * len(codes) - 1).bit_length())
     mask = (1 << bits) - 1
-    table = np.full(1 << bits, -1, dtype=np.int64)
-    pending = np.arange(len(codes))
+    if work is None or len(work) < 1 << bits:
+        work = np.empty(1 << bits, dtype=np.int32)
+    table = work[: 1 << bits]
+    table.fill(-1)
+    pending = np.arange(len(codes), dtype=np.int32)
     where = _homes(codes, hashes, bits)
-    while len(pending):  # place every row, one probe step per round
-        taken = table[where]
-        free = taken < 0
-        table[where[free]] = pending[free]  # rows aiming at one slot: one of them wins
+    table[where] = pending  # the first round, in an empty table: of the rows aiming at a
+    while len(pending):  # slot, one wins; then one probe step per round
         holder = table[where]
-        lost = holder != pending
+        lost = np.flatnonzero(holder != pending)
         pending, where, holder = pending[lost], where[lost], holder[lost]
         same = np.flatnonzero(
             (hashes[holder] == hashes[pending]) & (codes[holder] == codes[pending])
@@ -175,11 +199,14 @@ def match_pairs(codes, docs, hashes, probe_codes, probe_docs, probe_hashes) -> n
             pair = sorted((int(holder[real[0]]), int(pending[real[0]])))
             raise RepeatedPair(*pair)
         where = (where + 1) & mask
+        free = np.flatnonzero(table[where] < 0)
+        table[where[free]] = pending[free]
+    out = np.full(len(probe_codes), -1, dtype=np.int64)
     rows = np.arange(len(probe_codes))
     where = _homes(probe_codes, probe_hashes, bits)
     while len(rows):  # follow each probe's chain to its pair or an empty slot
         holder = table[where]
-        filled = holder >= 0
+        filled = np.flatnonzero(holder >= 0)
         rows, where, holder = rows[filled], where[filled], holder[filled]
         same = np.flatnonzero(
             (hashes[holder] == probe_hashes[rows]) & (codes[holder] == probe_codes[rows])

@@ -16,6 +16,8 @@ an error message, only the memory and time it takes.
 
 from __future__ import annotations
 
+import queue
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -77,7 +79,7 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
         tables = arrow.iter_regular(
             path, 6, (0, 2, 4, 5), kinds, block_bytes=block_bytes or arrow.STREAM_BYTES
         )
-        for table in tables:
+        for table in prefetched(tables):
             if name is None:
                 name = table.first_token(3).decode()
             names, codes = table.factor(0)
@@ -120,3 +122,46 @@ def _block(name, queries, offsets, docs, scores, keep_order, path, seen) -> Run:
     if order is not None:
         docs, scores = docs[order], scores[order]
     return Run(name, tuple(queries), np.asarray(offsets, dtype=np.int64), docs, scores, path)
+
+
+def prefetched(items: Iterator, depth: int = 2) -> Iterator:
+    """The items of ``items``, made by a background thread up to ``depth`` ahead.
+
+    Reading and parsing the next block (mostly in pyarrow and numpy, which release
+    the GIL) then overlaps with the work on the current one. An exception in the
+    thread is raised here; stopping early stops the thread.
+    """
+    ready: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def put(item) -> bool:
+        while not stop.is_set():
+            try:
+                ready.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if not put((True, item)):
+                    return
+            put((False, None))
+        except BaseException as error:  # handed to the consumer
+            put((False, error))
+
+    thread = threading.Thread(target=produce, name="prefetch", daemon=True)
+    thread.start()
+    try:
+        while True:
+            more, item = ready.get()
+            if not more:
+                if item is not None:
+                    raise item
+                return
+            yield item
+    finally:
+        stop.set()
+        thread.join()
