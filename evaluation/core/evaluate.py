@@ -16,7 +16,7 @@ from evaluation.core.measures.registry import WHOLE_MATRIX, compute
 from evaluation.core.names import Measure, parse_measures
 from evaluation.core.ranking import RankedJudgments, rank_judgments, rank_judgments_blocks
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.trec import Qrels, Run, read_qrels, read_runs, sort_queries
+from evaluation.core.trec import FormatError, Qrels, Run, read_qrels, read_runs, sort_queries
 from evaluation.core.trec.stream import NotStreamable, run_file_blocks
 
 
@@ -86,8 +86,8 @@ class Results:
         if missing not in ("zero", "drop"):
             raise ValueError(f"missing must be 'zero' or 'drop', got {missing!r}")
         sets = [set(s.queries) for s in self.runs.values()]
-        common = set.union(*sets) if missing == "zero" else set.intersection(*sets)
-        queries = tuple(sort_queries(common)) if sets else ()
+        common = (set.union if missing == "zero" else set.intersection)(*sets) if sets else ()
+        queries = tuple(sort_queries(common))
         column = {q: j for j, q in enumerate(queries)}
         scores = np.zeros((len(self.runs), len(queries)))
         for i, run in enumerate(self.runs.values()):
@@ -233,7 +233,7 @@ def evaluate_files(
     judgments, one block of the run and the judgment row of each ranked document, not
     the whole run. The results are the same as
     ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
-    the errors.
+    the errors, except that a file without any ranking is a :class:`FormatError`.
     """
     qrels = _as_qrels(qrels)
     parsed = _as_measures(measures)
@@ -258,6 +258,8 @@ def _rank_file(qrels, path, format, keep_order, complete):
         except (NotStreamable, ValueError):
             pass  # read whole: the same run, or the error naming the line
     runs = read_runs(path, format=format, keep_order=keep_order)
+    if not runs:
+        raise FormatError(str(path), None, "no rankings found")
     return ((name, rank_judgments(qrels, run, complete=complete)) for name, run in runs.items())
 
 

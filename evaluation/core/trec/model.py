@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evaluation.core.trec.hashing import doc_hashes, first_duplicate
-from evaluation.core.trec.tokens import FormatError
+from evaluation.core.trec.tokens import FormatError, decode_id, shown
 from evaluation.core.trec.tokens import factorise as _factorise
 
 
@@ -32,6 +32,20 @@ def _as_bytes(values: Iterable) -> np.ndarray:
     encoded = [v if isinstance(v, bytes) else str(v).encode() for v in values]
     width = max((len(v) for v in encoded), default=1) or 1
     return np.array(encoded, dtype=f"S{width}")
+
+
+def _names(names, codes, path, lines) -> list[str]:
+    """Query ids as text; one that is not UTF-8 is a FormatError at its first line."""
+    out = []
+    for i, name in enumerate(names):
+        if isinstance(name, bytes):
+
+            def line(i=i):
+                return lines(int(np.argmax(codes == i))) if lines is not None else None
+
+            name = decode_id(name, "query id", path, line)
+        out.append(str(name))
+    return out
 
 
 def _query_bytes(queries) -> np.ndarray:
@@ -87,7 +101,7 @@ class Qrels:
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
         names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+        names = _names(names, codes, path, lines)
         position = {q: i for i, q in enumerate(names)}
         order_names = [position[q] for q in sort_queries(names)]
         rank = np.empty(len(names), dtype=np.int64)
@@ -104,8 +118,8 @@ class Qrels:
             raise FormatError(
                 path,
                 line,
-                f"document {docs[found[0]].decode()!r} judged twice for query "
-                f"{names[order_names[codes[found[0]]]]!r}",
+                f"document {shown(docs[found[0]])} judged twice for query "
+                f"{shown(names[order_names[codes[found[0]]]])}",
             )
         offsets = np.searchsorted(codes, np.arange(len(names) + 1))
         cols = {k: np.asarray(v, dtype=np.float64)[order] for k, v in columns.items()}
@@ -153,7 +167,8 @@ class Qrels:
         if "raw" in self.columns:  # TREC qrels whose values the user says are on this scale
             return self.columns["raw"]
         raise ValueError(
-            f"the judgments have no {source!r} values (they have: {', '.join(self.columns)})"
+            f"{self.path}: the judgments have no {source!r} values "
+            f"(they have: {', '.join(self.columns)})"
         )
 
     def num_rel(self, *, column: str | None = None, level: float = 1.0) -> np.ndarray:
@@ -224,7 +239,7 @@ class Run:
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
         names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+        names = _names(names, codes, path, lines)
         if scores is not None:
             scores = np.asarray(scores, dtype=np.float64)
         order = rank_order(codes, docs, scores, keep_order=keep_order)
@@ -314,5 +329,5 @@ def _check_duplicates(codes, docs, hashes, names, order, path, lines) -> None:
     raise FormatError(
         path,
         line,
-        f"document {docs[first].decode()!r} ranked twice for query {names[codes[first]]!r}",
+        f"document {shown(docs[first])} ranked twice for query {shown(names[codes[first]])}",
     )

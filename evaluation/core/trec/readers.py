@@ -17,7 +17,14 @@ from __future__ import annotations
 
 from evaluation.core.trec.arrow import read_regular
 from evaluation.core.trec.model import Qrels, Run
-from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_buffer, split_columns
+from evaluation.core.trec.tokens import (
+    FormatError,
+    Table,
+    decode_id,
+    first_fields,
+    read_buffer,
+    split_columns,
+)
 
 QRELS_FORMATS = ("auto", "trec", "mirex")
 RUN_FORMATS = ("auto", "trec", "mirex")
@@ -122,7 +129,7 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
         table = table or split_columns(path, data, 6, keep=keep)
         if table.n_rows == 0:
             return {}
-        name = table.first_token(3).decode()
+        name = decode_id(table.first_token(3), "run name (tag)", path, table.line(0))
         run = Run.from_arrays(
             name,
             None,
@@ -145,10 +152,11 @@ def _split_systems(table: Table, path: str) -> dict[str, Run]:
     names, codes = np.unique(systems, return_inverse=True)
     queries, docs = table.strings(1), table.strings(2)
     runs = {}
-    for i, name in enumerate(names.tolist()):
+    for i, raw in enumerate(names.tolist()):
         rows = np.flatnonzero(codes == i)
-        runs[name.decode()] = Run.from_arrays(
-            name.decode(),
+        name = decode_id(raw, "system name", path, table.line(int(rows[0])))
+        runs[name] = Run.from_arrays(
+            name,
             queries[rows],
             docs[rows],
             keep_order=True,

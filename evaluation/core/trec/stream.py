@@ -81,12 +81,12 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
         )
         for table in prefetched(tables):
             if name is None:
-                name = table.first_token(3).decode()
+                name = _text(table.first_token(3))
             names, codes = table.factor(0)
             starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
             if len(starts) + 1 != len(names):
                 raise NotStreamable(f"{path}: a query's lines are not together")
-            queries = [q.decode() for q in names]
+            queries = [_text(q) for q in names]
             bounds = np.concatenate([[0], starts, [len(codes)]])
             docs, scores = table.strings(1), table.numbers(2)
             if carry is not None and carry[0] == queries[0]:  # the query goes on
@@ -107,6 +107,13 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
     if carry is not None:
         offsets = np.array([0, len(carry[1])])
         yield _block(name, [carry[0]], offsets, carry[1], carry[2], keep_order, path, seen)
+
+
+def _text(raw: bytes) -> str:
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:  # read whole: the error names the line
+        raise NotStreamable("an id is not UTF-8 text") from None
 
 
 def _block(name, queries, offsets, docs, scores, keep_order, path, seen) -> Run:
