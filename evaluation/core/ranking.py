@@ -9,6 +9,7 @@ import numpy as np
 
 from evaluation.core.trec.hashing import RepeatedPair, doc_hashes, match_pairs
 from evaluation.core.trec.model import Qrels, Run
+from evaluation.core.trec.tokens import shown
 
 
 @dataclass(frozen=True, eq=False)
@@ -211,8 +212,8 @@ def _match_block(qrels: Qrels, qrels_hashes, position: dict, block: Run, work) -
     except RepeatedPair as e:
         query = block.query_ids[int(codes[e.first])]
         raise ValueError(
-            f"{block.path}: document {block.docs[e.first].decode()!r} ranked twice for "
-            f"query {query!r}"
+            f"{block.path}: document {shown(block.docs[e.first])} ranked twice for "
+            f"query {shown(query)}"
         ) from None
     out = np.full(len(codes), -1, dtype=np.int32 if len(qrels.docs) < 1 << 31 else np.int64)
     hit = found >= 0
