@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from itertools import chain
 
@@ -218,7 +218,7 @@ def evaluate(
 
 
 def evaluate_files(
-    qrels: Qrels | Mapping | str,
+    qrels: Qrels | Mapping | str | Callable[[], Qrels],
     run_paths: Iterable[str],
     measures: str | Measure | Iterable[str | Measure],
     *,
@@ -234,12 +234,25 @@ def evaluate_files(
     the whole run. The results are the same as
     ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
     the errors, except that a file without any ranking is a :class:`FormatError`.
+
+    ``qrels`` may also be a function that reads the judgments: it is called once the
+    first run file has started to be read in the background, so that the two overlap.
     """
-    qrels = _as_qrels(qrels)
     parsed = _as_measures(measures)
+    run_paths = list(run_paths)
+    started = None
+    if callable(qrels) and run_paths:
+        started = _start_reading(run_paths[0], format, keep_order)
+    try:
+        qrels = qrels() if callable(qrels) else _as_qrels(qrels)
+    except BaseException:
+        if started is not None:
+            started.close()  # stops the background reader
+        raise
     ranked: dict[str, RankedJudgments] = {}  # every file read before any is scored, as
-    for path in run_paths:  # read_run_files + evaluate do: the same first error
-        for name, matched in _rank_file(qrels, path, format, keep_order, complete):
+    for i, path in enumerate(run_paths):  # read_run_files + evaluate do: the same first error
+        blocks = started if i == 0 else None
+        for name, matched in _rank_file(qrels, path, format, keep_order, complete, blocks):
             ranked[name if name not in ranked else f"{name} ({path})"] = matched
     out = {}
     for name in list(ranked):
@@ -247,16 +260,36 @@ def evaluate_files(
     return Results(parsed, out, complete)
 
 
-def _rank_file(qrels, path, format, keep_order, complete):
-    """``(run name, RankedJudgments)`` of each run in a file, streamed when possible."""
+def _start_reading(path, format, keep_order) -> Iterator[Run] | None:
+    """The blocks of a run file, the first one read (the next ones being read meanwhile)."""
     blocks = run_file_blocks(path, format=format, keep_order=keep_order)
+    if blocks is None:
+        return None
+    try:
+        first = next(blocks)
+    except (NotStreamable, StopIteration):
+        return None
+    return _chained(first, blocks)
+
+
+def _chained(first: Run, blocks: Iterator[Run]) -> Iterator[Run]:
+    try:
+        yield first
+        yield from blocks
+    finally:
+        blocks.close()
+
+
+def _rank_file(qrels, path, format, keep_order, complete, blocks=None):
+    """``(run name, RankedJudgments)`` of each run in a file, streamed when possible."""
+    blocks = blocks or _start_reading(path, format, keep_order)
     if blocks is not None:
         try:
             first = next(blocks)
             ranked = rank_judgments_blocks(qrels, chain([first], blocks), complete=complete)
             return [(first.name, ranked)]
         except (NotStreamable, ValueError):
-            pass  # read whole: the same run, or the error naming the line
+            blocks.close()  # read whole: the same run, or the error naming the line
     runs = read_runs(path, format=format, keep_order=keep_order)
     if not runs:
         raise FormatError(str(path), None, "no rankings found")

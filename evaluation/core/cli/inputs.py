@@ -46,10 +46,18 @@ def evaluate_inputs(
     keep_order: bool | None = None,
 ) -> Results:
     """Read the judgments and the runs and score them, or raise :class:`InputError`."""
+
+    def judgments() -> Qrels:  # read while the first run file starts being read
+        return read_judgments(qrels_path, format=qrels_format, scale=scale)
+
     try:
-        qrels = read_judgments(qrels_path, format=qrels_format, scale=scale)
         return evaluate_files(
-            qrels, run_paths, measures, complete=complete, format=run_format, keep_order=keep_order
+            judgments,
+            run_paths,
+            measures,
+            complete=complete,
+            format=run_format,
+            keep_order=keep_order,
         )
     except (ValueError, OSError) as error:  # FormatError is a ValueError
         raise InputError(describe(error)) from None

@@ -79,7 +79,7 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
         tables = arrow.iter_regular(
             path, 6, (0, 2, 4, 5), kinds, block_bytes=block_bytes or arrow.STREAM_BYTES
         )
-        for table in prefetched(tables):
+        for table in prefetched(tables, depth=8):
             if name is None:
                 name = _text(table.first_token(3))
             names, codes = table.factor(0)
