@@ -15,12 +15,14 @@ error message, only the time it takes; ``test_trec_io`` checks both paths agree.
 
 from __future__ import annotations
 
+import mmap
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from evaluation.core.trec.tokens import _PAD, Source, _Columns
+from evaluation.core.trec.tokens import _PAD, Source, _after_last_newline, _Columns
 
 MIN_BYTES = 1 << 20  # smaller inputs are not worth importing pyarrow for
 STREAM_BYTES = 1 << 22  # bytes per block when reading a file block by block
@@ -75,14 +77,17 @@ def _layout(data: np.ndarray, size: int) -> tuple[int, int, bool]:
     """``(whitespace bytes, LF bytes, two whitespace bytes in a row or at the start)``."""
     spaces = newlines = 0
     adjacent = bool(size) and bool(data[0] <= 32)
-    scratch = np.empty(_CHUNK + 1, dtype=bool)
+    ws_buffer = np.empty(_CHUNK + 1, dtype=bool)
+    work = np.empty(_CHUNK, dtype=bool)
     for lo in range(0, size, _CHUNK):
         hi = min(size, lo + _CHUNK + 1)  # one byte of overlap to see pairs across blocks
+        n = min(_CHUNK, size - lo)
         block = data[lo:hi]
-        ws = np.less_equal(block, 32, out=scratch[: len(block)])
-        spaces += int(np.count_nonzero(ws[: min(_CHUNK, size - lo)]))
-        adjacent = adjacent or bool((ws[1:] & ws[:-1]).any())
-        newlines += int(np.count_nonzero(np.equal(block[: min(_CHUNK, size - lo)], 10)))
+        ws = np.less_equal(block, 32, out=ws_buffer[: len(block)])
+        spaces += int(np.count_nonzero(ws[:n]))
+        if not adjacent and len(ws) > 1:
+            adjacent = bool(np.logical_and(ws[1:], ws[:-1], out=work[: len(ws) - 1]).any())
+        newlines += int(np.count_nonzero(np.equal(block[:n], 10, out=work[:n])))
     return spaces, newlines, adjacent
 
 
@@ -120,44 +125,41 @@ def iter_regular(
 ) -> Iterator[RegularTable]:
     """:func:`read_regular` block by block: tables of whole lines, about ``block_bytes`` each.
 
-    The file is read into one reused buffer rather than mapped, so memory holds one
-    block of it at a time. Raises :class:`NotRegular` when a block is not regular
-    (possibly after yielding earlier blocks): the caller then reads the file the
-    exact way.
+    The file is mapped, and each block's pages are let go once it is parsed, so memory
+    holds a block of it at a time. Raises :class:`NotRegular` when a block is not
+    regular (possibly after yielding earlier blocks): the caller then reads the file
+    the exact way.
     """
-    with open(path, "rb", buffering=0) as handle:
-        buffer = np.empty(block_bytes, dtype=np.uint8)
-        filled = _fill(handle, buffer, 0)
-        delimiter = _delimiter(bytes(buffer[: min(filled, 1 << 16)]))
-        if delimiter is None:
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            return
+        mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    data = np.frombuffer(mapping, dtype=np.uint8)
+    delimiter = _delimiter(bytes(data[: min(size, 1 << 16)]))
+    if delimiter is None:
+        raise NotRegular(path)
+    rows_before = start = 0
+    while start < size:
+        end = (
+            size
+            if size - start <= block_bytes
+            else _after_last_newline(data, start, start + block_bytes)
+        )
+        table = _parse(path, data[start:end], delimiter, n_fields, keep, kinds, rows_before)
+        if table is None:
             raise NotRegular(path)
-        rows_before = 0
-        while filled:
-            end = filled
-            if filled == len(buffer):  # more to come: up to the last whole line
-                newlines = np.flatnonzero(buffer[:filled] == 10)
-                if len(newlines) == 0:
-                    raise NotRegular(path)  # a line longer than a block
-                end = int(newlines[-1]) + 1
-            table = _parse(path, buffer[:end], delimiter, n_fields, keep, kinds, rows_before)
-            if table is None:
-                raise NotRegular(path)
-            yield table
-            rows_before += table.n_rows
-            rest = filled - end
-            buffer[:rest] = buffer[end:filled]
-            filled = _fill(handle, buffer, rest)
+        _let_go(mapping, start, end)
+        yield table
+        rows_before += table.n_rows
+        start = end
 
 
-def _fill(handle, buffer: np.ndarray, start: int) -> int:
-    """Read into ``buffer[start:]`` until it is full or the file ends; the bytes it holds."""
-    view = memoryview(buffer)
-    while start < len(buffer):
-        n = handle.readinto(view[start:])
-        if not n:
-            break
-        start += n
-    return start
+def _let_go(mapping: mmap.mmap, start: int, end: int) -> None:
+    """Drop the whole pages of ``start:end`` from memory (the file keeps them)."""
+    first, last = -(-start // mmap.PAGESIZE) * mmap.PAGESIZE, end // mmap.PAGESIZE * mmap.PAGESIZE
+    if last > first and hasattr(mmap, "MADV_DONTNEED"):
+        mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
 
 
 def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> RegularTable | None:
@@ -246,7 +248,7 @@ def _factor(chunks, rows: int) -> tuple[list[bytes], np.ndarray]:
 
 
 def _strings(chunks, rows: int) -> np.ndarray:
-    """Binary chunks as one zero-padded ``S<n>`` array (``Table.strings``'s form)."""
+    """Binary chunks as one ``S<n>`` array (``Table.strings``'s form, maybe narrower)."""
     pieces = []
     for chunk in chunks:
         if len(chunk):
@@ -268,13 +270,10 @@ def _strings(chunks, rows: int) -> np.ndarray:
 
 
 def _fixed_width(pieces, rows: int, width: int) -> np.ndarray:
-    """Ids all ``width`` bytes long (common: ``WSJ870324-0001``): copied, not gathered."""
-    padded = -(-width // 8) * 8  # whole 64-bit words, as gather_words gives
-    out = np.zeros((rows, padded), dtype=np.uint8)
-    at = 0
-    for offsets, data in pieces:
-        n = len(offsets) - 1
-        raw = np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
-        out[at : at + n, :width] = raw.reshape(n, width)
-        at += n
-    return out.view(f"S{padded}").ravel()
+    """Ids all ``width`` bytes long (common: ``WSJ870324-0001``): an ``S<width>`` view of
+    pyarrow's bytes when they are in one piece, else one copy of them."""
+    views = [
+        np.frombuffer(data, dtype=f"S{width}", count=len(offsets) - 1, offset=int(offsets[0]))
+        for offsets, data in pieces
+    ]
+    return views[0] if len(views) == 1 else np.concatenate(views)
