@@ -39,13 +39,13 @@ django.setup()
 import numpy as np  # noqa: E402
 
 from evaluation.core import evaluate  # noqa: E402
+from evaluation.core.published_mappings import published_mapping_for  # noqa: E402
 from evaluation.models import ResultsConfig  # noqa: E402
 from evaluation.selectors import CollectionRuns, QrelsRecord  # noqa: E402
 from evaluation.services.leaderboards import (  # noqa: E402
     core_inputs,
     default_measures,
     leaderboard_payload,
-    published_mapping_for,
     reliability_payload,
 )
 
@@ -104,7 +104,8 @@ def run(name, runs, qrels, resamples):
 
 def campaign(name, qrels, *, examples, answers_per_example, seed=7):
     """Time the mapping of a campaign of random lists over MIREX judged clips."""
-    from evaluation.services.mappings import mapping_payload, score_lists
+    from evaluation.core.answers import mapping_payload
+    from evaluation.services.mappings import score_lists
 
     rng = np.random.default_rng(seed)
     by_query: dict[str, list] = defaultdict(list)

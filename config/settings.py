@@ -142,6 +142,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.

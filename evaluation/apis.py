@@ -6,7 +6,6 @@ Measures are named in the ``measure`` query parameter (names carry ``@``, ``(`` 
 
 from __future__ import annotations
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
@@ -70,7 +69,7 @@ class LeaderboardDetailApi(OrganiserApi):
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         measure = request.query_params.get("measure", "")
-        board = get_object_or_404(collection.leaderboards, measure=measure)
+        board = selectors.leaderboard_for(collection=collection, measure=measure)
         return Response(self.OutputSerializer(board).data)
 
 
@@ -84,7 +83,7 @@ class ReliabilityDetailApi(OrganiserApi):
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         measure = request.query_params.get("measure", "")
-        study = get_object_or_404(collection.reliability_studies, measure=measure)
+        study = selectors.reliability_study_for(collection=collection, measure=measure)
         return Response(self.OutputSerializer(study).data)
 
 
@@ -101,5 +100,5 @@ class MappingDetailApi(OrganiserApi):
     def get(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
         measure = request.query_params.get("measure", "")
-        mapping = get_object_or_404(campaign.satisfaction_mappings, measure=measure)
+        mapping = selectors.campaign_mapping(campaign=campaign, measure=measure)
         return Response(self.OutputSerializer(mapping).data)

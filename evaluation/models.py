@@ -3,7 +3,7 @@
 Results are stored as JSON payloads, one row per (target, measure): a recompute
 overwrites its row (``update_or_create``) instead of appending, so reading a page is
 one indexed lookup and never a computation. Which recomputes run, and how far they
-are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.recompute`).
+are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.services.recompute`).
 """
 
 from __future__ import annotations
@@ -74,7 +74,7 @@ class Leaderboard(models.Model):
 
     ``measure`` is the measure's canonical name, scale included (``CG(scale=fine)@5``).
     ``payload`` holds what the pages, exports and API show (see
-    :func:`evaluation.services.leaderboard_compute`).
+    :func:`evaluation.services.leaderboards.leaderboard_payload`).
     """
 
     collection = models.ForeignKey(
@@ -130,8 +130,6 @@ class MappingConfig(models.Model):
     A campaign without a row (or with an empty list) uses the measures its examples
     were generated for (the keys of ``Example.scores``), else
     :data:`DEFAULT_MAPPING_MEASURE` (:func:`evaluation.services.mappings.campaign_measures`).
-    ``imported_from`` is set on campaigns made by the import of answers collected
-    elsewhere (:mod:`evaluation.services.answers_import`).
     """
 
     campaign = models.OneToOneField(
@@ -139,9 +137,6 @@ class MappingConfig(models.Model):
     )
     measures = models.JSONField(
         default=list, blank=True, help_text="Measure names; empty means the default measures."
-    )
-    imported_from = models.CharField(
-        max_length=300, blank=True, help_text="The file the answers were imported from, if any."
     )
 
     def __str__(self) -> str:
@@ -191,7 +186,7 @@ class Recompute(models.Model):
     leaderboards) and ``target_id`` its primary key. A request sets ``dirty`` and moves
     an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
     row by a conditional ``update()``, and finishes only if nothing made it dirty
-    meanwhile — otherwise it runs again. See :mod:`evaluation.recompute`.
+    meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`.
     """
 
     IDLE = "idle"

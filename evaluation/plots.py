@@ -1,15 +1,19 @@
 """Plots of the results pages: matplotlib (Agg) drawn to inline SVG, data downloadable as CSV.
 
 A :class:`Plot` is its data (a table: ``columns`` and ``rows``) plus how to draw it;
-the page inlines :meth:`Plot.svg` and links :meth:`Plot.csv`, so what is drawn and
-what is downloaded are the same numbers. Text stays text in the SVG (``svg.fonttype``
-``none``): small, selectable, and readable by screen readers, with the title as the
-SVG's accessible name.
+the page inlines :meth:`Plot.svg` and links its CSV (:func:`evaluation.exports.plot_csv`),
+so what is drawn and what is downloaded are the same numbers. Text stays text in the
+SVG (``svg.fonttype`` ``none``): small, selectable, and readable by screen readers, with
+the title as the SVG's accessible name.
+
+The first half draws kinds of plot (intervals, curves, histograms, heat maps, binned
+proportions); the second half, :func:`leaderboard_plots`, :func:`system_plots`,
+:func:`reliability_plots` and :func:`mapping_plots`, builds each page's plots from its
+stored payload (never from a computation), as ``{name: Plot}``.
 """
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from collections.abc import Callable, Sequence
@@ -22,6 +26,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+
+from evaluation.core.answers import GRID
+from evaluation.core.satisfaction import CubicMapping
 
 STYLE = {
     "svg.fonttype": "none",
@@ -62,20 +69,6 @@ class Plot:
             text,
             count=1,
         )
-
-    def csv(self) -> str:
-        out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(self.columns)
-        for row in self.rows:
-            writer.writerow(["" if v is None else _cell(v) for v in row])
-        return out.getvalue()
-
-
-def _cell(value):
-    if isinstance(value, float | np.floating):
-        return repr(float(value))
-    return value
 
 
 def _array(values) -> np.ndarray:
@@ -262,3 +255,138 @@ def binned_plot(
         ax.legend(frameon=False, loc="best")
 
     return Plot(name, title, ("series", "x", "y", "low", "high", "count"), rows, draw)
+
+
+# --- the plots of each results page -------------------------------------------------
+
+
+def leaderboard_plots(payload: dict) -> dict[str, Plot]:
+    measure = payload["measure"]
+    rows = payload["rows"]
+    systems = [r["system"] for r in rows]
+    plots = [
+        interval_plot(
+            "means",
+            f"Mean {measure} with 95% confidence intervals",
+            labels=systems,
+            estimates=[r["mean"] for r in rows],
+            lows=[r["ci_low"] for r in rows],
+            highs=[r["ci_high"] for r in rows],
+            xlabel=measure,
+            value_column="mean",
+        )
+    ]
+    if payload.get("mapping"):
+        plots.append(
+            interval_plot(
+                "psat",
+                "Mean P(Sat) with 95% confidence intervals",
+                labels=systems,
+                estimates=[r["psat_mean"] for r in rows],
+                lows=[r["psat_low"] for r in rows],
+                highs=[r["psat_high"] for r in rows],
+                xlabel="P(Sat)",
+                value_column="P(Sat)",
+            )
+        )
+    order = {name: i for i, name in enumerate(systems)}
+    matrix: list[list[float | None]] = [[None] * len(systems) for _ in systems]
+    for pair in payload["pairs"]:
+        i, j = order[pair["a"]], order[pair["b"]]
+        matrix[i][j] = matrix[j][i] = pair["p_adjusted"]
+    plots.append(
+        heatmap_plot(
+            "significance",
+            f"Adjusted p-values ({payload['test']}, {payload['adjustment']})",
+            labels=systems,
+            matrix=matrix,
+            colorbar="adjusted p-value",
+        )
+    )
+    return {p.name: p for p in plots}
+
+
+def system_plots(payload: dict, system: str) -> dict[str, Plot]:
+    index = payload["systems"].index(system)
+    plots = [
+        histogram_plot(
+            "lambda",
+            f"Distribution of {payload['measure']} over queries",
+            values=payload["scores"][index],
+            xlabel=payload["measure"],
+        )
+    ]
+    if payload.get("psat"):
+        plots.append(
+            histogram_plot(
+                "psat",
+                "Distribution of P(Sat) over queries",
+                values=payload["psat"][index],
+                xlabel="P(Sat)",
+            )
+        )
+    return {p.name: p for p in plots}
+
+
+def reliability_plots(payload: dict) -> dict[str, Plot]:
+    curve = payload["curve"]
+    target = payload["target"]
+    needed = payload["needed"]
+    vlines = {f"Eρ² ≥ {target}: {needed['erho2']}": needed["erho2"]} if needed.get("erho2") else {}
+    plot = curves_plot(
+        "dstudy",
+        f"D-study of {payload['measure']}: reliability against the number of queries",
+        x=curve["queries"],
+        series={"Eρ²": curve["erho2"], "Φ": curve["phi"]},
+        xlabel="number of queries",
+        ylabel="coefficient",
+        hline=target,
+        vlines=vlines,
+        ylim=(0, 1),
+    )
+    return {plot.name: plot}
+
+
+def mapping_plots(payload: dict) -> dict[str, Plot]:
+    """P(Sat | λ) per bin with the fitted and published cubics; P(Agr = ±1 | Δλ) per bin."""
+    measure = payload["measure"]
+    sat = payload["satisfaction"]
+    grid = [round(float(x), 2) for x in GRID]
+    curves = {}
+    if payload.get("fit"):
+        fitted = CubicMapping(*payload["fit"]["coefficients"])(GRID)
+        curves["fitted cubic (eq. 4.3)"] = (grid, [float(v) for v in fitted])
+    if payload.get("published"):
+        published = CubicMapping(*payload["published"]["coefficients"])(GRID)
+        curves["published (Table 4.3)"] = (grid, [float(v) for v in published])
+    psat = binned_plot(
+        "psat",
+        f"P(Sat | λ) of {measure} with 95% Wilson intervals",
+        points={
+            "P(Sat) per bin": {
+                "x": sat["centres"],
+                "y": sat["proportion"],
+                "low": sat["ci_low"],
+                "high": sat["ci_high"],
+                "count": sat["counts"],
+            }
+        },
+        curves=curves,
+        xlabel=measure,
+        ylabel="P(Sat)",
+    )
+    agr = payload["agreement"]
+    points = {}
+    for key, label in (("positive", "P(Agr = 1)"), ("negative", "P(Agr = −1)")):
+        points[label] = {
+            "x": sat["centres"], "y": agr[key]["proportion"], "low": agr[key]["ci_low"],
+            "high": agr[key]["ci_high"], "count": agr["counts"],
+        }  # fmt: skip
+    agreement = binned_plot(
+        "agreement",
+        f"P(Agr | Δλ) of {measure} with 95% Wilson intervals",
+        points=points,
+        xlabel=f"|Δ{measure}|",
+        ylabel="probability",
+    )
+    return {psat.name: psat, agreement.name: agreement}

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from django.db.models import QuerySet
+from django.http import Http404
+from django.shortcuts import get_object_or_404
 
 from judging.models import Collection, ExampleItem, RelevanceJudgment, RunEntry
 
@@ -139,6 +141,34 @@ def collection_runs(*, collection: Collection) -> CollectionRuns:
 
 
 # --- Stored results -------------------------------------------------------------------
+# The collection or campaign given has passed the access rule already
+# (judging.selectors.access); a missing result is a 404.
+
+
+def leaderboard_for(*, collection: Collection, measure: str):
+    """The collection's stored leaderboard of ``measure``; 404 if there is none."""
+    return get_object_or_404(collection.leaderboards, measure=measure)
+
+
+def reliability_study_for(*, collection: Collection, measure: str):
+    """The collection's stored G-study and D-study of ``measure``; 404 if there is none."""
+    return get_object_or_404(collection.reliability_studies, measure=measure)
+
+
+def campaign_of_collection(*, collection: Collection, campaign_id: int):
+    """A preference campaign of the collection; 404 for another collection's."""
+    return get_object_or_404(collection.preference_campaigns, pk=campaign_id)
+
+
+def campaign_mapping(*, campaign, measure: str | None):
+    """The campaign's stored mapping of ``measure`` (its first by measure when ``None``); else 404."""
+    mappings = campaign.satisfaction_mappings.select_related("campaign")
+    if measure is not None:
+        return get_object_or_404(mappings, measure=measure)
+    first = mappings.order_by("measure").first()
+    if first is None:
+        raise Http404("This campaign has no mapping yet.")
+    return first
 
 
 def collection_recompute(*, collection: Collection) -> dict:

@@ -1,16 +1,20 @@
-"""Celery tasks of the evaluation layer: thin, idempotent, ids in."""
+"""Celery tasks of the evaluation layer: thin, idempotent, ids in.
+
+Every task has a stable name: :mod:`judging.handoff` and
+:mod:`evaluation.services.recompute` send them by name, so nothing below imports this
+module.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from evaluation.services import campaign_mapping_request, worker_heartbeat_record
-from evaluation.services.recompute import (
-    TRANSIENT_ERRORS,
-    recompute_fail,
-    recompute_run,
-)
+from evaluation.services.computers import recompute_run
+from evaluation.services.heartbeat import worker_heartbeat_record
+from evaluation.services.mappings import campaign_mapping_request
+from evaluation.services.recompute import RECOMPUTE_TASK, TRANSIENT_ERRORS, recompute_fail
 from evaluation.services.results import collection_results_request
+from judging.handoff import ANSWERS_ACCEPTED_TASK, COLLECTION_CHANGED_TASK
 from judging.models import Collection, PreferenceCampaign
 
 MAX_RETRIES = 5
@@ -25,7 +29,7 @@ def worker_heartbeat(self, nonce: str = "") -> str:
 
 
 @shared_task(
-    name="evaluation.preference_answers_accepted",
+    name=ANSWERS_ACCEPTED_TASK,
     autoretry_for=TRANSIENT_ERRORS,
     retry_backoff=True,
     max_retries=MAX_RETRIES,
@@ -43,7 +47,7 @@ def preference_answers_accepted(campaign_id: int) -> bool:
 
 
 @shared_task(
-    name="evaluation.collection_data_changed",
+    name=COLLECTION_CHANGED_TASK,
     autoretry_for=TRANSIENT_ERRORS,
     retry_backoff=True,
     max_retries=MAX_RETRIES,
@@ -59,7 +63,7 @@ def collection_data_changed(collection_id: int) -> bool:
     return collection_results_request(collection=collection)
 
 
-@shared_task(name="evaluation.recompute", bind=True, max_retries=MAX_RETRIES, acks_late=True)
+@shared_task(name=RECOMPUTE_TASK, bind=True, max_retries=MAX_RETRIES, acks_late=True)
 def recompute(self, recompute_id: int) -> bool:
     """Claim and run one coalesced recompute (see :mod:`evaluation.services.recompute`).
 

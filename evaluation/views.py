@@ -1,21 +1,18 @@
 """Organiser pages of results: overview with progress, leaderboard, system, reliability, exports.
 
-Thin: look up the organiser's collection, read what the last recompute stored, render.
+Thin: look up the organiser's collection (:mod:`judging.selectors.access`), read what
+the last recompute stored (:mod:`evaluation.selectors`), render; files are built by
+:mod:`evaluation.exports`.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
-
-from django.http import Http404, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, JsonResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from evaluation import figures, selectors
-from evaluation.models import SatisfactionMapping
+from evaluation import exports, plots, selectors
 from evaluation.services import campaign_mapping_request, collection_results_request
 from judging import selectors as judging_selectors
 from judging.models import Collection
@@ -23,7 +20,7 @@ from judging.roles import organiser_required
 
 
 def _collection(request, pk: int) -> Collection:
-    return get_object_or_404(judging_selectors.collections_for_organiser(user=request.user), pk=pk)
+    return judging_selectors.collection_for_organiser(user=request.user, collection_id=pk)
 
 
 def _measure(request) -> str:
@@ -34,7 +31,13 @@ def _measure(request) -> str:
 
 
 def _leaderboard(collection: Collection, measure: str):
-    return get_object_or_404(collection.leaderboards, measure=measure)
+    return selectors.leaderboard_for(collection=collection, measure=measure)
+
+
+def _format(fmt: str) -> str:
+    if fmt not in exports.EXPORT_FORMATS:
+        raise Http404("Exports are .csv or .json.")
+    return fmt
 
 
 @organiser_required
@@ -91,7 +94,7 @@ def leaderboard(request, pk: int):
         "collection": collection,
         "board": board,
         "payload": payload,
-        "plots": figures.leaderboard_plots(payload),
+        "plots": plots.leaderboard_plots(payload),
         "recompute": selectors.collection_recompute(collection=collection),
         "study": collection.reliability_studies.filter(measure=board.measure).first(),
     }
@@ -119,7 +122,7 @@ def system_detail(request, pk: int, system: str):
         "system": system,
         "row": next(r for r in payload["rows"] if r["system"] == system),
         "per_query": per_query,
-        "plots": figures.system_plots(payload, system),
+        "plots": plots.system_plots(payload, system),
         "recompute": selectors.collection_recompute(collection=collection),
     }
     return render(request, "evaluation/system.html", context)
@@ -129,12 +132,12 @@ def system_detail(request, pk: int, system: str):
 @require_GET
 def reliability(request, pk: int):
     collection = _collection(request, pk)
-    study = get_object_or_404(collection.reliability_studies, measure=_measure(request))
+    study = selectors.reliability_study_for(collection=collection, measure=_measure(request))
     context = {
         "collection": collection,
         "study": study,
         "payload": study.payload,
-        "plots": figures.reliability_plots(study.payload),
+        "plots": plots.reliability_plots(study.payload),
         "recompute": selectors.collection_recompute(collection=collection),
     }
     return render(request, "evaluation/reliability.html", context)
@@ -144,19 +147,12 @@ def _campaign(request, collection: Collection):
     raw = request.GET.get("campaign", "")
     if not raw.isdigit():
         raise Http404("Name a preference campaign: ?campaign=<id>")
-    return get_object_or_404(collection.preference_campaigns, pk=int(raw))
+    return selectors.campaign_of_collection(collection=collection, campaign_id=int(raw))
 
 
-def _mapping(request, collection: Collection) -> SatisfactionMapping:
+def _mapping(request, collection: Collection):
     campaign = _campaign(request, collection)
-    mappings = campaign.satisfaction_mappings.select_related("campaign")
-    measure = request.GET.get("measure", "")
-    if not measure:
-        first = mappings.order_by("measure").first()
-        if first is None:
-            raise Http404("This campaign has no mapping yet.")
-        return first
-    return get_object_or_404(mappings, measure=measure)
+    return selectors.campaign_mapping(campaign=campaign, measure=request.GET.get("measure") or None)
 
 
 def _with_interval(p, low, high) -> str:
@@ -204,7 +200,7 @@ def mapping(request, pk: int):
         "mapping": chosen,
         "payload": chosen.payload if chosen else None,
         "measures": list(mappings.values_list("measure", flat=True)),
-        "plots": figures.mapping_plots(chosen.payload) if chosen else {},
+        "plots": plots.mapping_plots(chosen.payload) if chosen else {},
         "bins": _mapping_bins(chosen.payload) if chosen else [],
         "recompute": selectors.campaign_recompute(campaign=campaign),
     }
@@ -220,49 +216,15 @@ def mapping_recompute(request, pk: int):
     return redirect(f"{reverse('evaluation:mapping', args=[collection.pk])}?campaign={campaign.pk}")
 
 
-MAPPING_COLUMNS = ["bin_low", "bin_high", "lists", "satisfied", "p_sat", "p_sat_low",
-                   "p_sat_high", "examples", "agr_pos", "p_agr_pos", "p_agr_pos_low",
-                   "p_agr_pos_high", "agr_neg", "p_agr_neg", "p_agr_neg_low", "p_agr_neg_high"]  # fmt: skip
-
-
 @organiser_required
 @require_GET
 def mapping_export(request, pk: int, fmt: str):
     """The mapping as JSON (everything) or CSV (one row per bin of λ and of |Δλ|)."""
     collection = _collection(request, pk)
     row = _mapping(request, collection)
-    if fmt not in ("csv", "json"):
-        raise Http404("Exports are .csv or .json.")
-    name = f"{_slug(row.campaign.name)}-{_slug(row.measure)}-mapping"
-    if fmt == "json":
-        data = {"collection": collection.name, "computed_at": row.computed_at.isoformat()}
-        data.update(row.payload)
-        return _download(json.dumps(data, indent=1), f"{name}.json", "application/json")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(MAPPING_COLUMNS)
-    sat, agr = row.payload["satisfaction"], row.payload["agreement"]
-    pos, neg = agr["positive"], agr["negative"]
-    for b in range(len(sat["counts"])):
-        writer.writerow(
-            ["" if v is None else v for v in (
-                sat["edges"][b], sat["edges"][b + 1], sat["counts"][b], sat["successes"][b],
-                sat["proportion"][b], sat["ci_low"][b], sat["ci_high"][b], agr["counts"][b],
-                pos["successes"][b], pos["proportion"][b], pos["ci_low"][b], pos["ci_high"][b],
-                neg["successes"][b], neg["proportion"][b], neg["ci_low"][b], neg["ci_high"][b],
-            )]
-        )  # fmt: skip
-    return _download(out.getvalue(), f"{name}.csv", "text/csv")
-
-
-def _download(content: str, filename: str, content_type: str) -> HttpResponse:
-    response = HttpResponse(content, content_type=content_type)
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _slug(text: str) -> str:
-    return "".join(c if c.isalnum() else "-" for c in text).strip("-")
+    if _format(fmt) == "json":
+        return exports.mapping_json(collection=collection, row=row)
+    return exports.mapping_csv(row=row)
 
 
 @organiser_required
@@ -272,36 +234,29 @@ def plot_csv(request, pk: int, page: str, plot: str):
     collection = _collection(request, pk)
     if page == "mapping":
         row = _mapping(request, collection)
-        plots = figures.mapping_plots(row.payload)
-        if plot not in plots:
+        page_plots = plots.mapping_plots(row.payload)
+        if plot not in page_plots:
             raise Http404("No such plot.")
-        filename = f"{_slug(row.campaign.name)}-{_slug(row.measure)}-{plot}.csv"
-        return _download(plots[plot].csv(), filename, "text/csv")
+        filename = f"{exports.slug(row.campaign.name)}-{exports.slug(row.measure)}-{plot}.csv"
+        return exports.plot_csv(page_plots[plot], filename=filename)
     measure = _measure(request)
     if page == "leaderboard":
-        plots = figures.leaderboard_plots(_leaderboard(collection, measure).payload)
+        page_plots = plots.leaderboard_plots(_leaderboard(collection, measure).payload)
     elif page == "system":
         payload = _leaderboard(collection, measure).payload
         system = request.GET.get("system", "")
         if system not in payload["systems"]:
             raise Http404("No such system in this leaderboard.")
-        plots = figures.system_plots(payload, system)
+        page_plots = plots.system_plots(payload, system)
     elif page == "reliability":
-        plots = figures.reliability_plots(
-            get_object_or_404(collection.reliability_studies, measure=measure).payload
-        )
+        study = selectors.reliability_study_for(collection=collection, measure=measure)
+        page_plots = plots.reliability_plots(study.payload)
     else:
         raise Http404("No such page.")
-    if plot not in plots:
+    if plot not in page_plots:
         raise Http404("No such plot.")
-    return _download(plots[plot].csv(), f"{_slug(measure)}-{plot}.csv", "text/csv")
-
-
-LEADERBOARD_COLUMNS = [
-    "rank", "system", "mean", "ci_low", "ci_high", "psat_mean", "psat_low", "psat_high",
-    "psucc", "pred_low", "pred_high", "group",
-]  # fmt: skip
-PAIR_COLUMNS = ["a", "b", "delta", "ci_low", "ci_high", "p", "p_adjusted", "delta_psat"]
+    filename = f"{exports.slug(measure)}-{plot}.csv"
+    return exports.plot_csv(page_plots[plot], filename=filename)
 
 
 @organiser_required
@@ -310,33 +265,9 @@ def leaderboard_export(request, pk: int, fmt: str):
     """The leaderboard as CSV (systems; ``?table=pairs`` for the pairs) or JSON (everything)."""
     collection = _collection(request, pk)
     board = _leaderboard(collection, _measure(request))
-    if fmt not in ("csv", "json"):
-        raise Http404("Exports are .csv or .json.")
-    name = f"{_slug(collection.name)}-{_slug(board.measure)}"
-    if fmt == "json":
-        data = {"collection": collection.name, "computed_at": board.computed_at.isoformat()}
-        data.update(board.payload)
-        return _download(json.dumps(data, indent=1), f"{name}.json", "application/json")
+    if _format(fmt) == "json":
+        return exports.leaderboard_json(collection=collection, board=board)
     table = request.GET.get("table", "systems")
-    if table not in ("systems", "pairs", "scores"):
+    if table not in exports.LEADERBOARD_TABLES:
         raise Http404("table is systems, pairs or scores")
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    payload = board.payload
-    if table == "systems":
-        writer.writerow(LEADERBOARD_COLUMNS)
-        for row in payload["rows"]:
-            writer.writerow([row.get(c) for c in LEADERBOARD_COLUMNS])
-    elif table == "pairs":
-        writer.writerow(PAIR_COLUMNS)
-        for pair in payload["pairs"]:
-            writer.writerow([pair.get(c) for c in PAIR_COLUMNS])
-    else:
-        writer.writerow(["system", "query", "score", "psat"])
-        psat = payload.get("psat")
-        for i, system in enumerate(payload["systems"]):
-            for j, query in enumerate(payload["queries"]):
-                writer.writerow(
-                    [system, query, payload["scores"][i][j], psat[i][j] if psat else ""]
-                )
-    return _download(out.getvalue(), f"{name}-{table}.csv", "text/csv")
+    return exports.leaderboard_csv(collection=collection, board=board, table=table)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judging.models import Clip
 from judging.roles import is_assessor
-from judging.selectors import clip_in_assessor_assignments
+from judging.selectors import clip_in_assessor_assignments, organises
 from judging.worker_session import clip_served_to_worker
 
 
@@ -20,7 +20,7 @@ def clip_audible_by(request, clip: Clip) -> bool:
     """
     user = request.user
     if user.is_authenticated:
-        if user.is_superuser or clip.collection.owner_id == user.pk:
+        if organises(user=user, collection=clip.collection):
             return True
         if is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip):
             return True

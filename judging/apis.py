@@ -1,16 +1,16 @@
 """REST API for a collection's data (DRF): one ``APIView`` per operation, thin.
 
-Every endpoint needs an organiser (token or session authentication) and only ever
-sees the organiser's own collections: another organiser's collection is a 404, as if
-it did not exist. Writes go through :mod:`judging.services.collections`, whose
-validation errors come back as ``400 {"detail": "..."}`` naming the bad item.
+Every endpoint needs an organiser (token or session authentication) and reads only
+through :mod:`judging.selectors`, so it only ever sees the organiser's own collections
+(:mod:`judging.selectors.access`): another organiser's collection is a 404, as if it
+did not exist. Writes go through :mod:`judging.services.collections`; their validation
+errors come back as ``400 {"detail": "..."}`` naming the bad item, by the project's one
+exception handler (:mod:`config.api_errors`).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import authenticate
-from django.core.exceptions import ValidationError as DjangoValidationError
-from django.shortcuts import get_object_or_404
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -27,7 +27,6 @@ from judging.models import (
     Collection,
     PreferenceCampaign,
     RelevanceJudgment,
-    RunEntry,
     System,
 )
 from judging.roles import is_organiser
@@ -64,24 +63,16 @@ class OrganiserApi(APIView):
     schema = NestedSerializerSchema()
 
     def get_collection(self, pk: int) -> Collection:
-        return get_object_or_404(selectors.collections_for_organiser(user=self.request.user), pk=pk)
+        return selectors.collection_for_organiser(user=self.request.user, collection_id=pk)
 
     def get_campaign(self, pk: int) -> PreferenceCampaign:
-        return get_object_or_404(selectors.campaigns_for_organiser(user=self.request.user), pk=pk)
+        return selectors.campaign_for_organiser(user=self.request.user, campaign_id=pk)
 
     def paginate(self, queryset, serializer_class):
         paginator = LimitOffsetPagination()
         paginator.default_limit, paginator.max_limit = 1000, 10_000
         page = paginator.paginate_queryset(queryset, self.request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
-
-
-def service_call(function, **kwargs):
-    """Run a service; its Django ``ValidationError`` becomes DRF's 400 with the message."""
-    try:
-        return function(**kwargs)
-    except DjangoValidationError as exc:
-        raise ValidationError({"detail": " ".join(exc.messages)}) from None
 
 
 class TokenObtainApi(APIView):
@@ -145,7 +136,7 @@ class CollectionCreateApi(OrganiserApi):
     def post(self, request):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        collection = service_call(collection_create, owner=request.user, **data.validated_data)
+        collection = collection_create(owner=request.user, **data.validated_data)
         return Response(self.OutputSerializer(collection).data, status=status.HTTP_201_CREATED)
 
 
@@ -162,7 +153,10 @@ class CollectionDetailApi(OrganiserApi):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, collection_id: int):
-        return Response(self.OutputSerializer(self.get_collection(collection_id)).data)
+        collection = selectors.collection_with_counts(
+            user=request.user, collection_id=collection_id
+        )
+        return Response(self.OutputSerializer(collection).data)
 
 
 class ClipSerializer(serializers.Serializer):
@@ -197,9 +191,7 @@ class ClipCreateApi(OrganiserApi):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        clips = service_call(
-            clips_create, collection=collection, clips=data.validated_data["clips"]
-        )
+        clips = clips_create(collection=collection, clips=data.validated_data["clips"])
         return Response({"created": len(clips)}, status=status.HTTP_201_CREATED)
 
 
@@ -227,9 +219,7 @@ class QueryCreateApi(OrganiserApi):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        queries = service_call(
-            queries_create, collection=collection, clip_ids=data.validated_data["clips"]
-        )
+        queries = queries_create(collection=collection, clip_ids=data.validated_data["clips"])
         return Response(QuerySerializer(queries, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -245,7 +235,8 @@ class SystemListApi(OrganiserApi):
     @extend_schema(responses=SystemSerializer(many=True))
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        return Response(SystemSerializer(collection.systems.order_by("name"), many=True).data)
+        systems = selectors.collection_systems(collection=collection)
+        return Response(SystemSerializer(systems, many=True).data)
 
 
 class SystemCreateApi(OrganiserApi):
@@ -258,7 +249,7 @@ class SystemCreateApi(OrganiserApi):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        system = service_call(system_create, collection=collection, **data.validated_data)
+        system = system_create(collection=collection, **data.validated_data)
         return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
 
 
@@ -275,15 +266,9 @@ class RunDetailApi(OrganiserApi):
 
     @extend_schema(responses=RunSerializer)
     def get(self, request, collection_id: int, system_id: int):
-        system = get_object_or_404(self.get_collection(collection_id).systems, pk=system_id)
-        rankings: dict[str, list[str]] = {}
-        rows = (
-            RunEntry.objects.filter(system=system)
-            .order_by("query__clip__external_id", "rank")
-            .values_list("query__clip__external_id", "clip__external_id")
-        )
-        for query, clip in rows:
-            rankings.setdefault(query, []).append(clip)
+        collection = self.get_collection(collection_id)
+        system = selectors.collection_system(collection=collection, system_id=system_id)
+        rankings = selectors.system_rankings(system=system)
         return Response({"system": system.name, "rankings": rankings})
 
 
@@ -300,10 +285,11 @@ class RunReplaceApi(OrganiserApi):
 
     @extend_schema(request=InputSerializer, responses=OutputSerializer)
     def put(self, request, collection_id: int, system_id: int):
-        system = get_object_or_404(self.get_collection(collection_id).systems, pk=system_id)
+        collection = self.get_collection(collection_id)
+        system = selectors.collection_system(collection=collection, system_id=system_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        entries = service_call(run_replace, system=system, rankings=data.validated_data["rankings"])
+        entries = run_replace(system=system, rankings=data.validated_data["rankings"])
         return Response({"entries": entries})
 
 
@@ -327,11 +313,7 @@ class JudgmentListApi(OrganiserApi):
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        judgments = (
-            RelevanceJudgment.objects.filter(query__collection=collection)
-            .select_related("query__clip", "clip", "assessor")
-            .order_by("pk")
-        )
+        judgments = selectors.collection_judgments(collection=collection)
         return self.paginate(judgments, self.OutputSerializer)
 
 
@@ -352,11 +334,8 @@ class JudgmentCreateApi(OrganiserApi):
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         source = f"api:{data.validated_data['source'] or request.user.get_username()}"
-        created, updated = service_call(
-            judgments_upsert,
-            collection=collection,
-            judgments=data.validated_data["judgments"],
-            source=source,
+        created, updated = judgments_upsert(
+            collection=collection, judgments=data.validated_data["judgments"], source=source
         )
         return Response({"created": created, "updated": updated}, status=status.HTTP_201_CREATED)
 
@@ -395,11 +374,11 @@ class CampaignDetailApi(OrganiserApi):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
+        campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign_id)
         progress = selectors.campaign_progress(campaign=campaign)
         campaign.accepted_answers = progress.accepted
         campaign.answers = progress.answers
-        campaign.mappings = sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))
+        campaign.mappings = selectors.campaign_mapping_measures(campaign=campaign)
         return Response(self.OutputSerializer(campaign).data)
 
 
@@ -428,9 +407,5 @@ class AnswerListApi(OrganiserApi):
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
-        answers = (
-            Answer.objects.filter(example__campaign=campaign)
-            .select_related("worker", "example__query__clip")
-            .order_by("answered_at", "pk")
-        )
+        answers = selectors.campaign_answers(campaign=campaign)
         return self.paginate(answers, self.OutputSerializer)

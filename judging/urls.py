@@ -3,8 +3,8 @@ from django.urls import path
 from judging.views import (
     assessors,
     collections,
+    crowd_campaigns,
     crowd_tasks,
-    preference_campaigns,
     relevance_campaigns,
 )
 
@@ -55,43 +55,43 @@ urlpatterns += [
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
 ]
 
-# Crowd preference judging: organiser pages (judging.views.preference_campaigns).
+# Crowd preference judging: organiser pages (judging.views.crowd_campaigns).
 urlpatterns += [
-    path("campaigns/", preference_campaigns.campaign_list, name="preference_campaigns"),
+    path("campaigns/", crowd_campaigns.campaign_list, name="preference_campaigns"),
     path(
         "collections/<int:collection_pk>/campaigns/new/",
-        preference_campaigns.campaign_create,
+        crowd_campaigns.campaign_create,
         name="preference_campaign_create",
     ),
-    path("campaigns/<int:pk>/", preference_campaigns.campaign_detail, name="preference_campaign"),
+    path("campaigns/<int:pk>/", crowd_campaigns.campaign_detail, name="preference_campaign"),
     path(
         "campaigns/<int:pk>/examples/",
-        preference_campaigns.campaign_examples,
+        crowd_campaigns.campaign_examples,
         name="preference_campaign_examples",
     ),
     path(
         "campaigns/<int:pk>/examples/from-systems/",
-        preference_campaigns.examples_add_from_systems,
+        crowd_campaigns.examples_add_from_systems,
         name="preference_examples_from_systems",
     ),
     path(
         "campaigns/<int:pk>/examples/from-csv/",
-        preference_campaigns.examples_add_from_csv,
+        crowd_campaigns.examples_add_from_csv,
         name="preference_examples_from_csv",
     ),
     path(
         "campaigns/<int:pk>/examples/<int:example_pk>/trap/",
-        preference_campaigns.example_trap,
+        crowd_campaigns.example_trap,
         name="preference_example_trap",
     ),
     path(
         "campaigns/<int:pk>/traps/<int:trap_pk>/contest/",
-        preference_campaigns.trap_contest,
+        crowd_campaigns.trap_contest,
         name="preference_trap_contest",
     ),
     path(
         "campaigns/<int:pk>/answers.csv",
-        preference_campaigns.campaign_answers_csv,
+        crowd_campaigns.campaign_answers_csv,
         name="preference_campaign_answers_csv",
     ),
 ]

@@ -24,7 +24,8 @@ from judging.models import (
     TrapQuestion,
 )
 from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
-from judging.services.preference import preference_campaign_create, trap_question_mark
+from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.traps import trap_question_mark
 
 
 @pytest.fixture(autouse=True)

@@ -11,7 +11,8 @@ from django.core.exceptions import ValidationError
 from django.db import connection
 
 from judging.models import Answer, Worker
-from judging.services.preference import TaskError, answer_submit, task_serve
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import TaskError, task_serve
 from tests.crowd_fixtures import make_campaign
 from tests.test_task_serve import arrive
 

@@ -8,10 +8,12 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from evaluation.models import MappingConfig, Recompute
+from evaluation.models import Recompute
 from evaluation.services import campaign_mapping_compute
 from evaluation.services import recompute as recompute_service
-from evaluation.services.answers_import import preference_answers_import
+from evaluation.tasks import preference_answers_accepted
+from judging.handoff import ANSWERS_ACCEPTED_TASK
+from judging.importers.answers import preference_answers_import
 from judging.models import Answer, Clip, PreferenceCampaign, RelevanceJudgment
 
 pytestmark = pytest.mark.django_db
@@ -33,14 +35,14 @@ def run(collection, text, name="x.csv", **options):
 
 
 def test_the_documented_example_imports_as_accepted_answers(
-    crowd_collection, django_capture_on_commit_callbacks, no_broker
+    crowd_collection, django_capture_on_commit_callbacks, no_broker, handed_over
 ):
     judgments_before = RelevanceJudgment.objects.count()
     with django_capture_on_commit_callbacks(execute=True):
         report = run(crowd_collection, EXAMPLE.read_text(), name="preference-answers.csv")
     campaign = report.campaign
     assert campaign.name == "Imported: preference-answers.csv" and not campaign.is_open
-    assert MappingConfig.objects.get(campaign=campaign).imported_from == "preference-answers.csv"
+    assert campaign.imported_from == "preference-answers.csv"
     assert (report.rows, report.answers_created, report.examples_created) == (4, 4, 3)
     assert (report.workers_created, report.judgments_created) == (3, 15)
     assert RelevanceJudgment.objects.count() == judgments_before + 15
@@ -53,6 +55,11 @@ def test_the_documented_example_imports_as_accepted_answers(
     assert (last.choice, last.swapped, last.outcome) == ("b_better", True, "a_better")
     first = answers.get(worker__platform_id="cf-1001", choice="a_better")
     assert first.seconds == 41.5 and first.answered_at.isoformat() == "2012-08-01T10:00:00+00:00"
+    # Handed over to evaluation after the commit, like answers collected in Earshot; the
+    # task (run here as the worker runs it) asks for the campaign's mapping recompute.
+    assert (ANSWERS_ACCEPTED_TASK, {"campaign_id": campaign.pk}) in handed_over
+    with django_capture_on_commit_callbacks(execute=True):
+        preference_answers_accepted(campaign.pk)
     row = Recompute.objects.get(kind="campaign", target_id=campaign.pk)
     assert no_broker == [row.pk]  # the mapping is recomputed after the commit
     stored = campaign_mapping_compute(campaign=campaign)

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from evaluation.core.example_generator import bin_of, generate_examples, list_score
 from judging.models import Example
-from judging.services.example_generation import bin_of, examples_generate, generate_examples
-from judging.services.list_scores import list_score
+from judging.services.crowd.examples import examples_generate
 from tests.crowd_fixtures import make_campaign
 
 MIREX = Path("/work/shared/data/mirex2011-ams/judgments.tsv")

@@ -8,8 +8,8 @@ from urllib.parse import quote
 import pytest
 from django.utils import timezone
 
+from evaluation.core.answers import mapping_payload
 from evaluation.models import Recompute, SatisfactionMapping
-from evaluation.services.mappings import mapping_payload
 from judging.models import PreferenceCampaign
 from tests.personas import PASSWORD
 from tests.test_campaign_mapping import ANSWERS, MEASURE, columns

@@ -4,7 +4,8 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from judging.models import Example, PreferenceCampaign
-from judging.services.preference import examples_import_csv, preference_campaign_create
+from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.examples import examples_import_csv
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from judging import selectors
+from judging.exports import ANSWERS_CSV_COLUMNS
 from judging.models import PreferenceCampaign, Worker
-from judging.services.preference import answer_submit, task_serve
-from judging.views.preference_campaigns import ANSWERS_CSV_COLUMNS
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.test_task_serve import arrive
 

@@ -6,8 +6,10 @@ import pytest
 from django.utils import timezone
 
 from evaluation.models import Recompute
+from evaluation.services import computers
 from evaluation.services import recompute as service
-from evaluation.services.recompute import recompute_request, recompute_run
+from evaluation.services.computers import recompute_run
+from evaluation.services.recompute import recompute_request
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +37,7 @@ def computations(monkeypatch):
                 action()
 
     fake = Fake()
-    monkeypatch.setitem(service.COMPUTERS, "campaign", fake)
+    monkeypatch.setitem(computers.COMPUTERS, "campaign", fake)
     fake.calls = calls
     return fake
 
@@ -132,7 +134,7 @@ def test_a_failing_computation_marks_the_row_failed_with_the_error(
     def broken(*, target_id, report):
         raise ValueError("no judgments on the fine scale")
 
-    monkeypatch.setitem(service.COMPUTERS, "campaign", broken)
+    monkeypatch.setitem(computers.COMPUTERS, "campaign", broken)
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     recompute_run(recompute_id=enqueued[0])
@@ -152,7 +154,7 @@ def test_a_transient_error_gives_the_row_back_for_a_retry(
     def locked(*, target_id, report):
         raise OperationalError("database is locked")
 
-    monkeypatch.setitem(service.COMPUTERS, "campaign", locked)
+    monkeypatch.setitem(computers.COMPUTERS, "campaign", locked)
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     with pytest.raises(OperationalError):

@@ -14,7 +14,8 @@ import pytest
 from evaluation.models import Leaderboard, Recompute, SatisfactionMapping
 from judging.models import Answer
 from judging.models.crowd import choice_as_stored
-from judging.services.preference import answer_submit, task_serve
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
 from tests.test_campaign_mapping import ANSWERS, MEASURE, SAT_COUNTS

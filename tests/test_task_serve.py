@@ -3,13 +3,9 @@
 import pytest
 
 from judging.models import PreferenceTask, Worker
-from judging.services.preference import (
-    Arrival,
-    answer_submit,
-    task_serve,
-    worker_arrive,
-    worker_consent,
-)
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import task_serve
+from judging.services.crowd.workers import Arrival, worker_arrive, worker_consent
 from tests.crowd_fixtures import make_campaign, right_choice
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,9 @@ import pytest
 from django.db.models import Count, Q
 
 from judging.models import Answer, TrapQuestion, Worker
-from judging.services.preference import answer_submit, task_serve, trap_question_contest
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import task_serve
+from judging.services.crowd.traps import trap_question_contest
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.test_task_serve import arrive
 

@@ -4,7 +4,8 @@ import pytest
 
 from judging.handoff import ANSWERS_ACCEPTED_TASK
 from judging.models import Answer, Worker
-from judging.services.preference import answer_submit, task_serve
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.test_task_serve import arrive
 

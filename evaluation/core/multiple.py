@@ -20,14 +20,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 from scipy import stats
 
+from evaluation.core import _validation as iv
+from evaluation.core._validation import Seed
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.significance import _matrix, _seed_sequence
 
 __all__ = [
+    "ADJUSTMENTS",
+    "Adjustment",
     "AnovaResult",
     "AnovaRow",
     "FriedmanResult",
@@ -38,6 +42,11 @@ __all__ = [
     "randomised_tukey_hsd",
     "tukey_hsd",
 ]
+
+Adjustment = Literal["holm", "bonferroni", "none"]
+"""How a family of p-values is adjusted for multiple comparisons."""
+
+ADJUSTMENTS: tuple[str, ...] = get_args(Adjustment)
 
 
 @dataclass(frozen=True)
@@ -90,11 +99,9 @@ class TukeyHSDResult:
 
 
 def _complete(scores) -> tuple[tuple[str, ...], np.ndarray]:
-    systems, X = _matrix(scores)
+    systems, X = iv.matrix_iv(scores)
     if X.shape[0] < 2 or X.shape[1] < 2:
         raise ValueError(f"need at least 2 systems and 2 queries, got {X.shape}")
-    if not np.all(np.isfinite(X)):
-        raise ValueError("scores contain NaN or infinite values")
     return systems, X
 
 
@@ -110,6 +117,22 @@ def friedman_test(scores: ScoreMatrix | np.ndarray) -> FriedmanResult:
     without ties, for :math:`k` systems, :math:`n` queries and rank sums :math:`R_i`,
     with :math:`k-1` degrees of freedom. Computed by
     :func:`scipy.stats.friedmanchisquare`, which corrects for ties.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like (systems × queries)
+        At least 3 systems and 2 queries, finite scores.
+
+    Returns
+    -------
+    FriedmanResult
+        :math:`\chi^2_F`, its p-value and :math:`k - 1`.
+
+    References
+    ----------
+    M. Friedman (1937). The use of ranks to avoid the assumption of normality implicit
+    in the analysis of variance. JASA 32(200), 675–701.
+    https://doi.org/10.1080/01621459.1937.10503522
     """
     _, X = _complete(scores)
     if X.shape[0] < 3:
@@ -131,6 +154,20 @@ def anova_two_way(scores: ScoreMatrix | np.ndarray) -> AnovaResult:
 
     with :math:`n_s-1`, :math:`n_q-1` and :math:`(n_s-1)(n_q-1)` degrees of freedom;
     :math:`F = MS/MS_e`. These mean squares also feed the G-study (thesis eq. 6.3).
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like (systems × queries)
+        At least 2 systems and 2 queries, finite scores.
+
+    Returns
+    -------
+    AnovaResult
+        The rows of systems, queries and residual.
+
+    References
+    ----------
+    Sakai (2018), ch. 3; Urbano (2013), §6.1.
     """
     _, X = _complete(scores)
     k, n = X.shape
@@ -175,7 +212,25 @@ def tukey_hsd(scores: ScoreMatrix | np.ndarray, *, confidence: float = 0.95) -> 
     the residual degrees of freedom of :func:`anova_two_way` (Sakai 2018, §4.4). The
     simultaneous interval is :math:`\bar{x}_{i\cdot} - \bar{x}_{j\cdot} \pm
     Q_{1-\alpha}\sqrt{MS_e/n}`.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like (systems × queries)
+        At least 2 systems and 2 queries, finite scores.
+    confidence : float
+        Level of the simultaneous intervals, :math:`1 - \alpha`.
+
+    Returns
+    -------
+    TukeyHSDResult
+        ``resamples`` is None.
+
+    References
+    ----------
+    J. W. Tukey (1949). Comparing individual means in the analysis of variance.
+    Biometrics 5(2), 99–114. https://doi.org/10.2307/3001913
     """
+    iv.confidence_iv(confidence)
     systems, X = _complete(scores)
     k, n = X.shape
     anova = anova_two_way(X)
@@ -202,7 +257,7 @@ def tukey_hsd(scores: ScoreMatrix | np.ndarray, *, confidence: float = 0.95) -> 
 
 
 def randomised_tukey_hsd(
-    scores: ScoreMatrix | np.ndarray, *, resamples: int = 10_000, seed=None
+    scores: ScoreMatrix | np.ndarray, *, resamples: int = 10_000, seed: Seed = None
 ) -> TukeyHSDResult:
     r"""Randomised Tukey HSD test (Carterette 2012; Sakai 2018, §4.5).
 
@@ -218,10 +273,27 @@ def randomised_tukey_hsd(
         \ge |\bar{x}_{i\cdot} - \bar{x}_{j\cdot}|\right)
 
     Trials are drawn in chunks of about 2 M numbers, so memory stays bounded.
+
+    Parameters
+    ----------
+    scores : ScoreMatrix or array_like (systems × queries)
+        At least 2 systems and 2 queries, finite scores.
+    resamples : int
+        :math:`B`, the number of trials.
+    seed : None, int, SeedSequence or Generator
+        Makes the result reproducible.
+
+    Returns
+    -------
+    TukeyHSDResult
+        Intervals are NaN (the randomised test gives none).
+
+    References
+    ----------
+    Carterette (2012) and Sakai (2018, §4.5), see the module.
     """
+    resamples = iv.resamples_iv(resamples)
     systems, X = _complete(scores)
-    if resamples < 1:
-        raise ValueError(f"resamples must be positive, got {resamples}")
     k, n = X.shape
     means = X.mean(axis=1)
     diff = means[:, None] - means[None, :]
@@ -229,7 +301,7 @@ def randomised_tukey_hsd(
     Xt = X.T  # queries × systems
     chunk = max(1, min(resamples, (1 << 21) // (n * k)))
     starts = list(range(0, resamples, chunk))
-    for a, child in zip(starts, _seed_sequence(seed).spawn(len(starts)), strict=True):
+    for a, child in zip(starts, iv.seed_sequence(seed).spawn(len(starts)), strict=True):
         z = min(a + chunk, resamples)
         rng = np.random.default_rng(child)
         perm = np.argsort(rng.random((z - a, n, k)), axis=2)
@@ -254,7 +326,7 @@ def randomised_tukey_hsd(
     )
 
 
-def adjust_pvalues(pvalues, *, method: str = "holm") -> np.ndarray:
+def adjust_pvalues(pvalues, *, method: Adjustment = "holm") -> np.ndarray:
     r"""Adjust a family of :math:`m` p-values for multiple comparisons.
 
     Bonferroni: :math:`\tilde{p}_i = \min(1, m\,p_i)`.
@@ -267,11 +339,29 @@ def adjust_pvalues(pvalues, *, method: str = "holm") -> np.ndarray:
     ``method='none'`` returns the p-values unchanged. NaNs are left out of the family
     and stay NaN.
 
+    Parameters
+    ----------
+    pvalues : array_like
+        The family, any shape; values in [0, 1] or NaN.
+    method : {'holm', 'bonferroni', 'none'}
+        The adjustment.
+
+    Returns
+    -------
+    numpy.ndarray
+        The adjusted p-values, in the shape and order given.
+
+    References
+    ----------
+    S. Holm (1979), see the module.
+
     Examples
     --------
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.005], method="holm").round(3).tolist()
     [0.03, 0.06, 0.06, 0.02]
     """
+    if method not in ADJUSTMENTS:
+        raise ValueError(f"unknown adjustment {method!r}; choose 'holm', 'bonferroni' or 'none'")
     p = np.asarray(pvalues, dtype=float)
     out = p.copy()
     ok = ~np.isnan(p)
@@ -284,11 +374,9 @@ def adjust_pvalues(pvalues, *, method: str = "holm") -> np.ndarray:
     if method == "bonferroni":
         out[ok] = np.minimum(1.0, q * m)
         return out
-    if method == "holm":
-        order = np.argsort(q, kind="stable")
-        stepped = np.minimum(1.0, (m - np.arange(m)) * q[order])
-        adj = np.empty(m)
-        adj[order] = np.maximum.accumulate(stepped)
-        out[ok] = adj
-        return out
-    raise ValueError(f"unknown adjustment {method!r}; choose 'holm', 'bonferroni' or 'none'")
+    order = np.argsort(q, kind="stable")  # Holm
+    stepped = np.minimum(1.0, (m - np.arange(m)) * q[order])
+    adj = np.empty(m)
+    adj[order] = np.maximum.accumulate(stepped)
+    out[ok] = adj
+    return out

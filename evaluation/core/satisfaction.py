@@ -7,16 +7,9 @@ eq. (4.3), the bias and distance measures of eqs. (3.11)–(3.13), the priors of
 the summaries of ch. 4: mean P(Sat) with its interval (eqs. 4.4–4.6), P(Succ)
 (eq. 4.8) and the Binomial number of satisfied users (eq. 4.2).
 
-:data:`PUBLISHED_MAPPINGS` holds the cubic coefficients of thesis Table 4.3 for every
-(measure, scale) listed there: a campaign's default until it has its own data.
-
-Measure and scale names
------------------------
-Measures are named as in the thesis: ``CG_l@5``, ``CG_e@5``, ``DCG_l@5``, ``DCG_e@5``,
-``Q_l@5``, ``Q_e@5``, ``RBP_l@5``, ``RBP_e@5``, ``GAP@5``, ``P@5``, ``AP@5`` (``_l`` linear
-gain, ``_e`` exponential gain; user-oriented forms of thesis §3.1.1). Scales are
-``broad``, ``fine``, ``graded4``, ``graded5`` (artificial n_L-level scales from Fine) and
-``rel=20``, ``rel=40`` (binary, relevant iff Fine ≥ ℓ_min).
+The published cubic mappings of thesis Table 4.3 (a campaign's default until it has
+its own data) are in :mod:`evaluation.core.published_mappings`; how crowd answers
+become the observations these functions take is in :mod:`evaluation.core.answers`.
 
 References
 ----------
@@ -42,7 +35,6 @@ from evaluation.core.scores import ScoreMatrix
 
 __all__ = [
     "BIN_EDGES",
-    "PUBLISHED_MAPPINGS",
     "AgreementBins",
     "BinnedProportion",
     "CubicMapping",
@@ -59,7 +51,6 @@ __all__ = [
     "fit_satisfaction_mapping",
     "mean_satisfaction",
     "prior_deltas",
-    "published_mapping",
     "satisfaction_by_bin",
     "satisfied_users_pmf",
     "success_probability",
@@ -394,7 +385,7 @@ def mean_satisfaction(scores, mapping: Callable, *, confidence: float = 0.95) ->
         \qquad\text{(Urbano 2013, eqs. 4.4–4.6)}
 
     ``mapping`` is :math:`\widehat{sat}`, e.g. a :class:`CubicMapping` from
-    :func:`published_mapping`.
+    :func:`evaluation.core.published_mappings.published_mapping`.
     """
     return mean_ci(np.asarray(mapping(np.asarray(scores, dtype=float))), confidence=confidence)
 
@@ -443,78 +434,3 @@ def satisfied_users_pmf(k, n: int, sat: float):
         raise ValueError(f"sat must be a probability, got {sat}")
     out = stats.binom.pmf(k, n, sat)
     return out if np.ndim(out) else float(out)
-
-
-# ------------------------------------------------------------------- Table 4.3
-
-#: Cubic coefficients (a0, a1, a2, a3) of thesis Table 4.3 ("Fitted parameters of the
-#: sat(λ) = a0 + a1 λ + a2 λ² + a3 λ³ models"), transcribed row by row for every
-#: (measure, scale) the table lists: 9 measures × Broad, 5 × Fine, 9 × n_L = 4,
-#: 9 × n_L = 5, 4 × ℓ_min = 20 and 4 × ℓ_min = 40 — 40 combinations (Table 4.1).
-_TABLE_4_3: dict[tuple[str, str], tuple[float, float, float, float]] = {
-    ("CG_l@5", "broad"): (0.1872, -0.0969, 1.9908, -1.237),
-    ("CG_e@5", "broad"): (0.1601, 0.9345, -0.3245, 0.1463),
-    ("DCG_l@5", "broad"): (0.1614, 0.4043, 1.1288, -0.8535),
-    ("DCG_e@5", "broad"): (0.1253, 1.2334, -0.7733, 0.2884),
-    ("Q_l@5", "broad"): (0.1291, 1.0993, -0.2774, -0.1157),
-    ("Q_e@5", "broad"): (0.1117, 1.6064, -1.4001, 0.5267),
-    ("RBP_l@5", "broad"): (0.1666, 0.3591, 1.2609, -0.9536),
-    ("RBP_e@5", "broad"): (0.1297, 1.1906, -0.6452, 0.204),
-    ("GAP@5", "broad"): (0.1018, 1.7272, -1.6028, 0.6471),
-    ("CG_l@5", "fine"): (0.2007, -0.4632, 3.6754, -2.6338),
-    ("DCG_l@5", "fine"): (0.1873, -0.3, 3.3552, -2.4675),
-    ("Q_l@5", "fine"): (0.1509, 0.3214, 2.0057, -1.7292),
-    ("RBP_l@5", "fine"): (0.1722, -0.1443, 3.0142, -2.253),
-    ("GAP@5", "fine"): (0.1131, 1.0327, 0.6077, -0.9409),
-    ("CG_l@5", "graded4"): (0.2162, -0.1609, 2.151, -1.3492),
-    ("CG_e@5", "graded4"): (0.1879, 0.6952, 0.5243, -0.5204),
-    ("DCG_l@5", "graded4"): (0.1908, 0.1522, 1.637, -1.1374),
-    ("DCG_e@5", "graded4"): (0.1592, 1.1177, -0.4211, 0.0049),
-    ("Q_l@5", "graded4"): (0.143, 0.9574, -0.0258, -0.2404),
-    ("Q_e@5", "graded4"): (0.1125, 1.8645, -1.93, 0.8061),
-    ("RBP_l@5", "graded4"): (0.1884, 0.1822, 1.5873, -1.1176),
-    ("RBP_e@5", "graded4"): (0.1605, 1.0565, -0.2106, -0.1524),
-    ("GAP@5", "graded4"): (0.124, 1.4399, -0.883, 0.1802),
-    ("CG_l@5", "graded5"): (0.1895, -0.0282, 1.9266, -1.2236),
-    ("CG_e@5", "graded5"): (0.1734, 1.1467, -0.3836, -0.0491),
-    ("DCG_l@5", "graded5"): (0.1853, 0.1434, 1.737, -1.2215),
-    ("DCG_e@5", "graded5"): (0.141, 1.5581, -1.2976, 0.465),
-    ("Q_l@5", "graded5"): (0.1438, 0.8224, 0.3413, -0.4773),
-    ("Q_e@5", "graded5"): (0.0956, 2.4332, -3.2653, 1.5964),
-    ("RBP_l@5", "graded5"): (0.1761, 0.2562, 1.5186, -1.1098),
-    ("RBP_e@5", "graded5"): (0.1406, 1.5719, -1.3141, 0.4653),
-    ("GAP@5", "graded5"): (0.1209, 1.4456, -0.8938, 0.2014),
-    ("P@5", "rel=20"): (0.1541, 0.1227, 0.0152, 0.5589),
-    ("AP@5", "rel=20"): (0.1428, 0.4791, 0.4859, -0.3479),
-    ("DCG_l@5", "rel=20"): (0.1742, -0.0972, 1.0231, -0.2768),
-    ("RBP_l@5", "rel=20"): (0.1635, 0.0401, 0.6029, 0.0208),
-    ("P@5", "rel=40"): (0.2352, -0.3261, 1.5421, -0.5807),
-    ("AP@5", "rel=40"): (0.1659, 0.9044, -0.0926, -0.1725),
-    ("DCG_l@5", "rel=40"): (0.2292, -0.1256, 1.4722, -0.7195),
-    ("RBP_l@5", "rel=40"): (0.2291, -0.1532, 1.5484, -0.7779),
-}
-
-#: Table 4.3 as :class:`CubicMapping` objects keyed by (measure, scale).
-PUBLISHED_MAPPINGS: dict[tuple[str, str], CubicMapping] = {
-    key: CubicMapping(*coef, source=f"Urbano 2013, Table 4.3 ({key[0]}, {key[1]})")
-    for key, coef in _TABLE_4_3.items()
-}
-
-
-def published_mapping(measure: str, scale: str) -> CubicMapping:
-    """The Table 4.3 mapping for ``(measure, scale)``, e.g. ``('GAP@5', 'broad')``.
-
-    Examples
-    --------
-    The thesis' example (§4.1.2): GAP@5 = 0.32 with Broad judgments.
-
-    >>> round(published_mapping("GAP@5", "broad")(0.32), 4)
-    0.5116
-    """
-    try:
-        return PUBLISHED_MAPPINGS[(measure, scale)]
-    except KeyError:
-        known = ", ".join(f"{m}/{s}" for m, s in PUBLISHED_MAPPINGS)
-        raise KeyError(
-            f"Table 4.3 has no mapping for ({measure!r}, {scale!r}); it has: {known}"
-        ) from None

@@ -9,9 +9,13 @@ keyword-only, and returns named frozen dataclasses. Pure numpy + scipy, no Djang
 Paired significance tests (:mod:`evaluation.core.significance`, thesis §5.1.2)
     :func:`paired_t_test` (eq. 5.1), :func:`wilcoxon_test` (eq. 5.2),
     :func:`sign_test` (eq. 5.3), :func:`bootstrap_test` (shift method, eq. 5.4),
-    :func:`permutation_test` (sign flips, eq. 5.5) → :class:`PairedTestResult`;
-    :func:`all_pairs` runs one of them on every pair of systems at once, vectorised and
-    memory-bounded → :class:`PairwiseComparison`.
+    :func:`permutation_test` (sign flips, eq. 5.5), or :func:`paired_test` naming one
+    of :data:`TESTS` → :class:`PairedTestResult`.
+
+All pairs (:mod:`evaluation.core.pairwise`)
+    :func:`all_pairs` runs one test on every pair of systems at once, vectorised and
+    memory-bounded → :class:`PairwiseComparison`, with adjusted p-values and the
+    groups of systems that are not significantly different.
 
 Many systems (:mod:`evaluation.core.multiple`)
     :func:`friedman_test`, :func:`anova_two_way`, :func:`tukey_hsd`,
@@ -35,8 +39,11 @@ Satisfaction mathematics (:mod:`evaluation.core.satisfaction`, thesis ch. 3–4)
     :func:`prior_deltas`, :func:`agreement_threshold`,
     :func:`expected_fraction_agreeing` (Table 3.5), :func:`mean_satisfaction`
     (eqs. 4.4–4.6), :func:`success_probability` (eq. 4.8),
-    :func:`satisfied_users_pmf` (eq. 4.2), :data:`PUBLISHED_MAPPINGS` and
-    :func:`published_mapping` (Table 4.3).
+    :func:`satisfied_users_pmf` (eq. 4.2).
+
+Published mappings (:mod:`evaluation.core.published_mappings`, thesis Table 4.3)
+    :data:`PUBLISHED_MAPPINGS`, :func:`published_mapping`, :func:`published_mapping_for`
+    and :func:`thesis_name` (Earshot's measure names → the thesis' ``CG_l@5``).
 
 Generalizability Theory (:mod:`evaluation.core.gtheory`, thesis ch. 6)
     :func:`g_study` (crossed, eq. 6.3), :func:`g_study_nested` (eq. 6.8),
@@ -89,6 +96,7 @@ from evaluation.core.intervals import (
     prediction_interval,
 )
 from evaluation.core.multiple import (
+    ADJUSTMENTS,
     AnovaResult,
     AnovaRow,
     FriedmanResult,
@@ -99,9 +107,15 @@ from evaluation.core.multiple import (
     randomised_tukey_hsd,
     tukey_hsd,
 )
+from evaluation.core.pairwise import PairwiseComparison, all_pairs
+from evaluation.core.published_mappings import (
+    PUBLISHED_MAPPINGS,
+    published_mapping,
+    published_mapping_for,
+    thesis_name,
+)
 from evaluation.core.satisfaction import (
     BIN_EDGES,
-    PUBLISHED_MAPPINGS,
     AgreementBins,
     BinnedProportion,
     CubicMapping,
@@ -118,27 +132,28 @@ from evaluation.core.satisfaction import (
     fit_satisfaction_mapping,
     mean_satisfaction,
     prior_deltas,
-    published_mapping,
     satisfaction_by_bin,
     satisfied_users_pmf,
     success_probability,
     wilson_interval,
 )
 from evaluation.core.significance import (
+    RESAMPLING_TESTS,
     TESTS,
     PairedTestResult,
-    PairwiseComparison,
-    all_pairs,
     bootstrap_test,
     paired_t_test,
+    paired_test,
     permutation_test,
     sign_test,
     wilcoxon_test,
 )
 
 __all__ = [
+    "ADJUSTMENTS",
     "BIN_EDGES",
     "PUBLISHED_MAPPINGS",
+    "RESAMPLING_TESTS",
     "TESTS",
     "AgreementBins",
     "AnovaResult",
@@ -193,16 +208,19 @@ __all__ = [
     "mean_satisfaction",
     "omega_squared",
     "paired_t_test",
+    "paired_test",
     "permutation_test",
     "prediction_interval",
     "prior_deltas",
     "published_mapping",
+    "published_mapping_for",
     "queries_needed",
     "randomised_tukey_hsd",
     "satisfaction_by_bin",
     "satisfied_users_pmf",
     "sign_test",
     "success_probability",
+    "thesis_name",
     "tukey_hsd",
     "wilcoxon_test",
     "wilson_interval",

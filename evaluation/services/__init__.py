@@ -1,17 +1,20 @@
-"""Writes of the evaluation layer, one module per area; import them from here."""
+"""Writes of the evaluation layer, one module per area.
 
+``recompute`` (the coalescing state machine) ← ``leaderboards`` ← ``results`` (a
+collection's leaderboards and reliability studies) ← ``mappings`` (a campaign's
+satisfaction mapping) ← ``computers`` (what each kind of recompute target runs, and the
+task body): each imports only those to its left. The most used services are
+re-exported here.
+"""
+
+from evaluation.services.computers import recompute_run
 from evaluation.services.heartbeat import worker_heartbeat_record
 from evaluation.services.mappings import (
     campaign_mapping_compute,
     campaign_mapping_recompute,
     campaign_mapping_request,
 )
-from evaluation.services.recompute import (
-    recompute_fail,
-    recompute_release,
-    recompute_request,
-    recompute_run,
-)
+from evaluation.services.recompute import recompute_fail, recompute_release, recompute_request
 from evaluation.services.results import collection_results_compute, collection_results_request
 
 __all__ = [

@@ -15,34 +15,37 @@ Leaderboard payload (what pages, exports and the API show)::
     pairs: [{a, b, delta, ci_low, ci_high, p, p_adjusted, delta_psat, report}],
     groups: [[system, ...], ...], report
 
-Groups of systems that are not significantly different are contiguous in the
-ranking: a system joins the group above it when its adjusted p-value against that
-group's best system is at least α; otherwise it starts a new group.
+Groups of systems that are not significantly different come from
+:meth:`evaluation.core.pairwise.PairwiseComparison.groups` (contiguous in the ranking,
+each compared with its best system). The measured mapping used for P(Sat) is a
+campaign's own or the published one of Table 4.3
+(:func:`evaluation.core.published_mappings.published_mapping_for`).
 """
 
 from __future__ import annotations
 
 import math
 import string
-from collections.abc import Callable
 
 import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
 from evaluation.core import evaluate, stats
-from evaluation.core.names import FAMILIES, parse_measure
+from evaluation.core.jsonsafe import json_safe
+from evaluation.core.published_mappings import published_mapping_for
+from evaluation.core.scores import ScoreMatrix
+from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.core.trec import Qrels, Run
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
+from evaluation.services.recompute import Report, no_report
 from judging.models import Collection
 
 UNJUDGED = -1.0
 """What a pair judged on one scale but not the other gets on the missing scale:
 negative relevance is "in the pool but unjudged", as in trec_eval."""
 
-GAIN_FAMILIES = {"CG", "DCG", "nDCG", "Q", "RBP", "ERR", "EDCG"}
-RESAMPLING_TESTS = ("bootstrap", "permutation")
 TEST_LABELS = {
     "bootstrap": "bootstrap (shift method, eq. 5.4)",
     "permutation": "permutation (eq. 5.5)",
@@ -65,7 +68,6 @@ def default_measures(qrels: list[QrelsRecord]) -> list[str]:
 
 def core_inputs(runs: CollectionRuns, qrels: list[QrelsRecord]):
     """The core's ``Qrels`` (columns ``fine`` and ``broad``) and one ``Run`` per system."""
-
     has_fine = any(r.fine is not None for r in qrels)
     core_qrels = Qrels.from_records(
         [
@@ -88,41 +90,7 @@ def core_inputs(runs: CollectionRuns, qrels: list[QrelsRecord]):
     return core_qrels, core_runs
 
 
-def thesis_name(measure) -> tuple[str, str] | None:
-    """The (measure, scale) key of thesis Table 4.3 for a parsed measure, if it has one.
-
-    Table 4.3 maps user-oriented λ (thesis ch. 3–4): a measure with two forms only maps
-    in its ``form=user``; CG, DCG and P have a single form.
-    """
-
-    family = measure.family
-    if "form" in FAMILIES[family].options and measure.option("form") != "user":
-        return None
-    name = family
-    if family in GAIN_FAMILIES:
-        name += "_l" if measure.option("gain") == "lin" else "_e"
-    name += f"@{measure.k}"
-    rel = measure.option("rel")
-    scale = f"rel={rel:g}" if rel is not None else measure.option("scale")
-    return name, scale
-
-
-def published_mapping_for(label: str) -> dict | None:
-    """The Table 4.3 mapping of a measure, as stored in a payload, or ``None``."""
-
-    key = thesis_name(parse_measure(label))
-    if key is None or key not in stats.PUBLISHED_MAPPINGS:
-        return None
-    mapping = stats.PUBLISHED_MAPPINGS[key]
-    return {
-        "source": "published",
-        "label": f"the published mapping of thesis Table 4.3 for {key[0]} ({key[1]})",
-        "coefficients": list(mapping.coefficients),
-    }
-
-
 def _cubic(coefficients):
-
     return stats.CubicMapping(*coefficients)
 
 
@@ -131,30 +99,15 @@ def _number(x) -> float | None:
     return None if math.isnan(x) else x
 
 
-def json_safe(value):
-    """NaN and infinities become ``None`` (JSON has no NaN; PostgreSQL's jsonb refuses it),
-    numpy scalars become Python numbers."""
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    return value
-
-
 def _group_labels(n: int) -> list[str]:
     letters = string.ascii_lowercase
     return [letters[i % 26] * (1 + i // 26) for i in range(n)]
 
 
 def leaderboard_payload(
-    matrix, *, config: ResultsConfig, mapping: dict | None, report: Callable = lambda *a: None
+    matrix, *, config: ResultsConfig, mapping: dict | None, report: Report = no_report
 ) -> dict:
     """The leaderboard of one measure's :class:`~evaluation.core.scores.ScoreMatrix`."""
-
     measure = matrix.measure
     scores = np.asarray(matrix.scores, dtype=float)
     order = np.argsort(-scores.mean(axis=1), kind="stable")
@@ -200,8 +153,9 @@ def leaderboard_payload(
     pairs, groups = [], [[s] for s in systems]
     if len(systems) > 1:
         report(0.3, f"{measure}: {config.test} test on every pair")
+        ranked = ScoreMatrix(measure, tuple(systems), tuple(matrix.queries), scores)
         comparison = stats.all_pairs(
-            scores,
+            ranked,
             test=config.test,
             resamples=config.resamples,
             seed=config.seed,
@@ -236,15 +190,7 @@ def leaderboard_payload(
                         ),
                     }
                 )
-        groups = [[systems[0]]]
-        leader = 0
-        for i in range(1, len(systems)):
-            p = adjusted[leader, i]
-            if not math.isnan(p) and p >= config.alpha:
-                groups[-1].append(systems[i])
-            else:
-                groups.append([systems[i]])
-                leader = i
+        groups = comparison.groups(alpha=config.alpha, adjustment=config.adjustment)
     labels = _group_labels(len(groups))
     group_of = {s: g for g, members in enumerate(groups) for s in members}
     for row in rows:
@@ -302,7 +248,6 @@ def leaderboard_report(payload: dict) -> str:
 
 def reliability_payload(matrix, *, target: float) -> dict:
     """G-study of the crossed systems × queries design and its D-study curves (ch. 6)."""
-
     g = stats.g_study(matrix)
     current = stats.d_study(g, [len(matrix.queries)])
     curve = stats.d_study(g, np.arange(1, max(2 * len(matrix.queries), 10) + 1))
@@ -345,14 +290,13 @@ def collection_results_store(
     runs: CollectionRuns,
     qrels: list[QrelsRecord],
     mappings: dict[str, dict] | None = None,
-    report: Callable = lambda *args, **kwargs: None,
+    report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
 
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
     the published Table 4.3 mapping when there is one. Returns the measure labels.
     """
-
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)
     core_qrels, core_runs = core_inputs(runs, qrels)

@@ -1,72 +1,42 @@
 """A preference campaign's satisfaction mapping, measured from its accepted answers.
 
-Thesis §3.3: every accepted answer is one user's verdict on an example (a query and
-two ranked lists a and b, with effectiveness λa and λb on a measure):
-
-- "both equally good" labels **both** lists satisfactory, "both equally bad" labels
-  both unsatisfactory — these are the observations of P(Sat | λ) (§3.3.1);
-- a preference ("a is better" / "b is better") does not say whether either list
-  satisfies; it says whether the user agrees with Δλ = λa − λb: Agr = +1 when she
-  prefers the list with the larger λ, −1 when she prefers the other one, and
-  nonpreferences are Agr = 0 — every answer is an observation of P(Agr | Δλ) (§3.3.2).
+The mathematics — labelling answers as observations of P(Sat | λ) and P(Agr | Δλ)
+(thesis §3.3), binning, the cubic fit of eq. (4.3), the bias measures and the
+comparison with Table 4.3 — is :func:`evaluation.core.answers.mapping_payload`; this
+module reads the answers, finds λ of each example's lists and stores the result.
 
 Only accepted answers count (``Answer.accepted_at`` set: trusted workers, examples that
-are not trap questions, answers not excluded). Everything numerical comes from
-:mod:`evaluation.core.stats` (binning with Wilson intervals, the cubic fit of eq. 4.3,
-the bias and distance measures of eqs. 3.11–3.13, Table 4.3); λ of each list comes
-from ``Example.scores`` when the example generator stored it, else from
+are not trap questions, answers not excluded). λ of each list comes from
+``Example.scores`` when the example generator stored it, else from
 :func:`evaluation.core.evaluate` with each example's two lists as two one-query runs
 judged by the collection's consolidated judgments.
 
-Payload of :class:`~evaluation.models.SatisfactionMapping` (what pages, exports and
-the API show)::
-
-    measure, thesis_key: [measure, scale] | None, campaign, n_answers, n_examples,
-    n_lists, n_preferences, outcomes: {a_better, b_better, both_good, both_bad},
-    skipped: {no_score, out_of_range}, confidence,
-    satisfaction: {edges, centres, counts, successes, proportion, ci_low, ci_high},
-    agreement: {counts, positive: {successes, proportion, ci_low, ci_high},
-                negative: {successes, proportion, ci_low, ci_high}},
-    fit: {coefficients, r_squared, rms} | None, fit_note,
-    endpoint_bias | None, distance_to_one | None, distance_to_zero | None,
-    published: {label, coefficients, rms_fit_difference, max_fit_difference,
-                rms_bin_difference} | None
+Payload of :class:`~evaluation.models.SatisfactionMapping` (what pages, exports and the
+API show): the document of :func:`~evaluation.core.answers.mapping_payload`, plus
+``n_examples``, ``skipped: {no_score, out_of_range}`` and ``campaign: {id, name}``.
 """
 
 from __future__ import annotations
 
 import math
-from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
-import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
 from evaluation import selectors
-from evaluation.core import evaluate, stats
+from evaluation.core import evaluate
+from evaluation.core.answers import mapping_payload
 from evaluation.core.names import parse_measure
 from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, SatisfactionMapping
-from evaluation.services.leaderboards import (
-    core_inputs,
-    json_safe,
-    published_mapping_for,
-    thesis_name,
-)
-from evaluation.services.recompute import recompute_request, register_computer
+from evaluation.services.leaderboards import core_inputs
+from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
 from judging.models import Answer, Example, PreferenceCampaign
-from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
-
-GRID = np.linspace(0.0, 1.0, 101)
-"""λ values at which a fitted curve is compared with the published one."""
-
-PREFERENCE = {A_BETTER: 1, B_BETTER: -1, BOTH_GOOD: 0, BOTH_BAD: 0}
 
 
 def canonical(name: str) -> str:
     """The measure's canonical label (as leaderboards and ``evaluate`` name it)."""
-
     return parse_measure(name).label
 
 
@@ -85,124 +55,6 @@ def campaign_measures(*, campaign: PreferenceCampaign) -> list[str]:
 def campaign_mapping_request(*, campaign: PreferenceCampaign) -> bool:
     """Ask for the campaign's mapping to be recomputed after the current transaction."""
     return recompute_request(kind="campaign", target_id=campaign.pk)
-
-
-# --- labelling (thesis §3.3) ---------------------------------------------------------
-
-
-def label_answers(outcomes: Iterable[str], lam_a, lam_b) -> dict[str, np.ndarray]:
-    """Turn answers about lists a and b into the observations of §3.3.
-
-    Returns ``sat_scores`` and ``satisfied`` (two observations per nonpreference: both
-    lists satisfactory for "both good", both unsatisfactory for "both bad") and
-    ``deltas`` (Δλ = λa − λb) with ``agreement`` ∈ {1, 0, −1}, one per answer.
-    """
-
-    outcomes = list(outcomes)
-    lam_a = np.asarray(lam_a, dtype=float)
-    lam_b = np.asarray(lam_b, dtype=float)
-    unknown = sorted(set(outcomes) - set(PREFERENCE))
-    if unknown:
-        raise ValueError(f"unknown answers {unknown}")
-    good = np.array([o == BOTH_GOOD for o in outcomes], dtype=bool)
-    bad = np.array([o == BOTH_BAD for o in outcomes], dtype=bool)
-    non = good | bad
-    deltas = lam_a - lam_b
-    preference = np.array([PREFERENCE[o] for o in outcomes], dtype=int)
-    return {
-        "sat_scores": np.concatenate([lam_a[non], lam_b[non]]),
-        "satisfied": np.concatenate([good[non], good[non]]),
-        "deltas": deltas,
-        "agreement": stats.agreement_from_preference(deltas, preference),
-    }
-
-
-def _bins(binned, *, with_counts: bool) -> dict:
-    out = {
-        "successes": binned.successes.tolist(),
-        "proportion": binned.proportion.tolist(),
-        "ci_low": binned.ci_low.tolist(),
-        "ci_high": binned.ci_high.tolist(),
-    }
-    if with_counts:
-        out = {
-            "edges": binned.edges.tolist(),
-            "centres": binned.centres.tolist(),
-            "counts": binned.counts.tolist(),
-            **out,
-        }
-    return out
-
-
-def mapping_payload(measure: str, outcomes: list[str], lam_a, lam_b) -> dict:
-    """The mapping of one measure from answers and the λ of their lists (JSON-safe)."""
-
-    labelled = label_answers(outcomes, lam_a, lam_b)
-    sat = stats.satisfaction_by_bin(labelled["sat_scores"], labelled["satisfied"])
-    agr = stats.agreement_by_bin(labelled["deltas"], labelled["agreement"])
-
-    fit, fit_note = None, ""
-    if int((sat.counts > 0).sum()) >= 4:
-        cubic = stats.fit_satisfaction_mapping(sat)
-        fit = {
-            "coefficients": list(cubic.coefficients),
-            "r_squared": cubic.r_squared,
-            "rms": cubic.rms,
-        }
-    else:
-        fit_note = (
-            f"The cubic of eq. (4.3) needs P(Sat) in at least 4 bins; "
-            f"{int((sat.counts > 0).sum())} have nonpreference answers."
-        )
-    try:
-        bias = stats.endpoint_bias(sat)
-    except ValueError:
-        bias = None  # no lists in the first or last bin
-    has_agr = bool(agr.positive.counts.sum())
-    published = published_mapping_for(measure)
-    if published is not None:
-        curve = stats.CubicMapping(*published["coefficients"])
-        ok = sat.counts > 0
-        at_centres = curve(sat.centres[ok])
-        published["rms_bin_difference"] = (
-            float(np.sqrt(np.mean((sat.proportion[ok] - at_centres) ** 2))) if ok.any() else None
-        )
-        if fit is not None:
-            diff = stats.CubicMapping(*fit["coefficients"])(GRID) - curve(GRID)
-            published["rms_fit_difference"] = float(np.sqrt(np.mean(diff**2)))
-            published["max_fit_difference"] = float(np.max(np.abs(diff)))
-        else:
-            published["rms_fit_difference"] = published["max_fit_difference"] = None
-    key = thesis_name_of(measure)
-    counts = Counter(outcomes)
-    return json_safe(
-        {
-            "measure": measure,
-            "thesis_key": list(key) if key else None,
-            "n_answers": len(outcomes),
-            "n_lists": int(labelled["sat_scores"].size),
-            "n_preferences": counts[A_BETTER] + counts[B_BETTER],
-            "outcomes": {o: counts[o] for o in PREFERENCE},
-            "confidence": sat.confidence,
-            "satisfaction": _bins(sat, with_counts=True),
-            "agreement": {
-                "counts": agr.positive.counts.tolist(),
-                "positive": _bins(agr.positive, with_counts=False),
-                "negative": _bins(agr.negative, with_counts=False),
-            },
-            "fit": fit,
-            "fit_note": fit_note,
-            "endpoint_bias": bias,
-            "distance_to_one": stats.distance_to_one(agr.positive) if has_agr else None,
-            "distance_to_zero": stats.distance_to_zero(agr.negative) if has_agr else None,
-            "published": published,
-        }
-    )
-
-
-def thesis_name_of(measure: str) -> tuple[str, str] | None:
-
-    return thesis_name(parse_measure(measure))
 
 
 # --- λ of the examples' lists --------------------------------------------------------
@@ -257,7 +109,6 @@ def score_lists(
     (``qrels_by_query``: :class:`~evaluation.selectors.QrelsRecord` lists), and list a
     and list b are two runs, scored by :func:`evaluation.core.evaluate`.
     """
-
     pseudo = {pk: f"e{pk}" for pk in wanted}
     qrels = [
         record._replace(query=pseudo[pk])
@@ -292,7 +143,7 @@ def score_lists(
 
 
 def campaign_mapping_compute(
-    *, campaign: PreferenceCampaign, report: Callable = lambda *a, **k: None
+    *, campaign: PreferenceCampaign, report: Report = no_report
 ) -> list[str]:
     """Compute and store (overwriting) the campaign's mapping for each configured measure.
 
@@ -348,11 +199,9 @@ def campaign_mapping_compute(
     return measures
 
 
-@register_computer("campaign")
-def campaign_mapping_recompute(*, target_id: int, report=None) -> None:
+def campaign_mapping_recompute(*, target_id: int, report: Report = no_report) -> None:
     """The ``campaign`` recompute: its mapping, then a leaderboard recompute of its collection
     (so that P(Sat) follows the new mapping)."""
-    report = report or (lambda *args, **kwargs: None)
     campaign = PreferenceCampaign.objects.select_related("collection").filter(pk=target_id).first()
     if campaign is None:
         return  # deleted meanwhile

@@ -12,26 +12,31 @@ One :class:`~evaluation.models.Recompute` row per target holds the state machine
   ``settings.EARSHOT_RECOMPUTE_DELAY`` seconds so that the rest of a burst lands first.
   Every statement is a single conditional ``UPDATE``: two requests at once never
   enqueue two tasks, and a request is never lost between the checks.
-- :func:`recompute_run` (the task's body) claims the row with a conditional
-  ``update()`` and checks the row count, so a duplicate or redelivered task does
-  nothing. It clears ``dirty`` when it claims; after computing it moves to ``done``
-  only if ``dirty`` is still clear (again one conditional ``UPDATE``), and otherwise
-  computes again — at most :data:`MAX_INLINE_RUNS` times before handing over to a
-  fresh task so that one busy target cannot hold a worker forever.
+- :func:`~evaluation.services.computers.recompute_run` (the task's body) claims the
+  row with a conditional ``update()`` (:func:`recompute_claim`) and checks the row
+  count, so a duplicate or redelivered task does nothing. It clears ``dirty`` when it
+  claims; after computing it moves to ``done`` only if ``dirty`` is still clear
+  (:func:`recompute_finish`, again one conditional ``UPDATE``), and otherwise computes
+  again — at most :data:`MAX_INLINE_RUNS` times before handing over to a fresh task
+  (:func:`recompute_hand_over`) so that one busy target cannot hold a worker forever.
 - A row left ``running`` by a worker that died is reclaimed after :data:`STALE_AFTER`;
   a ``pending`` row whose task message was lost is re-enqueued by the next request
   after the same time.
 
-Computations overwrite their results, so running one twice is harmless.
+Computations overwrite their results, so running one twice is harmless. What each kind
+of target computes is the plain table :data:`evaluation.services.computers.COMPUTERS`;
+the task is sent by name (:data:`RECOMPUTE_TASK`), so this module imports neither the
+computers nor the tasks, and they may all ask for recomputes here.
 """
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable
 from datetime import timedelta
+from typing import Protocol
 
+from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import F, Q
@@ -39,34 +44,32 @@ from django.utils import timezone
 
 from evaluation.models import Recompute
 
-logger = logging.getLogger(__name__)
-
 STALE_AFTER = timedelta(minutes=15)
 MAX_INLINE_RUNS = 3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry with backoff (a locked SQLite file, a dropped connection)."""
 
+RECOMPUTE_TASK = "evaluation.recompute"
+"""The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
+
+
+class Report(Protocol):
+    """How a computation reports its progress: a fraction in [0, 1] and a short message;
+    ``force`` writes at once (otherwise at most every few tenths of a second)."""
+
+    def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None: ...
+
+
+def no_report(fraction: float, message: str = "", *, force: bool = False) -> None:
+    """The :class:`Report` of a computation nobody follows: it does nothing."""
+
+
 Computer = Callable[..., None]
-COMPUTERS: dict[str, Computer] = {}
-"""What each kind of target recomputes: ``computer(target_id=..., report=...)``.
-
-Filled by :func:`register_computer`; :mod:`evaluation.services` registers the
-collection and campaign computers.
-"""
-
-
-def register_computer(kind: str) -> Callable[[Computer], Computer]:
-    def decorator(function: Computer) -> Computer:
-        COMPUTERS[kind] = function
-        return function
-
-    return decorator
+"""What recomputes one kind of target: ``computer(*, target_id: int, report: Report)``."""
 
 
 def _enqueue(recompute_id: int, *, countdown: float) -> None:
-    from evaluation.tasks import recompute
-
-    recompute.apply_async(args=[recompute_id], countdown=countdown)
+    current_app.send_task(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown)
 
 
 def recompute_request(*, kind: str, target_id: int, delay: float | None = None) -> bool:
@@ -118,7 +121,8 @@ class ProgressReport:
         )
 
 
-def _claim(recompute_id: int) -> bool:
+def recompute_claim(*, recompute_id: int) -> bool:
+    """pending (or running but stale) → running; ``False`` if another task has it."""
     now = timezone.now()
     claimable = Q(status=Recompute.PENDING) | Q(
         status=Recompute.RUNNING, claimed_at__lt=now - STALE_AFTER
@@ -149,41 +153,29 @@ def recompute_fail(*, recompute_id: int, error: str) -> None:
     )
 
 
-def recompute_run(*, recompute_id: int) -> bool:
-    """Claim and compute one target; ``False`` if another task has it (or it is gone)."""
-    if not _claim(recompute_id):
-        return False
-    row = Recompute.objects.get(pk=recompute_id)
-    computer = COMPUTERS.get(row.kind)
-    if computer is None:
-        recompute_fail(recompute_id=recompute_id, error=f"nothing computes {row.kind!r} targets")
-        return True
-    report = ProgressReport(recompute_id)
+def recompute_finish(*, recompute_id: int) -> bool:
+    """running → done, only if no new data arrived meanwhile (``dirty`` still clear).
+
+    Otherwise the row stays running, marked as computing again with the new data, and
+    ``False`` says so.
+    """
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-    for _ in range(MAX_INLINE_RUNS):
-        try:
-            computer(target_id=row.target_id, report=report)
-        except TRANSIENT_ERRORS:
-            recompute_release(recompute_id=recompute_id)
-            raise
-        except Exception as exc:
-            logger.exception("recompute of %s %s failed", row.kind, row.target_id)
-            recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")
-            return True
-        finished = rows.filter(dirty=False).update(
-            status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now()
-        )
-        if finished:
-            return True
-        # New data arrived while computing: compute once more with it.
-        rows.update(
-            dirty=False,
-            runs=F("runs") + 1,
-            progress=0.0,
-            claimed_at=timezone.now(),
-            message="new data arrived; computing again",
-        )
-    # Still busy: hand over to a fresh task rather than hold this worker.
+    if rows.filter(dirty=False).update(
+        status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now()
+    ):
+        return True
+    rows.update(
+        dirty=False,
+        runs=F("runs") + 1,
+        progress=0.0,
+        claimed_at=timezone.now(),
+        message="new data arrived; computing again",
+    )
+    return False
+
+
+def recompute_hand_over(*, recompute_id: int) -> None:
+    """running → pending with a fresh task, so that one busy target cannot hold a worker."""
+    rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
     if rows.update(status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now()):
         _enqueue(recompute_id, countdown=settings.EARSHOT_RECOMPUTE_DELAY)
-    return True

@@ -6,7 +6,7 @@ from django.db import transaction
 
 from evaluation import selectors
 from evaluation.services.leaderboards import collection_results_store
-from evaluation.services.recompute import recompute_request, register_computer
+from evaluation.services.recompute import Report, no_report, recompute_request
 from judging.models import Collection
 
 
@@ -15,10 +15,8 @@ def collection_results_request(*, collection: Collection) -> bool:
     return recompute_request(kind="collection", target_id=collection.pk)
 
 
-@register_computer("collection")
-def collection_results_compute(*, target_id: int, report=None) -> None:
+def collection_results_compute(*, target_id: int, report: Report = no_report) -> None:
     """Recompute every leaderboard and reliability study of collection ``target_id``."""
-    report = report or (lambda *args, **kwargs: None)
     collection = Collection.objects.filter(pk=target_id).first()
     if collection is None:
         return  # deleted meanwhile: nothing to compute

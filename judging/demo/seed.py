@@ -28,11 +28,9 @@ from judging.models import (
     System,
 )
 from judging.roles import ASSESSOR, ORGANISER, grant_role
-from judging.services.example_generation import examples_generate
-from judging.services.preference import (
-    preference_campaign_create,
-    trap_questions_from_judgments,
-)
+from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.examples import examples_generate
+from judging.services.crowd.traps import trap_questions_from_judgments
 from judging.services.relevance import relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"

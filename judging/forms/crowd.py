@@ -8,7 +8,7 @@ from django import forms
 
 from judging.models import PreferenceCampaign, System
 from judging.models.crowd import CHOICES
-from judging.services.preference import Arrival
+from judging.services.crowd.workers import Arrival
 from judging.worker_session import mturk_submit_origins
 
 MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE"

@@ -6,9 +6,10 @@ from django import forms
 from django.contrib.auth import get_user_model
 
 from judging import qrels
-from judging.models import Collection, RelevanceCampaign
+from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import ASSESSOR
+from judging.selectors.access import organiser_collections
 
 
 class RelevanceCampaignForm(forms.ModelForm):
@@ -39,10 +40,7 @@ class RelevanceCampaignForm(forms.ModelForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        collections = Collection.objects.all()
-        if not user.is_superuser:
-            collections = collections.filter(owner=user)
-        self.fields["collection"].queryset = collections
+        self.fields["collection"].queryset = organiser_collections(user=user)
         self.fields["assessors"].queryset = (
             get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
         )

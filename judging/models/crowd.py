@@ -16,9 +16,9 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
+from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 from judging.models.collection import Clip, Collection, Query, System
 
-A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD = "a_better", "b_better", "both_good", "both_bad"
 CHOICES = [
     (A_BETTER, "A is better"),
     (B_BETTER, "B is better"),
@@ -90,6 +90,11 @@ class PreferenceCampaign(models.Model):
     completion_code = models.CharField(max_length=64, default=_token)
     screen_out_code = models.CharField(max_length=64, default=_token)
     is_open = models.BooleanField(default=True)
+    imported_from = models.CharField(
+        max_length=300,
+        blank=True,
+        help_text="The file the answers were imported from, if any (judging.importers.answers).",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -10,6 +10,7 @@ import statistics
 from dataclasses import dataclass
 
 from django.db.models import Count, Q, QuerySet
+from django.shortcuts import get_object_or_404
 
 from judging.models import (
     Answer,
@@ -21,7 +22,7 @@ from judging.models import (
     TrapQuestion,
     Worker,
 )
-from judging.services.trust import campaign_quiz_target
+from judging.selectors.access import organiser_campaigns
 
 # --- worker side ----------------------------------------------------------------------
 
@@ -38,17 +39,17 @@ class ShownTask:
     list_b: list[Clip]
 
 
-def task_for_worker(*, assignment: PreferenceTask) -> ShownTask:
-    items = ExampleItem.objects.filter(example_id=assignment.example_id).select_related("clip")
+def task_for_worker(*, task: PreferenceTask) -> ShownTask:
+    items = ExampleItem.objects.filter(example_id=task.example_id).select_related("clip")
     lists = {"a": [], "b": []}
     for item in items.order_by("side", "rank"):
         lists[item.side].append(item.clip)
-    first, second = (lists["b"], lists["a"]) if assignment.swapped else (lists["a"], lists["b"])
-    query = Clip.objects.get(as_queries__examples=assignment.example_id)
+    first, second = (lists["b"], lists["a"]) if task.swapped else (lists["a"], lists["b"])
+    query = Clip.objects.get(as_queries__examples=task.example_id)
     return ShownTask(
-        key=assignment.key,
-        position=assignment.position,
-        is_quiz=assignment.is_quiz,
+        key=task.key,
+        position=task.position,
+        is_quiz=task.is_quiz,
         query=query,
         list_a=first,
         list_b=second,
@@ -61,11 +62,15 @@ def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
     if example is None:
         return None
     preview = PreferenceTask(example=example, position=1, swapped=False, key="")
-    return task_for_worker(assignment=preview)
+    return task_for_worker(task=preview)
 
 
-def quiz_total(*, campaign: PreferenceCampaign) -> int:
-    return campaign_quiz_target(campaign=campaign)
+def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
+    """How many quiz tasks a worker gets: Q, or fewer when fewer trap questions exist."""
+    if campaign.quiz_length == 0:
+        return 0
+    traps = campaign.examples.filter(trap__isnull=False, trap__contested=False).count()
+    return min(campaign.quiz_length, traps)
 
 
 def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
@@ -80,13 +85,16 @@ def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
 
 
 def campaigns_for_organiser(*, user) -> QuerySet[PreferenceCampaign]:
-    campaigns = PreferenceCampaign.objects.select_related("collection")
-    if not user.is_superuser:
-        campaigns = campaigns.filter(collection__owner=user)
-    return campaigns.annotate(
+    """The preference campaigns ``user`` organises, with their numbers of examples and workers."""
+    return organiser_campaigns(user=user).annotate(
         example_count=Count("examples", distinct=True),
         worker_count=Count("workers", distinct=True),
     )
+
+
+def campaign_with_counts(*, user, campaign_id: int) -> PreferenceCampaign:
+    """One campaign of :func:`campaigns_for_organiser`, with its counts; else 404."""
+    return get_object_or_404(campaigns_for_organiser(user=user), pk=campaign_id)
 
 
 @dataclass(frozen=True)
@@ -211,3 +219,17 @@ def campaign_answers_for_export(*, campaign: PreferenceCampaign) -> QuerySet[Ans
         .prefetch_related("example__items__clip")
         .order_by("answered_at", "pk")
     )
+
+
+def campaign_answers(*, campaign: PreferenceCampaign) -> QuerySet[Answer]:
+    """Every answer of the campaign, oldest first, with its worker and query."""
+    return (
+        Answer.objects.filter(example__campaign=campaign)
+        .select_related("worker", "example__query__clip")
+        .order_by("answered_at", "pk")
+    )
+
+
+def campaign_mapping_measures(*, campaign: PreferenceCampaign) -> list[str]:
+    """Measures with a stored satisfaction mapping (evaluation's rows, read by relation name)."""
+    return sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))

@@ -17,13 +17,12 @@ from judging.models import (
     RelevanceJudgment,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.selectors.access import organiser_relevance_campaigns
 
 
 def relevance_campaigns_for_organiser(*, user) -> QuerySet[RelevanceCampaign]:
-    campaigns = RelevanceCampaign.objects.select_related("collection")
-    if not user.is_superuser:
-        campaigns = campaigns.filter(collection__owner=user)
-    return campaigns.annotate(
+    """The relevance campaigns ``user`` organises, with their numbers of queries and pool size."""
+    return organiser_relevance_campaigns(user=user).annotate(
         query_count=Count("assignments__query", distinct=True),
         pool_size=Count("pool", distinct=True),
     )
@@ -235,30 +234,3 @@ def campaign_qrels(*, campaign: RelevanceCampaign, scale: str, policy: str) -> s
     )
     lines = qrels.qrels_lines(values, policy=policy)
     return "".join(line + "\n" for line in lines)
-
-
-JUDGMENT_CSV_FIELDS = [
-    "campaign", "query", "clip", "assessor", "broad", "broad_label", "fine",
-    "listened_seconds", "judging_seconds", "plays", "created_at", "updated_at", "source",
-]  # fmt: skip
-
-
-def campaign_judgment_rows(*, campaign: RelevanceCampaign):
-    """Every recorded field of every judgment of the campaign, for the CSV export."""
-    for judgment in campaign_judgments(campaign=campaign):
-        activity = getattr(judgment, "activity", None)
-        yield {
-            "campaign": campaign.pk,
-            "query": judgment.query.clip.external_id,
-            "clip": judgment.clip.external_id,
-            "assessor": judgment.assessor.get_username() if judgment.assessor else "",
-            "broad": "" if judgment.broad is None else judgment.broad,
-            "broad_label": BROAD_LABELS.get(judgment.broad, ""),
-            "fine": "" if judgment.fine is None else judgment.fine,
-            "listened_seconds": round(activity.listened_seconds, 2) if activity else "",
-            "judging_seconds": round(activity.judging_seconds, 2) if activity else "",
-            "plays": activity.plays if activity else "",
-            "created_at": judgment.created_at.isoformat(),
-            "updated_at": judgment.updated_at.isoformat(),
-            "source": judgment.source,
-        }

@@ -13,13 +13,21 @@ from django.views.decorators.http import require_GET, require_POST
 from judging import selectors
 from judging.forms.relevance import JudgmentSaveForm
 from judging.models import Assignment, RelevanceCampaign
-from judging.models.collection import BROAD_LABELS
+from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import assessor_required
 from judging.services.relevance import (
+    LISTEN_TOLERANCE,
     AssignmentTakenBack,
     assignment_next,
     judgment_save,
 )
+
+PAGE_CONSTANTS = {
+    "broadLabels": [label for _, label in sorted(BROAD_LABELS.items())],
+    "fineMax": FINE_MAX,
+    "listenTolerance": LISTEN_TOLERANCE,
+}
+"""What the judging page's JavaScript shares with the server, handed over by json_script."""
 
 
 @assessor_required
@@ -61,6 +69,7 @@ def assignment_page(request, pk: int):
         "queries_done": mine.filter(completed_at__isnull=False).count(),
         "queries_assigned": mine.count(),
         "broad_labels": sorted(BROAD_LABELS.items()),
+        "page_constants": PAGE_CONSTANTS,
     }
     return render(request, "judging/assignment.html", context)
 

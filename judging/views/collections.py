@@ -10,7 +10,7 @@ from django.views.decorators.http import require_GET
 from judging import selectors
 from judging.access import clip_audible_by
 from judging.audio import ranged_file_response
-from judging.models import Clip, Collection
+from judging.models import Clip
 from judging.roles import is_assessor, is_organiser, organiser_required
 from judging.views.assessors import assessor_home
 
@@ -34,9 +34,7 @@ def collection_list(request):
 
 @organiser_required
 def collection_detail(request, pk: int):
-    collection = get_object_or_404(Collection, pk=pk)
-    if not (request.user.is_superuser or collection.owner_id == request.user.pk):
-        raise Http404("No such collection.")
+    collection = selectors.collection_for_organiser(user=request.user, collection_id=pk)
     context = {
         "collection": collection,
         "clips": selectors.collection_clips(collection=collection),

@@ -29,13 +29,9 @@ from judging import selectors
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, choice_as_stored
-from judging.services.preference import (
-    TaskError,
-    answer_submit,
-    task_serve,
-    worker_arrive,
-    worker_consent,
-)
+from judging.services.crowd.answers import answer_submit
+from judging.services.crowd.tasks import TaskError, task_serve
+from judging.services.crowd.workers import worker_arrive, worker_consent
 from judging.worker_session import (
     consent_token,
     consent_token_valid,
@@ -133,18 +129,18 @@ def task(request, campaign):
             return redirect("judging:task", campaign.token)
     else:
         form = None
-    assignment = task_serve(worker=worker)
-    if assignment is None:
+    served = task_serve(worker=worker)
+    if served is None:
         return redirect("judging:task_done", campaign.token)
-    if form is None or form.data.get("key") != assignment.key:
-        form = AnswerForm(initial={"key": assignment.key})
-    shown = selectors.task_for_worker(assignment=assignment)
+    if form is None or form.data.get("key") != served.key:
+        form = AnswerForm(initial={"key": served.key})
+    shown = selectors.task_for_worker(task=served)
     context = {
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
         "form": form,
-        "quiz_total": selectors.quiz_total(campaign=campaign),
+        "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
     }
     return render(request, "judging/task.html", context)
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import csv
-
-from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from judging import selectors
+from judging import exports, selectors
 from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
@@ -16,10 +14,7 @@ from judging.services.relevance import relevance_campaign_create
 
 
 def _own_campaign(request, pk: int) -> RelevanceCampaign:
-    campaign = get_object_or_404(RelevanceCampaign.objects.select_related("collection"), pk=pk)
-    if not (request.user.is_superuser or campaign.collection.owner_id == request.user.pk):
-        raise Http404("No such campaign.")
-    return campaign
+    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
 
 
 @require_GET
@@ -79,20 +74,14 @@ def relevance_campaign_qrels(request, pk: int):
             content_type="text/plain; charset=utf-8",
         )
     scale, policy = form.cleaned_data["scale"], form.cleaned_data["policy"]
-    text = selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy)
-    response = HttpResponse(text, content_type="text/plain; charset=utf-8")
-    filename = f"campaign-{campaign.pk}-{scale}-{policy}.qrels"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
+    return exports.download(
+        selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy),
+        filename=f"campaign-{campaign.pk}-{scale}-{policy}.qrels",
+        content_type="text/plain; charset=utf-8",
+    )
 
 
 @require_GET
 @organiser_required
 def relevance_campaign_csv(request, pk: int):
-    campaign = _own_campaign(request, pk)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-judgments.csv"'
-    writer = csv.DictWriter(response, fieldnames=selectors.JUDGMENT_CSV_FIELDS)
-    writer.writeheader()
-    writer.writerows(selectors.campaign_judgment_rows(campaign=campaign))
-    return response
+    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk))

@@ -13,7 +13,13 @@ const finishedEl = document.getElementById("finished");
 const queryAudio = document.getElementById("query-audio");
 let assignmentDone = root.dataset.done === "true";
 
-const BROAD_LABELS = ["Not similar", "Somewhat similar", "Very similar"];
+// Defined once on the server (judging.views.assessors.PAGE_CONSTANTS): the Broad labels,
+// the top of the Fine scale and the slack the server allows on the listening time.
+const { broadLabels: BROAD_LABELS, fineMax: FINE_MAX, listenTolerance: LISTEN_TOLERANCE } =
+  JSON.parse(document.getElementById("judging-constants").textContent);
+// The page's own gentle hint (nothing is blocked): Broad and Fine disagree by a third.
+const HINT_VERY_BELOW = 34;
+const HINT_NOT_ABOVE = 66;
 const candidates = [...root.querySelectorAll("section.candidate")].map(setUpCandidate);
 const byId = new Map(candidates.map((c) => [c.id, c]));
 let current = null;
@@ -78,7 +84,7 @@ function setUpCandidate(section) {
   });
   c.number.addEventListener("change", () => {
     if (c.number.value === "") return;
-    setFine(c, clamp(Math.round(Number(c.number.value)), 0, 100));
+    setFine(c, clamp(Math.round(Number(c.number.value)), 0, FINE_MAX));
   });
   section.addEventListener("focusin", () => makeCurrent(c, { focus: false }));
   section.addEventListener("pointerdown", () => makeCurrent(c, { focus: false }));
@@ -88,7 +94,7 @@ function setUpCandidate(section) {
 
 function clamp(value, low, high) { return Math.min(high, Math.max(low, value)); }
 function isDone(c) { return c.broad !== null && c.fine !== null; }
-function canScore(c) { return c.listened + 0.25 >= mustListen || c.broad !== null || c.fine !== null; }
+function canScore(c) { return c.listened + LISTEN_TOLERANCE >= mustListen || c.broad !== null || c.fine !== null; }
 
 function setBroad(c, value) {
   if (!canScore(c)) return render(c);
@@ -99,7 +105,7 @@ function setBroad(c, value) {
 
 function setFine(c, value, { soon = false, fromNumber = false } = {}) {
   if (!canScore(c)) return render(c);
-  c.fine = clamp(value, 0, 100);
+  c.fine = clamp(value, 0, FINE_MAX);
   render(c, { keepNumber: fromNumber });
   save(c, { soon });
 }
@@ -122,10 +128,10 @@ function render(c, { keepNumber = false } = {}) {
   c.section.classList.toggle("done", isDone(c));
   c.stateEl.textContent = isDone(c) ? "Done" : "To do";
   let hint = "";
-  if (c.broad === 2 && c.fine !== null && c.fine < 34) {
-    hint = `“${BROAD_LABELS[2]}” with a Fine score below 34 — fine if that is what you mean.`;
-  } else if (c.broad === 0 && c.fine !== null && c.fine > 66) {
-    hint = `“${BROAD_LABELS[0]}” with a Fine score above 66 — fine if that is what you mean.`;
+  if (c.broad === 2 && c.fine !== null && c.fine < HINT_VERY_BELOW) {
+    hint = `“${BROAD_LABELS[2]}” with a Fine score below ${HINT_VERY_BELOW} — fine if that is what you mean.`;
+  } else if (c.broad === 0 && c.fine !== null && c.fine > HINT_NOT_ABOVE) {
+    hint = `“${BROAD_LABELS[0]}” with a Fine score above ${HINT_NOT_ABOVE} — fine if that is what you mean.`;
   }
   c.hintEl.textContent = hint;
   c.hintEl.hidden = hint === "";

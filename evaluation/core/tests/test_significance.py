@@ -1,5 +1,6 @@
 """Paired significance tests (thesis §5.1.2) against scipy, exact enumeration and hand values."""
 
+import dataclasses
 import itertools
 
 import numpy as np
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 from numpy.testing import assert_allclose
 from scipy import stats as sps
 
-from evaluation.core import significance
+from evaluation.core import _paired_kernels, significance
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.stats import (
     all_pairs,
@@ -126,7 +127,9 @@ def test_the_bootstrap_interval_matches_scipy_percentile_bootstrap():
 @pytest.mark.parametrize("test", ["t", "wilcoxon", "sign", "bootstrap", "permutation"])
 def test_identical_systems_get_p_equal_to_one(test):
     x = np.linspace(0, 1, 20)
-    r = significance._single(test, x, x, "two-sided", 0.95, 2000, 1)
+    r = significance.paired_test(
+        x, x, test=test, alternative="two-sided", confidence=0.95, resamples=2000, seed=1
+    )
     assert r.pvalue == 1
     assert r.mean_difference == 0
 
@@ -137,7 +140,9 @@ def test_all_pairs_gives_each_pair_what_the_single_pair_test_gives(test):
     X = rng.random((5, 25))
     res = all_pairs(X, test=test, resamples=3000, seed=9)
     for i, j in itertools.combinations(range(5), 2):
-        one = significance._single(test, X[i], X[j], "two-sided", 0.95, 3000, 9)
+        one = significance.paired_test(
+            X[i], X[j], test=test, alternative="two-sided", confidence=0.95, resamples=3000, seed=9
+        )
         assert res.pvalue[i, j] == pytest.approx(one.pvalue, abs=1e-12)
         assert res.pvalue[j, i] == res.pvalue[i, j]
         assert res.mean_difference[j, i] == -res.mean_difference[i, j]
@@ -175,7 +180,7 @@ def test_results_do_not_depend_on_how_pairs_are_blocked_to_bound_memory(monkeypa
     X = rng.random((6, 40))
     whole = all_pairs(X, test="bootstrap", resamples=5000, seed=5)
     # Force blocks of 2 pairs and chunks of 1000 numbers (25 resamples per chunk)
-    monkeypatch.setattr(significance, "_NULL_BYTES", 8 * 5000 * 2)
+    monkeypatch.setattr(_paired_kernels, "_NULL_BYTES", 8 * 5000 * 2)
     blocked = all_pairs(X, test="bootstrap", resamples=5000, seed=5)
     assert_allclose(blocked.pvalue, whole.pvalue, atol=1e-12)
     assert_allclose(blocked.ci_low, whole.ci_low, atol=1e-12)
@@ -211,7 +216,9 @@ def test_every_test_returns_p_values_in_the_unit_interval(x, random, alternative
     x = np.array(x)
     y = np.array([random.random() for _ in x])
     for test in significance.TESTS:
-        r = significance._single(test, x, y, alternative, 0.95, 500, 1)
+        r = significance.paired_test(
+            x, y, test=test, alternative=alternative, confidence=0.95, resamples=500, seed=1
+        )
         assert 0 <= r.pvalue <= 1, (test, r)
 
 
@@ -236,3 +243,36 @@ def test_permutation_and_bootstrap_p_values_converge_to_the_t_test_on_normal_dat
     t = paired_t_test(x, y).pvalue
     assert permutation_test(x, y, resamples=20_000, seed=seed).pvalue == pytest.approx(t, abs=0.02)
     assert bootstrap_test(x, y, resamples=20_000, seed=seed).pvalue == pytest.approx(t, abs=0.02)
+
+
+# ----------------------------------------------------------------- groups
+
+
+def comparison_with_pvalues(p: dict[tuple[int, int], float], k: int):
+    """An all-pairs result whose (symmetric) p-values are set by hand."""
+    res = all_pairs(np.random.default_rng(0).random((k, 5)), test="t")
+    pvalue = np.full((k, k), np.nan)
+    for (i, j), value in p.items():
+        pvalue[i, j] = pvalue[j, i] = value
+    return dataclasses.replace(res, pvalue=pvalue)
+
+
+def test_groups_are_contiguous_and_each_is_compared_with_its_leader():
+    # Ranked A > B > C > D. B joins A (p = 0.20 ≥ 0.05); C differs from A (0.01) and
+    # leads a new group although it is close to B (0.90: only the leader counts);
+    # D joins C (0.50). By hand: [[A, B], [C, D]].
+    p = {(0, 1): 0.20, (0, 2): 0.01, (0, 3): 0.001, (1, 2): 0.90, (1, 3): 0.02, (2, 3): 0.50}
+    res = comparison_with_pvalues(p, 4)
+    assert res.groups(alpha=0.05, adjustment="none") == [["0", "1"], ["2", "3"]]
+    # At α = 0.25 B no longer joins A: [[A], [B, C], [D]] (B–D 0.02 < 0.25).
+    assert res.groups(alpha=0.25, adjustment="none") == [["0"], ["1", "2"], ["3"]]
+
+
+def test_groups_use_the_adjusted_p_values():
+    # Bonferroni over the 3 pairs multiplies by 3: A–B 0.02 → 0.06 ≥ 0.05, so B joins A.
+    p = {(0, 1): 0.02, (0, 2): 0.001, (1, 2): 0.001}
+    res = comparison_with_pvalues(p, 3)
+    assert res.groups(alpha=0.05, adjustment="none") == [["0"], ["1"], ["2"]]
+    assert res.groups(alpha=0.05, adjustment="bonferroni") == [["0", "1"], ["2"]]
+    with pytest.raises(ValueError, match="alpha"):
+        res.groups(alpha=1.5)

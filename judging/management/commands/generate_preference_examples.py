@@ -2,8 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from evaluation.core.example_generator import bin_label
 from judging.models import PreferenceCampaign
-from judging.services.example_generation import bin_label, examples_generate
+from judging.services.crowd.examples import examples_generate
 
 
 class Command(BaseCommand):

@@ -9,11 +9,11 @@ own judgments are used — and ``answered_at``, ``seconds``, ``comment``.
 
 All or nothing: the file is checked completely before anything is written, and the
 first problem is reported as ``<file>:<line>: <what>``. The answers go into a
-preference campaign of the collection (created if needed, closed to workers and
-marked as imported in its :class:`~evaluation.models.MappingConfig`); each becomes an
-**accepted** answer of a trusted worker, so the campaign's satisfaction mapping is
-computed from them exactly as from answers collected in Earshot. Importing the same
-file again adds nothing.
+preference campaign of the collection (created if needed, closed to workers, its
+``imported_from`` naming the file); each becomes an **accepted** answer of a trusted
+worker, handed over to evaluation like answers collected in Earshot
+(:mod:`judging.handoff`), so the campaign's satisfaction mapping is computed from them
+the same way. Importing the same file again adds nothing.
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ from django.db.models import F
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from evaluation.models import MappingConfig
-from evaluation.services.mappings import campaign_mapping_request
+from judging import handoff
 from judging.models import (
     Answer,
     Collection,
@@ -45,7 +44,7 @@ from judging.models import (
 )
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.collections import judgments_upsert, queries_create
-from judging.services.preference import examples_create
+from judging.services.crowd.examples import examples_create
 
 REQUIRED = ("query", "list_a", "list_b", "answer", "worker")
 OPTIONAL = ("fine_a", "fine_b", "broad_a", "broad_b", "answered_at", "seconds", "comment")
@@ -223,16 +222,13 @@ def _campaign(collection, name: str, filename: str, k: int, report) -> Preferenc
             collection=collection, name=name, list_length=k, is_open=False,
             answers_per_example=1000, max_answers_per_worker=1_000_000, quiz_length=0,
             trap_rate=0.0, instructions="Answers imported from another study.",
+            imported_from=filename[:300],
         )  # fmt: skip
         campaign.full_clean()
         campaign.save()
-        MappingConfig.objects.update_or_create(
-            campaign=campaign, defaults={"imported_from": filename[:300]}
-        )
         report.campaign_created = True
         return campaign
-    config = MappingConfig.objects.filter(campaign=campaign).first()
-    if config is None or not config.imported_from:
+    if not campaign.imported_from:
         raise AnswersImportError(
             f"{filename}: the campaign {name!r} exists and was not made by an import; "
             "give another campaign name"
@@ -386,5 +382,5 @@ def preference_answers_import(
             answered[(worker.pk, example.pk)] = outcome
             report.answers_created += 1
         if report.answers_created:
-            campaign_mapping_request(campaign=campaign)
+            handoff.preference_answers_changed(campaign_id=campaign.pk)
     return report

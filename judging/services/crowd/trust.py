@@ -16,15 +16,8 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from judging import handoff
-from judging.models import Answer, Example, PreferenceCampaign, PreferenceTask, Worker
-
-
-def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
-    """How many quiz tasks a worker gets: Q, or fewer when fewer trap questions exist."""
-    if campaign.quiz_length == 0:
-        return 0
-    traps = campaign.examples.filter(trap__isnull=False, trap__contested=False).count()
-    return min(campaign.quiz_length, traps)
+from judging.models import Answer, Example, Worker
+from judging.selectors.crowd import campaign_quiz_target
 
 
 def worker_trust_update(*, worker: Worker) -> Worker:
@@ -96,26 +89,3 @@ def _answers_reconcile(*, worker: Worker) -> None:
             changed += answers.filter(accepted_at__isnull=False).update(accepted_at=None)
     if changed:
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
-
-
-def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
-    """Give back the redundancy slots of tasks served before ``older_than`` and not answered.
-
-    The worker keeps the task (a reload still shows it); if they answer it later the
-    slot is taken again, so an example may then get one answer more than asked for.
-    """
-    released = 0
-    stale = PreferenceTask.objects.filter(
-        worker__campaign=campaign,
-        answered_at__isnull=True,
-        released=False,
-        served_at__lt=older_than,
-    ).values_list("pk", "example_id")
-    for pk, example_id in stale:
-        with transaction.atomic():
-            if PreferenceTask.objects.filter(
-                pk=pk, answered_at__isnull=True, released=False
-            ).update(released=True):
-                Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") - 1)
-                released += 1
-    return released

@@ -12,7 +12,7 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.services.answers_import import preference_answers_import
+from judging.importers.answers import preference_answers_import
 from judging.importers.command import add_collection_argument, collection_from_argument
 
 

@@ -1,34 +1,25 @@
-"""Organiser pages of preference campaigns: progress, workers, trap questions, examples, CSV."""
+"""Organiser pages of crowd preference campaigns: progress, workers, trap questions, examples, CSV.
+
+The worker's pages are :mod:`judging.views.crowd_tasks`."""
 
 from __future__ import annotations
 
-import csv
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from judging import selectors
+from judging import exports, selectors
 from judging.forms.crowd import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
-from judging.models import Collection, PreferenceCampaign, TrapQuestion
+from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
-from judging.services.preference import (
-    examples_from_systems,
-    examples_import_csv,
-    preference_campaign_create,
-    trap_question_contest,
-    trap_question_mark,
-)
+from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.examples import examples_from_systems, examples_import_csv
+from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 
 
-def _own(request, model, **lookup):
-    obj = get_object_or_404(model, **lookup)
-    collection = obj if isinstance(obj, Collection) else obj.collection
-    if not (request.user.is_superuser or collection.owner_id == request.user.pk):
-        raise Http404("No such thing.")
-    return obj
+def _own(request, pk: int) -> PreferenceCampaign:
+    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
 
 
 @organiser_required
@@ -39,7 +30,7 @@ def campaign_list(request):
 
 @organiser_required
 def campaign_create(request, collection_pk: int):
-    collection = _own(request, Collection, pk=collection_pk)
+    collection = selectors.collection_for_organiser(user=request.user, collection_id=collection_pk)
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         options = {k: v for k, v in form.cleaned_data.items() if k != "name"}
@@ -54,7 +45,7 @@ def campaign_create(request, collection_pk: int):
 
 @organiser_required
 def campaign_detail(request, pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     context = {
         "campaign": campaign,
         "task_link": request.build_absolute_uri(campaign.task_link()),
@@ -69,7 +60,7 @@ def campaign_detail(request, pk: int):
 
 @organiser_required
 def campaign_examples(request, pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     examples = selectors.campaign_examples(campaign=campaign)
     return render(
         request,
@@ -81,7 +72,7 @@ def campaign_examples(request, pk: int):
 @organiser_required
 @require_POST
 def examples_add_from_systems(request, pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     form = SystemPairForm(request.POST, collection=campaign.collection)
     if form.is_valid():
         new = examples_from_systems(campaign=campaign, **form.cleaned_data)
@@ -94,7 +85,7 @@ def examples_add_from_systems(request, pk: int):
 @organiser_required
 @require_POST
 def examples_add_from_csv(request, pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     form = ExamplesCsvForm(request.POST, request.FILES)
     if form.is_valid():
         try:
@@ -109,7 +100,7 @@ def examples_add_from_csv(request, pk: int):
 
 @organiser_required
 def example_trap(request, pk: int, example_pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     example = get_object_or_404(campaign.examples, pk=example_pk)
     trap = TrapQuestion.objects.filter(example=example).first()
     initial = (
@@ -128,7 +119,7 @@ def example_trap(request, pk: int, example_pk: int):
 @organiser_required
 @require_POST
 def trap_contest(request, pk: int, trap_pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
+    campaign = _own(request, pk)
     trap = get_object_or_404(TrapQuestion, pk=trap_pk, example__campaign=campaign)
     contested = request.POST.get("contested") == "1"
     count = trap_question_contest(trap=trap, contested=contested)
@@ -137,40 +128,6 @@ def trap_contest(request, pk: int, trap_pk: int):
     return redirect(campaign)
 
 
-ANSWERS_CSV_COLUMNS = [
-    "answer_id", "campaign_id", "example_id", "query", "list_a", "list_b", "system_a",
-    "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_trust",
-    "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome", "is_trap",
-    "trap_contested", "correct", "excluded", "accepted", "served_at", "answered_at",
-    "seconds", "comment",
-]  # fmt: skip
-"""Columns of the answers export, documented in docs/crowd-answers-csv.md."""
-
-
 @organiser_required
 def campaign_answers_csv(request, pk: int):
-    campaign = _own(request, PreferenceCampaign, pk=pk)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-answers.csv"'
-    writer = csv.writer(response)
-    writer.writerow(ANSWERS_CSV_COLUMNS)
-    for a in selectors.campaign_answers_for_export(campaign=campaign):
-        example, worker = a.example, a.worker
-        lists = {"a": [], "b": []}
-        for item in sorted(example.items.all(), key=lambda i: (i.side, i.rank)):
-            lists[item.side].append(item.clip.external_id)
-        trap = getattr(example, "trap", None)
-        writer.writerow([
-            a.pk, campaign.pk, example.pk, example.query.clip.external_id,
-            " ".join(lists["a"]), " ".join(lists["b"]),
-            example.system_a.name if example.system_a else "",
-            example.system_b.name if example.system_b else "",
-            worker.pk, worker.platform, worker.platform_id, worker.status,
-            "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
-            a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
-            a.choice, a.outcome, int(trap is not None), int(bool(trap and trap.contested)),
-            "" if a.correct is None else int(a.correct), int(a.excluded),
-            int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),
-            f"{a.seconds:.3f}", a.comment,
-        ])  # fmt: skip
-    return response
+    return exports.campaign_answers_csv(campaign=_own(request, pk))

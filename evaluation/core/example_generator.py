@@ -15,8 +15,20 @@ The report lists how many examples each combination got and which could not be f
 that ranges from the query's least to its most similar clips (so that both small and
 large differences exist), in random order; a pair is never used twice in either order.
 
-λ comes from ``evaluation.core``'s measures through
-:func:`judging.services.list_scores.list_score` (user-oriented measures only, see there).
+λ of a list no system produced (:func:`list_score`): each list becomes a one-query
+"run" whose judgments are exactly its own k clips, scored by
+:func:`evaluation.core.measures.registry.compute` — the same kernels, scales and gains
+as everywhere else; nothing is re-implemented here. Because a measure sees only the
+list's own judgments, only **user-oriented** measures (thesis ch. 3: the ideal is k
+documents of the top level) make sense: ``P``, ``CG``, ``DCG`` (normalised by
+k·g(top)), and ``AP``, ``Q``, ``RBP``, ``ERR``, ``EDCG``, ``GAP``, ``ADR`` with
+``form=user``. Measures normalised by the full judgments (``nDCG``, ``R``, ``Rprec``,
+``bpref*``, ``form=system``) are refused, as is the ``raw`` scale (its top level would
+come from the list itself). Names as in :mod:`evaluation.core.names`, e.g.
+``P(rel=60,scale=fine)@5``, ``CG(scale=fine)@5``, ``RBP(form=user,scale=graded4)@5``.
+
+The Django side (:mod:`judging.services.crowd.examples`) reads a campaign's judgments,
+calls :func:`generate_examples` and stores the examples it returns.
 """
 
 from __future__ import annotations
@@ -26,7 +38,47 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from judging.services.list_scores import list_score
+from evaluation.core.measures.registry import compute
+from evaluation.core.names import FAMILIES, Measure, parse_measure
+from evaluation.core.ranking import RankedJudgments
+from evaluation.core.trec.model import Qrels
+
+USER_ORIENTED = {"P", "RR", "CG", "DCG", "AP", "Q", "RBP", "ERR", "EDCG", "GAP", "ADR"}
+FINE_SCALES = {"fine", "graded3", "graded4", "graded5"}
+
+
+def user_measure(name: str) -> Measure:
+    """Parse ``name`` and refuse what cannot score a list on its own Fine judgments."""
+    measure = parse_measure(name)
+    if measure.family not in USER_ORIENTED or measure.k is None:
+        raise ValueError(f"{name}: the generator needs a user-oriented measure with a cut-off")
+    if "form" in FAMILIES[measure.family].options and measure.option("form") != "user":
+        raise ValueError(f"{name}: add form=user (the generator's lists have no other judgments)")
+    if measure.option("scale") not in FINE_SCALES:
+        raise ValueError(f"{name}: give scale=fine or graded3..5 (lists are judged on Fine)")
+    return measure
+
+
+def list_score(measure: str, fine: np.ndarray) -> np.ndarray:
+    """λ of each row of ``fine`` (``(n_lists, k)`` Fine judgments, in rank order)."""
+    parsed = user_measure(measure)
+    fine = np.asarray(fine, dtype=np.float64)
+    n, depth = fine.shape
+    names = [f"list{i:09d}" for i in range(n)]
+    qrels = Qrels.from_arrays(
+        np.repeat(names, depth),
+        np.tile([f"rank{r}" for r in range(depth)], n),
+        {"fine": fine.ravel()},
+        default="fine",
+    )
+    if list(qrels.query_ids) != names:  # the rows below assume the lists keep their order
+        raise AssertionError("unexpected order of the lists")
+    match = qrels.offsets[:-1, None] + np.arange(depth)[None, :]
+    ranked = RankedJudgments(
+        qrels, tuple(names), match, np.full(n, depth, dtype=np.int64), np.arange(n)
+    )
+    return compute(parsed, ranked)
+
 
 N_BINS = 10
 
@@ -110,7 +162,31 @@ def generate_examples(
 ) -> GeneratorReport:
     """Run the §3.2.1 greedy generator on ``judgments`` (query → clip → Fine).
 
-    Queries with fewer than k judged clips are skipped. Deterministic for a ``seed``.
+    Parameters
+    ----------
+    judgments : mapping of query → (clip → Fine)
+        Known Fine judgments (0–100); queries with fewer than k judged clips are skipped.
+    measures : sequence of str
+        User-oriented measures with a cut-off (see :func:`user_measure`).
+    k : int
+        Clips per list.
+    per_bin : int
+        Examples wanted in every (measure, bin) combination.
+    seed : int
+        The generator is deterministic for a seed.
+    pool_size : int
+        Candidate lists drawn per query.
+    attempts : int
+        Tries to fill one combination before it is ignored.
+    max_examples : int or None
+        Stop after this many examples.
+    score : callable
+        λ of lists, ``score(measure, fine)``; :func:`list_score` unless a test says so.
+
+    Returns
+    -------
+    GeneratorReport
+        The examples (query, list a, list b, λ per measure) and the counts per bin.
     """
     rng = np.random.default_rng(seed)
     measures = tuple(measures)
@@ -183,44 +259,4 @@ def generate_examples(
                 scores=lambdas,
             )
         )
-    return report
-
-
-def examples_generate(*, campaign, measures: Sequence[str], per_bin: int = 200, seed: int = 0,
-                      max_examples: int | None = None) -> GeneratorReport:  # fmt: skip
-    """Run the generator on the campaign's collection's Fine judgments and add the
-    examples to the campaign (each with its λ per measure in ``Example.scores``).
-
-    Several judgments of one pair are averaged.
-    """
-    from judging.models import Example, RelevanceJudgment
-    from judging.services.preference import examples_create
-
-    collection = campaign.collection
-    sums: dict[tuple[int, int], list[float]] = {}
-    rows = RelevanceJudgment.objects.filter(query__collection=collection, fine__isnull=False)
-    for query_id, clip_id, fine in rows.values_list("query_id", "clip_id", "fine"):
-        sums.setdefault((query_id, clip_id), []).append(fine)
-    queries = {q.pk: q for q in collection.queries.all()}
-    # A query's own clip is never one of its results.
-    own = {q.pk: q.clip_id for q in queries.values()}
-    judgments: dict[str, dict[str, float]] = {}
-    for (query_id, clip_id), values in sums.items():
-        if clip_id != own[query_id]:
-            judgments.setdefault(str(query_id), {})[str(clip_id)] = sum(values) / len(values)
-    report = generate_examples(
-        judgments, measures, k=campaign.list_length, per_bin=per_bin, seed=seed,
-        max_examples=max_examples,
-    )  # fmt: skip
-    clips = {c.pk: c for c in collection.clips.all()}
-    specs = [
-        {
-            "query": queries[int(e.query)],
-            "list_a": [clips[int(c)] for c in e.list_a],
-            "list_b": [clips[int(c)] for c in e.list_b],
-            "scores": {m: list(v) for m, v in e.scores.items()},
-        }
-        for e in report.examples
-    ]
-    examples_create(campaign=campaign, examples=specs, source=Example.SOURCE_GENERATOR)
     return report

@@ -1,0 +1,115 @@
+"""Files organisers download, built in one place rather than in the views.
+
+:func:`csv_text` writes every CSV of the project (evaluation's exports use it too), so
+how a cell reaches a spreadsheet is decided once; :func:`download` wraps a file in the
+response that makes the browser save it. The judging side's files: a crowd campaign's
+answers (columns in ``docs/crowd-answers-csv.md``) and a relevance campaign's
+judgments. Qrels come from :func:`judging.selectors.relevance.campaign_qrels`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Iterable, Sequence
+
+from django.http import HttpResponse
+
+from judging.models import PreferenceCampaign, RelevanceCampaign
+from judging.models.collection import BROAD_LABELS
+from judging.selectors.crowd import campaign_answers_for_export
+from judging.selectors.relevance import campaign_judgments
+
+
+def csv_text(
+    header: Sequence[str], rows: Iterable[Sequence], *, lineterminator: str = "\r\n"
+) -> str:
+    """A CSV document: the header, then one line per row (``None`` is an empty cell)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator=lineterminator)
+    writer.writerow(header)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def download(content: str, *, filename: str, content_type: str) -> HttpResponse:
+    """A response the browser saves as ``filename``."""
+    response = HttpResponse(content, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+ANSWERS_CSV_COLUMNS = [
+    "answer_id", "campaign_id", "example_id", "query", "list_a", "list_b", "system_a",
+    "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_trust",
+    "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome", "is_trap",
+    "trap_contested", "correct", "excluded", "accepted", "served_at", "answered_at",
+    "seconds", "comment",
+]  # fmt: skip
+"""Columns of the answers export, documented in docs/crowd-answers-csv.md."""
+
+
+def _answer_row(campaign: PreferenceCampaign, a) -> list:
+    example, worker = a.example, a.worker
+    lists = {"a": [], "b": []}
+    for item in sorted(example.items.all(), key=lambda i: (i.side, i.rank)):
+        lists[item.side].append(item.clip.external_id)
+    trap = getattr(example, "trap", None)
+    return [
+        a.pk, campaign.pk, example.pk, example.query.clip.external_id,
+        " ".join(lists["a"]), " ".join(lists["b"]),
+        example.system_a.name if example.system_a else "",
+        example.system_b.name if example.system_b else "",
+        worker.pk, worker.platform, worker.platform_id, worker.status,
+        "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
+        a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
+        a.choice, a.outcome, int(trap is not None), int(bool(trap and trap.contested)),
+        "" if a.correct is None else int(a.correct), int(a.excluded),
+        int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),
+        f"{a.seconds:.3f}", a.comment,
+    ]  # fmt: skip
+
+
+def campaign_answers_csv(*, campaign: PreferenceCampaign) -> HttpResponse:
+    """Every answer of a crowd campaign, oldest first, one row each."""
+    rows = (_answer_row(campaign, a) for a in campaign_answers_for_export(campaign=campaign))
+    return download(
+        csv_text(ANSWERS_CSV_COLUMNS, rows),
+        filename=f"campaign-{campaign.pk}-answers.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+JUDGMENT_CSV_FIELDS = [
+    "campaign", "query", "clip", "assessor", "broad", "broad_label", "fine",
+    "listened_seconds", "judging_seconds", "plays", "created_at", "updated_at", "source",
+]  # fmt: skip
+
+
+def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
+    activity = getattr(judgment, "activity", None)
+    return [
+        campaign.pk,
+        judgment.query.clip.external_id,
+        judgment.clip.external_id,
+        judgment.assessor.get_username() if judgment.assessor else "",
+        "" if judgment.broad is None else judgment.broad,
+        BROAD_LABELS.get(judgment.broad, ""),
+        "" if judgment.fine is None else judgment.fine,
+        round(activity.listened_seconds, 2) if activity else "",
+        round(activity.judging_seconds, 2) if activity else "",
+        activity.plays if activity else "",
+        judgment.created_at.isoformat(),
+        judgment.updated_at.isoformat(),
+        judgment.source,
+    ]
+
+
+def campaign_judgments_csv(*, campaign: RelevanceCampaign) -> HttpResponse:
+    """Every recorded field of every judgment of a relevance campaign, in the order made."""
+    rows = (_judgment_row(campaign, j) for j in campaign_judgments(campaign=campaign))
+    return download(
+        csv_text(JUDGMENT_CSV_FIELDS, rows),
+        filename=f"campaign-{campaign.pk}-judgments.csv",
+        content_type="text/csv; charset=utf-8",
+    )

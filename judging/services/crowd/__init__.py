@@ -1,0 +1,24 @@
+"""Crowd preference judging (thesis §3.2): the writes, one module per thing a person does.
+
+The life of a worker: :func:`~judging.services.crowd.workers.worker_arrive` (from a task
+link) → :func:`~judging.services.crowd.workers.worker_consent` →
+:func:`~judging.services.crowd.tasks.task_serve` (the current task; the same one until
+it is answered) → :func:`~judging.services.crowd.answers.answer_submit` (idempotent by
+the task's key; trust recomputed) → ``task_serve`` … until the worker reaches the cap,
+runs out of examples, or is stopped for low trust.
+
+=============  ==========================================================================
+``campaigns``  create a campaign with its examples and trap questions
+``examples``   examples from systems' runs, from a CSV file, from the §3.2.1 generator
+``traps``      trap questions: mark, forgive, derive from Fine judgments
+``workers``    a worker arrives through a task link and consents
+``tasks``      serve a worker's next task; give back slots of tasks left unanswered
+``answers``    a worker answers a task
+``trust``      a worker's trust from trap questions, and what follows from it
+=============  ==========================================================================
+
+Trap questions and ordinary examples go through exactly the same statements when they
+are served and answered, so neither the pages nor their timing tell them apart. Reads
+are in :mod:`judging.selectors.crowd`; answers collected elsewhere are imported by
+:mod:`judging.importers.answers`.
+"""

@@ -1,0 +1,59 @@
+"""A crowd worker answers a task (thesis §3.2): idempotent, sides mapped by the server."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from judging import handoff
+from judging.models import Answer, Example, PreferenceTask, TrapQuestion, Worker
+from judging.models.crowd import CHOICE_LABELS, choice_as_stored
+from judging.services.crowd.tasks import TaskError
+from judging.services.crowd.trust import worker_trust_update
+
+
+def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -> Answer:
+    """Answer the task with idempotency key ``key``; a repeat returns the first answer.
+
+    ``choice`` is about the lists as shown; the side mapping comes from the task, never
+    from the browser. Trust is recomputed after every answer, trap question or not.
+    """
+    if choice not in CHOICE_LABELS:
+        raise ValidationError(f"unknown answer {choice!r}")
+    with transaction.atomic():
+        task = PreferenceTask.objects.filter(worker=worker, key=key).first()
+        if task is None:
+            raise TaskError("This task is not yours or does not exist.")
+        now = timezone.now()
+        if not PreferenceTask.objects.filter(pk=task.pk, answered_at__isnull=True).update(
+            answered_at=now
+        ):
+            return Answer.objects.get(task=task)  # a repeat: nothing new
+        if Worker.objects.filter(pk=worker.pk, status=Worker.STOPPED).exists():
+            raise TaskError("You can no longer answer in this study.")
+        trap = TrapQuestion.objects.filter(example_id=task.example_id).first()
+        outcome = choice_as_stored(choice, swapped=task.swapped)
+        answer = Answer.objects.create(
+            task=task,
+            worker=worker,
+            example_id=task.example_id,
+            choice=choice,
+            outcome=outcome,
+            swapped=task.swapped,
+            comment=comment.strip()[:2000],
+            served_at=task.served_at,
+            answered_at=now,
+            seconds=(now - task.served_at).total_seconds(),
+            correct=trap.accepts(outcome) if trap is not None else None,
+        )
+        if task.released:  # answered after the lease: take the slot again
+            PreferenceTask.objects.filter(pk=task.pk).update(released=False)
+            Example.objects.filter(pk=task.example_id).update(slots_taken=F("slots_taken") + 1)
+        Worker.objects.filter(pk=worker.pk).update(answer_count=F("answer_count") + 1)
+        worker_trust_update(worker=worker)
+        # Announced after every answer, trap question or not, so that the work done
+        # after the commit (a message to the broker) takes the same time either way.
+        handoff.preference_answers_changed(campaign_id=worker.campaign_id)
+    return answer

@@ -1,0 +1,48 @@
+"""Creating a crowd preference campaign, with its examples and trap questions."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db import transaction
+
+from judging.models import Collection, PreferenceCampaign, System
+from judging.services.crowd.examples import examples_from_systems
+from judging.services.crowd.traps import trap_questions_from_judgments
+
+
+def preference_campaign_create(
+    *,
+    collection: Collection,
+    name: str,
+    system_pairs: Iterable[tuple[System, System]] | str | None = "all",
+    trap_questions: int = 0,
+    **options,
+) -> PreferenceCampaign:
+    """Create (or return, if it exists) a campaign named ``name`` on ``collection``.
+
+    ``system_pairs="all"`` adds an example for every pair of systems and every query
+    where both have a top-k list and the lists differ; ``trap_questions`` marks that many
+    examples as trap questions from the collection's Fine judgments
+    (:func:`trap_questions_from_judgments`). ``options`` are campaign fields
+    (``list_length``, ``answers_per_example``, ``max_answers_per_worker``,
+    ``quiz_length``, ``trap_rate``, ``trust_threshold``, ``min_trap_answers``,
+    ``completion_code``, ``screen_out_code``, ``instructions``, ...).
+
+    Idempotent by name, so demo seeding may call it on every start.
+    """
+    with transaction.atomic():
+        existing = PreferenceCampaign.objects.filter(collection=collection, name=name).first()
+        if existing is not None:
+            return existing
+        campaign = PreferenceCampaign(collection=collection, name=name, **options)
+        campaign.full_clean()
+        campaign.save()
+        if system_pairs == "all":
+            systems = list(collection.systems.order_by("name"))
+            system_pairs = [(a, b) for i, a in enumerate(systems) for b in systems[i + 1 :]]
+        for system_a, system_b in system_pairs or []:
+            examples_from_systems(campaign=campaign, system_a=system_a, system_b=system_b)
+        if trap_questions:
+            trap_questions_from_judgments(campaign=campaign, count=trap_questions)
+    return campaign

@@ -1,0 +1,145 @@
+"""Serving crowd tasks: a worker's next comparison, and slots of tasks left unanswered.
+
+(Crowd *tasks* are :class:`~judging.models.PreferenceTask` rows, one example shown to
+one worker; Celery tasks are in ``evaluation/tasks.py``.)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils import timezone
+
+from judging.models import Example, PreferenceCampaign, PreferenceTask, Worker
+from judging.selectors.crowd import campaign_quiz_target
+
+TASK_LEASE = timedelta(minutes=30)
+"""An unanswered task holds its example's redundancy slot this long."""
+
+_UNLIMITED = 2**31 - 1
+
+
+class TaskError(Exception):
+    """A worker's request that cannot be honoured (unknown task, stopped worker...)."""
+
+
+def _order_key(seed: int, example_id: int) -> bytes:
+    """A worker's random but stable order of the examples."""
+    return hashlib.blake2b(f"{seed}:{example_id}".encode(), digest_size=8).digest()
+
+
+class _NothingToServe(Exception):
+    pass
+
+
+def task_serve(*, worker: Worker) -> PreferenceTask | None:
+    """The worker's current task: the open one, or a new one; ``None`` when they are done.
+
+    Quiz mode: the first Q tasks are trap questions. Work mode: a task is a trap
+    question with probability ``trap_rate``. Examples come in a random order per
+    worker (least-answered first), never twice to a worker, to at most
+    ``answers_per_example`` workers, and at most ``max_answers_per_worker`` tasks
+    per worker. Both kinds of candidates are always looked up, so serving a trap
+    question costs the same as serving any example.
+    """
+    campaign = worker.campaign
+    tasks_release_stale(campaign=campaign, older_than=timezone.now() - TASK_LEASE)
+    for _attempt in range(3):
+        current = _open_task(worker)
+        if current is not None:
+            return current
+        worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
+        if worker.status != Worker.ACTIVE or worker.consented_at is None:
+            return None
+        try:
+            with transaction.atomic():
+                return _serve_new(worker, campaign)
+        except IntegrityError:
+            continue  # another request of this worker served a task at the same moment
+        except _NothingToServe:
+            Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
+            worker.refresh_from_db(fields=["status"])
+            return _open_task(worker)
+    return _open_task(worker)
+
+
+def _open_task(worker: Worker) -> PreferenceTask | None:
+    return (
+        PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
+        .select_related("example__query__clip")
+        .first()
+    )
+
+
+def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
+    position = worker.served_count + 1
+    rng = random.Random(f"{worker.seed}:{position}")
+    unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
+    traps = sorted(
+        unseen.filter(trap__isnull=False, trap__contested=False).values_list("pk", flat=True),
+        key=lambda pk: _order_key(worker.seed, pk),
+    )
+    work = sorted(
+        unseen.filter(trap__isnull=True, slots_taken__lt=campaign.answers_per_example)
+        .values_list("pk", "slots_taken"),
+        key=lambda row: (row[1], _order_key(worker.seed, row[0])),
+    )  # fmt: skip
+    quiz_served = worker.tasks.filter(is_quiz=True).count()
+    in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
+    roll = rng.random()
+    if not work and not in_quiz:
+        raise _NothingToServe
+    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate)
+    candidates = (
+        [(pk, _UNLIMITED) for pk in traps]
+        if use_trap
+        else [(pk, campaign.answers_per_example) for pk, _ in work]
+    )
+    example_id = None
+    for pk, limit in candidates[:20]:
+        if Example.objects.filter(pk=pk, slots_taken__lt=limit).update(
+            slots_taken=F("slots_taken") + 1
+        ):
+            example_id = pk
+            break
+    if example_id is None:
+        raise _NothingToServe
+    if not Worker.objects.filter(
+        pk=worker.pk, status=Worker.ACTIVE, served_count__lt=campaign.max_answers_per_worker
+    ).update(served_count=F("served_count") + 1):
+        raise _NothingToServe
+    return PreferenceTask.objects.create(
+        worker=worker,
+        example_id=example_id,
+        position=position,
+        swapped=rng.random() < 0.5,
+        is_quiz=in_quiz,
+        served_at=timezone.now(),
+    )
+
+
+def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
+    """Give back the redundancy slots of tasks served before ``older_than`` and not answered.
+
+    The worker keeps the task (a reload still shows it); if they answer it later the
+    slot is taken again, so an example may then get one answer more than asked for.
+    """
+    released = 0
+    stale = PreferenceTask.objects.filter(
+        worker__campaign=campaign,
+        answered_at__isnull=True,
+        released=False,
+        served_at__lt=older_than,
+    ).values_list("pk", "example_id")
+    for pk, example_id in stale:
+        with transaction.atomic():
+            if PreferenceTask.objects.filter(
+                pk=pk, answered_at__isnull=True, released=False
+            ).update(released=True):
+                Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") - 1)
+                released += 1
+    return released

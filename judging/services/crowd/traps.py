@@ -1,0 +1,148 @@
+"""Trap questions (CrowdFlower's gold, thesis §3.2.2): mark, forgive, derive from judgments.
+
+A trap question is an example with known accepted answers; a worker's answers to them
+give the worker's trust (:mod:`judging.services.crowd.trust`). Changing a trap
+question recomputes the trust of every worker who answered it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
+from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
+from judging.services.crowd.trust import worker_trust_update
+
+CLEAR_LEAD = 40
+"""One list is clearly better when the mean Fine score of its clips is at least this many
+points (of 100) above the other list's."""
+
+BOTH_GOOD_FROM = 70
+"""Both lists are clearly good when both means are at least this."""
+
+BOTH_BAD_UP_TO = 25
+"""Both lists are clearly bad when both means are at most this."""
+
+EXPLANATIONS = {
+    A_BETTER: "The clips of one list are far more similar to the query "
+    "(mean Fine {better:.0f} against {worse:.0f}).",
+    B_BETTER: "The clips of one list are far more similar to the query "
+    "(mean Fine {better:.0f} against {worse:.0f}).",
+    BOTH_GOOD: "Both lists sound very similar to the query (mean Fine {a:.0f} and {b:.0f}).",
+    BOTH_BAD: "Neither list sounds similar to the query (mean Fine {a:.0f} and {b:.0f}).",
+}
+"""What a worker reads after missing a trap question made from judgments."""
+
+
+def clear_cut_answer(mean_a: float, mean_b: float) -> str | None:
+    """The one answer an example clearly deserves, from its lists' mean Fine scores.
+
+    >>> clear_cut_answer(85, 40), clear_cut_answer(72, 90), clear_cut_answer(10, 25)
+    ('a_better', 'both_good', 'both_bad')
+    >>> clear_cut_answer(60, 40) is None  # not clear-cut: no trap question
+    True
+    """
+    if mean_a - mean_b >= CLEAR_LEAD:
+        return A_BETTER
+    if mean_b - mean_a >= CLEAR_LEAD:
+        return B_BETTER
+    if min(mean_a, mean_b) >= BOTH_GOOD_FROM:
+        return BOTH_GOOD
+    if max(mean_a, mean_b) <= BOTH_BAD_UP_TO:
+        return BOTH_BAD
+    return None
+
+
+def trap_question_mark(
+    *, example: Example, accepted_answers: Sequence[str], explanation: str = ""
+) -> TrapQuestion:
+    """Make ``example`` a trap question (or change its accepted answers).
+
+    Accepted answers speak of the stored lists a and b. Answers already given to the
+    example are re-marked and their workers' trust recomputed.
+    """
+    accepted = sorted(set(accepted_answers))
+    if not accepted or any(a not in CHOICE_LABELS for a in accepted):
+        raise ValidationError(
+            f"accepted answers must be some of {', '.join(CHOICE_LABELS)}; got {accepted_answers!r}"
+        )
+    with transaction.atomic():
+        trap, _ = TrapQuestion.objects.update_or_create(
+            example=example, defaults={"accepted_answers": accepted, "explanation": explanation}
+        )
+        _trap_answers_remark(trap=trap)
+    return trap
+
+
+def _trap_answers_remark(*, trap: TrapQuestion) -> None:
+    answers = list(trap.example.answers.select_related("worker"))
+    for answer in answers:
+        answer.correct = trap.accepts(answer.outcome)
+    Answer.objects.bulk_update(answers, ["correct"])
+    for worker in {a.worker for a in answers}:
+        worker_trust_update(worker=worker)
+
+
+def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
+    """Forgive (or un-forgive) a trap question; returns how many workers were recomputed.
+
+    A contested trap question counts for nobody's trust and is no longer served.
+    """
+    with transaction.atomic():
+        TrapQuestion.objects.filter(pk=trap.pk).update(contested=contested)
+        workers = Worker.objects.filter(answers__example__trap=trap).distinct()
+        for worker in workers:
+            worker_trust_update(worker=worker)
+        return len(workers)
+
+
+def trap_questions_from_judgments(
+    *, campaign: PreferenceCampaign, count: int
+) -> list[TrapQuestion]:
+    """Mark up to ``count`` clear-cut examples as trap questions, from Fine judgments.
+
+    Clear-cut (:func:`clear_cut_answer`): every clip of both lists has a Fine judgment
+    and either one list's mean is at least :data:`CLEAR_LEAD` points above the other's
+    (that list is better), or both means are ≥ :data:`BOTH_GOOD_FROM` (both good) or
+    both ≤ :data:`BOTH_BAD_UP_TO` (both bad). The four kinds are taken in turn, as the
+    thesis gave CrowdFlower 5 trap examples for each of the four answers.
+    """
+    fine: dict[tuple[int, int], list[int]] = {}
+    for query_id, clip_id, value in campaign.collection.queries.values_list(
+        "pk", "judgments__clip_id", "judgments__fine"
+    ):
+        if value is not None:
+            fine.setdefault((query_id, clip_id), []).append(value)
+    kinds: dict[str, list[tuple[Example, str]]] = {}
+    examples = campaign.examples.filter(trap__isnull=True).prefetch_related("items")
+    for example in examples:
+        means = []
+        for side in "ab":
+            values = [
+                fine.get((example.query_id, i.clip_id))
+                for i in example.items.all()
+                if i.side == side
+            ]
+            if any(v is None for v in values):
+                break
+            means.append(sum(sum(v) / len(v) for v in values) / len(values))
+        else:
+            a, b = means
+            kind = clear_cut_answer(a, b)
+            if kind is None:
+                continue
+            why = EXPLANATIONS[kind].format(a=a, b=b, better=max(a, b), worse=min(a, b))
+            kinds.setdefault(kind, []).append((example, why))
+    marked: list[TrapQuestion] = []
+    order = [A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD]
+    while len(marked) < count and any(kinds.get(k) for k in order):
+        for kind in order:
+            if kinds.get(kind) and len(marked) < count:
+                example, why = kinds[kind].pop(0)
+                marked.append(
+                    trap_question_mark(example=example, accepted_answers=[kind], explanation=why)
+                )
+    return marked
