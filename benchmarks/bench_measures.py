@@ -11,7 +11,8 @@ Generates (once, deterministically) ``benchmarks/data/{qrels,run}.txt`` with
     variable) names a binary, a pytrec_eval script (parse + evaluate) and a ranx script
     (each when installed), and with ``--before DIR`` our command line from another
     checkout (e.g. ``git worktree add DIR main``) — with wall time and peak memory
-    (``ru_maxrss`` through ``wait4``). Each is run ``--repeat`` times, the tools in
+    (``ru_maxrss`` through ``wait4``) and CPU time (user + system, all threads, which
+    depends less on the machine's load). Each is run ``--repeat`` times, the tools in
     turn, and the median is reported (with the spread), so that a change in the
     machine's load hits all of them alike;
 (a), (b) with ``--phases``, in-process timings of parsing the qrels and the run into
@@ -116,8 +117,8 @@ SCRIPTS = {
 }  # fmt: skip
 
 
-def run_process(command: list[str], pythonpath: Path = ROOT) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS in MiB and stdout of a child process."""
+def run_process(command: list[str], pythonpath: Path = ROOT) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + system), peak RSS in MiB and stdout of a child."""
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
     start = time.perf_counter()
     child = subprocess.Popen(command, cwd=pythonpath, env=env, stdout=subprocess.PIPE, text=True)
@@ -126,7 +127,7 @@ def run_process(command: list[str], pythonpath: Path = ROOT) -> tuple[float, flo
     wall = time.perf_counter() - start
     if status != 0:
         raise RuntimeError(f"{command[:3]} failed with status {status}")
-    return wall, usage.ru_maxrss / 1024, output
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, output
 
 
 def means_printed(output: str) -> dict[str, float]:
@@ -209,12 +210,14 @@ def main() -> None:
         (tiny / "r").write_text("1 Q0 a 1 1.0 t\n")
         run_process(SCRIPTS["ranx"](str(tiny / "q"), str(tiny / "r")))
     walls: dict[str, list[float]] = {name: [] for name in commands}
+    cpus: dict[str, list[float]] = {name: [] for name in commands}
     peaks: dict[str, list[float]] = {name: [] for name in commands}
     reference = None
     for i in range(args.repeat):
         for name, (command, path) in commands.items():
-            wall, rss, output = run_process(command, path)
+            wall, cpu, rss, output = run_process(command, path)
             walls[name].append(wall)
+            cpus[name].append(cpu)
             peaks[name].append(rss)
             means = means_printed(output)
             reference = reference or means
@@ -222,23 +225,28 @@ def main() -> None:
             for m, value in reference.items():
                 if abs(means.get(m, float("nan")) - value) > 0.6 * 10**-digits:
                     raise RuntimeError(f"{name} gives {m} = {means.get(m)}, ours {value}")
-            print(f"run {i + 1}: {name}: {wall:.2f} s, {rss:.0f} MiB (load {load()})", flush=True)
+            print(
+                f"run {i + 1}: {name}: {wall:.2f} s, CPU {cpu:.2f} s, {rss:.0f} MiB "
+                f"(load {load()})",
+                flush=True,
+            )
     print(f"\nLoad average at the end: {load()}")
     print(f"Means (all agree): {json.dumps(reference)}\n")
     print(f"(c) whole process, median of {args.repeat} (min–max):\n")
-    print("| tool | wall s | peak RSS MiB |")
-    print("|---|---:|---:|")
+    print("| tool | wall s | CPU s (user + system) | peak RSS MiB |")
+    print("|---|---:|---:|---:|")
     median = {name: statistics.median(w) for name, w in walls.items()}
+    cpu = {name: statistics.median(c) for name, c in cpus.items()}
     for name in commands:
         w, p = walls[name], peaks[name]
         print(
-            f"| {name} | {median[name]:.2f} ({min(w):.2f}–{max(w):.2f}) "
+            f"| {name} | {median[name]:.2f} ({min(w):.2f}–{max(w):.2f}) | {cpu[name]:.2f} "
             f"| {statistics.median(p):.0f} |"
         )
     if "trec_eval" in commands:
         te_peak = statistics.median(peaks["trec_eval"])
-        print("\n| ours / trec_eval | time (goal ≤ 0.4) | peak memory (goal ≤ 1) |")
-        print("|---|---:|---:|")
+        print("\n| ours / trec_eval | wall time (goal ≤ 0.4) | CPU time | peak memory (goal ≤ 1) |")
+        print("|---|---:|---:|---:|")
         for name in commands:
             if name.startswith("evaluation.core"):
                 time_ratio = median[name] / median["trec_eval"]
@@ -246,6 +254,7 @@ def main() -> None:
                 print(
                     f"| {name} | {time_ratio:.2f} (runs: "
                     f"{', '.join(f'{x:.2f}' for x in per_run)}) "
+                    f"| {cpu[name] / cpu['trec_eval']:.2f} "
                     f"| {statistics.median(peaks[name]) / te_peak:.2f} |"
                 )
     if args.phases:
@@ -257,7 +266,7 @@ def phases() -> None:
     for tool in ("ours", "pytrec_eval", "ranx"):
         if installed(tool):
             command = [sys.executable, str(HERE / "bench_measures.py"), "--worker", tool]
-            rows[tool] = json.loads(run_process(command)[2])
+            rows[tool] = json.loads(run_process(command)[3])
     print("\n| tool | (a) parse s | (b) compute s |")
     print("|---|---:|---:|")
     for tool, r in rows.items():
