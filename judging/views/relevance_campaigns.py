@@ -69,7 +69,7 @@ def relevance_campaign_qrels(request, pk: int):
     form = QrelsForm(request.GET)
     if not form.is_valid():
         return HttpResponse(
-            "Choose scale=broad|fine and policy=mean|median|first.\n",
+            "Choose scale=broad|fine and policy=mean|median|first|latest.\n",
             status=400,
             content_type="text/plain; charset=utf-8",
         )
