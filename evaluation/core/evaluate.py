@@ -313,9 +313,20 @@ def _scores(ranked: RankedJudgments, measures: tuple[Measure, ...]) -> RunScores
     for start in range(0, max(n, 1), step):
         part = ranked if n <= step else ranked.rows(start, start + step)
         for m in by_rows:  # the part's matrices are shared by the measures, then freed
-            pieces[m.label].append(compute(m, part))
+            pieces[m.label].append(_compute(m, part))
     scores = {label: np.concatenate(parts) for label, parts in pieces.items()}
     for m in measures:
         if m.family in WHOLE_MATRIX:
-            scores[m.label] = compute(m, ranked)
+            scores[m.label] = _compute(m, ranked)
     return RunScores(ranked.queries, {m.label: scores[m.label] for m in measures})
+
+
+def _compute(measure: Measure, ranked: RankedJudgments) -> np.ndarray:
+    """:func:`compute`, whose errors (about the judgments' values) name the measure."""
+    try:
+        return compute(measure, ranked)
+    except ValueError as error:
+        message = str(error)
+        if message.startswith(ranked.qrels.path):  # it names the judgments' file already
+            raise
+        raise ValueError(f"{measure.label}: {message}") from None

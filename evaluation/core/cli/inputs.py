@@ -10,6 +10,8 @@ input: 2 for ``evaluate`` (like its other errors), 1 for ``compare`` and
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluation.core.evaluate import Results, evaluate_files
 from evaluation.core.names import Measure
 from evaluation.core.trec import FormatError, Qrels, read_qrels
@@ -51,13 +53,14 @@ def evaluate_inputs(
         return read_judgments(qrels_path, format=qrels_format, scale=scale)
 
     try:
-        return evaluate_files(
-            judgments,
-            run_paths,
-            measures,
-            complete=complete,
-            format=run_format,
-            keep_order=keep_order,
-        )
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return evaluate_files(  # numbers that overflow print as inf or nan, unwarned
+                judgments,
+                run_paths,
+                measures,
+                complete=complete,
+                format=run_format,
+                keep_order=keep_order,
+            )
     except (ValueError, OSError) as error:  # FormatError is a ValueError
         raise InputError(describe(error)) from None

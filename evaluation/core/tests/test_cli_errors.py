@@ -7,6 +7,7 @@ The cases of issue 11, each of which ended in a traceback or an error naming no 
 
 import contextlib
 import io
+import warnings
 
 import pytest
 
@@ -104,3 +105,30 @@ def test_a_measure_on_a_column_the_judgments_lack_names_the_judgments(files):
     code, err = run(qrels, run_a, "-m", "CG(scale=broad)@2")
     assert code == 2
     assert err == f"error: {qrels}: the judgments have no 'broad' values (they have: fine)\n"
+
+
+@pytest.mark.parametrize("value", [b"inf", b"nan", b"-1e400"])
+def test_a_relevance_that_is_not_finite_names_the_line(files, value):
+    # Before: the scores of the query became NaN, with a numpy warning on stderr.
+    qrels, run_a = files(qrels=QRELS.replace(b"d2 0", b"d2 " + value), a=RUN_A)
+    code, err = run(qrels, run_a, "-m", "ndcg")
+    shown = {b"inf": "inf", b"nan": "nan", b"-1e400": "-inf"}[value]
+    assert (code, err) == (2, f"error: {qrels}:2: relevance {shown} is not finite\n")
+
+
+def test_a_huge_relevance_gives_scores_without_numpy_warnings_on_stderr(files):
+    # 2**1e300 overflows: the exponential-gain nDCG is NaN, printed as such, and nothing
+    # but the results is printed (before: two RuntimeWarnings with numpy's source lines).
+    qrels, run_a = files(qrels=QRELS.replace(b"d1 1\n1 0 d2", b"d1 1e300\n1 0 d2"), a=RUN_A)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning would be printed on the terminal
+        code, err = run(qrels, run_a, "-m", "nDCG(gain=exp)@2", "-m", "P@1")
+    assert (code, err) == (0, "")
+
+
+def test_an_error_of_a_measure_names_the_measure(files):
+    # GAP needs one threshold per level: 10**300 levels cannot be (before: the bare numpy
+    # message "Maximum allowed dimension exceeded").
+    qrels, run_a = files(qrels=QRELS.replace(b"d1 1\n1 0 d2", b"d1 1e300\n1 0 d2"), a=RUN_A)
+    code, err = run(qrels, run_a, "-m", "GAP@2")
+    assert code == 2 and err.startswith("error: GAP@2: ")

@@ -7,7 +7,7 @@ blank lines, CRLF, lone CR, NUL bytes and very long ids, given to ``evaluate``,
 command either succeeds (status 0, no error output) or prints one line
 ``error: FILE[:LINE]: PROBLEM`` naming a file given to it and exits with the
 command's status for bad input (``evaluate``: 2; ``compare``/``reliability``: 1).
-Any other exception fails the test.
+Any other exception, and any warning (which would be printed too), fails the test.
 
 The number of examples comes from the ``cli-fuzz`` hypothesis profile below (raise it
 with ``CLI_FUZZ_EXAMPLES=2000`` for a long run); ``pytest --hypothesis-show-statistics``
@@ -18,6 +18,7 @@ import contextlib
 import io
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -144,7 +145,12 @@ READERS = st.tuples(st.booleans(), st.sampled_from([64, 200, 4096]))
 
 def _run(args: list[str]) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+        warnings.catch_warnings(),
+    ):
+        warnings.simplefilter("error")  # a warning would reach the user's terminal too
         try:
             code = main(args)
         except SystemExit as e:  # argparse: a usage error

@@ -15,6 +15,8 @@ is MIREX judgments. Tabs, spaces and CRLF line ends are all accepted.
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluation.core.trec.arrow import read_regular
 from evaluation.core.trec.model import Qrels, Run
 from evaluation.core.trec.tokens import (
@@ -91,7 +93,7 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         keep = (0, 2, 3)
         table = read_regular(data, 4, keep, ("factor", "strings", "number"))
         table = table or split_columns(path, data, 4, keep=keep)
-        columns = {"raw": table.numbers(2, "relevance")}
+        columns = {"raw": _finite(table, table.numbers(2, "relevance"), "relevance")}
         return Qrels.from_arrays(
             None,
             table.strings(1),
@@ -103,13 +105,22 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         )
     else:
         table = split_columns(path, data, (3, 4))
-        columns = {"fine": table.numbers(2, "Fine score")}
+        columns = {"fine": _finite(table, table.numbers(2, "Fine score"), "Fine score")}
         if len(table.columns) == 4:
-            columns["broad"] = table.numbers(3, "Broad score")
+            columns["broad"] = _finite(table, table.numbers(3, "Broad score"), "Broad score")
         if scale not in columns:
             raise ValueError(f"{path} has no {scale!r} column (it has: {', '.join(columns)})")
         queries, docs, default = table.strings(0), table.strings(1), scale
     return Qrels.from_arrays(queries, docs, columns, default=default, path=path, lines=table.line)
+
+
+def _finite(table, values, what: str):
+    """``values``, or a FormatError at the first that is NaN or infinite (no relevance is)."""
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        row = int(bad[0])
+        raise FormatError(table.path, table.line(row), f"{what} {float(values[row])} is not finite")
+    return values
 
 
 def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -> dict[str, Run]:
@@ -146,8 +157,6 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
 
 
 def _split_systems(table: Table, path: str) -> dict[str, Run]:
-    import numpy as np
-
     systems = table.strings(0)
     names, codes = np.unique(systems, return_inverse=True)
     queries, docs = table.strings(1), table.strings(2)
