@@ -15,13 +15,19 @@ from django.db import connections
 from django.utils import timezone
 
 from evaluation.services.computers import recompute_run
+from evaluation.services.handoffs import (
+    collection_change_received,
+    preference_answers_received,
+    relevance_campaign_change_received,
+)
 from evaluation.services.heartbeat import worker_heartbeat_record
-from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.recompute import RECOMPUTE_TASK, TRANSIENT_ERRORS, recompute_fail
-from evaluation.services.results import collection_results_request
 from evaluation.services.sweep import recompute_sweep
-from judging.handoff import ANSWERS_ACCEPTED_TASK, COLLECTION_CHANGED_TASK
-from judging.models import Collection, PreferenceCampaign
+from judging.handoff import (
+    ANSWERS_ACCEPTED_TASK,
+    COLLECTION_CHANGED_TASK,
+    RELEVANCE_CAMPAIGN_CHANGED_TASK,
+)
 
 MAX_RETRIES = 5
 SWEEP_TASK = "evaluation.recompute_sweep"
@@ -49,10 +55,7 @@ def preference_answers_accepted(campaign_id: int) -> bool:
     Asks for one coalesced recompute of the campaign's mapping: a burst of answers
     joins the recompute already pending. Returns whether this call enqueued it.
     """
-    campaign = PreferenceCampaign.objects.filter(pk=campaign_id).first()
-    if campaign is None:
-        return False  # deleted meanwhile
-    return campaign_mapping_request(campaign=campaign)
+    return preference_answers_received(campaign_id)
 
 
 @shared_task(
@@ -64,12 +67,24 @@ def preference_answers_accepted(campaign_id: int) -> bool:
 def collection_data_changed(collection_id: int) -> bool:
     """A collection's judgments or runs changed (sent by name from :mod:`judging.handoff`).
 
-    Asks for one coalesced recompute of its leaderboards and reliability studies.
+    Asks for one coalesced recompute of its leaderboards and reliability studies, and
+    one of the estimates of each of its open low-cost campaigns.
     """
-    collection = Collection.objects.filter(pk=collection_id).first()
-    if collection is None:
-        return False  # deleted meanwhile
-    return collection_results_request(collection=collection)
+    return collection_change_received(collection_id)
+
+
+@shared_task(
+    name=RELEVANCE_CAMPAIGN_CHANGED_TASK,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=True,
+    max_retries=MAX_RETRIES,
+)
+def relevance_campaign_changed(campaign_id: int) -> bool:
+    """A low-cost relevance campaign was created or stopped (sent from :mod:`judging.handoff`).
+
+    Asks for one coalesced recompute of its estimates and the order of its pairs.
+    """
+    return relevance_campaign_change_received(campaign_id)
 
 
 @shared_task(

@@ -7,9 +7,16 @@ announced *after the transaction commits* by sending a Celery task **by name**:
   accepted answers of a campaign changes (answers accepted, or earlier accepted ones
   excluded because their worker was stopped);
 - ``evaluation.collection_data_changed(collection_id=<int>)`` when a collection's
-  judgments or runs change (an assessor completes a judgment, an import, the API).
+  judgments or runs change (an assessor completes a judgment, an import, the API);
+  evaluation then also refreshes the estimates of the collection's open low-cost
+  campaigns;
+- ``evaluation.relevance_campaign_changed(campaign_id=<int>)`` when a low-cost relevance
+  campaign is created or stopped (its estimates order its pairs);
+- ``judging.job_run(job_id=<int>)`` when a page starts a background job
+  (:mod:`judging.services.jobs`); if it cannot be sent, the job is marked failed so
+  that its page says so instead of waiting forever.
 
-Both tasks are idempotent and coalesced in evaluation (they recompute from all the
+All tasks are idempotent and coalesced in evaluation (they recompute from all the
 data), so however many changes one transaction makes, each task is sent once per
 target per commit; nothing is sent when the transaction rolls back.
 
@@ -34,6 +41,8 @@ from judging.models import PendingHandoff
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
+RELEVANCE_CAMPAIGN_CHANGED_TASK = "evaluation.relevance_campaign_changed"
+JOB_TASK = "judging.job_run"
 
 logger = logging.getLogger(__name__)
 
@@ -50,15 +59,33 @@ def collection_data_changed(*, collection_id: int) -> None:
     _announce(COLLECTION_CHANGED_TASK, {"collection_id": collection_id})
 
 
-def _announce(task: str, kwargs: dict[str, int]) -> None:
+def relevance_campaign_changed(*, campaign_id: int) -> None:
+    """Send :data:`RELEVANCE_CAMPAIGN_CHANGED_TASK` once the transaction commits."""
+    _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
+
+
+def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:
+    """Send :data:`JOB_TASK` for the job once the transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error)
+
+
+def _announce(
+    task: str, kwargs: dict[str, int], *, on_error: Callable[[Exception], None] | None = None
+) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs))
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error))
 
 
-def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> None:
+def _send_once(
+    connection,
+    key: tuple,
+    task: str,
+    kwargs: dict[str, int],
+    on_error: Callable[[Exception], None] | None = None,
+) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
@@ -72,7 +99,10 @@ def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> Non
             "broker is back (the worker's sweep, or `manage.py recompute` now)",
             task, arguments, type(error).__name__, error,
         )  # fmt: skip
-        remember(task, kwargs)
+        if on_error is not None:
+            on_error(error)  # e.g. a job marks itself failed, so that its page says so
+        else:
+            remember(task, kwargs)
 
 
 def remember(task: str, kwargs: dict[str, int]) -> None:

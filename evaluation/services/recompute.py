@@ -178,7 +178,8 @@ def recompute_request(
         recompute_id = rows.values_list("pk", flat=True).get()
         countdown = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
         if _sending.get():
-            transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown))
+            # robust: whatever escapes the send must not fail the request that committed
+            transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
         else:
             rows.update(enqueued_at=None, message="waiting: computed in the foreground")
     return bool(enqueued)

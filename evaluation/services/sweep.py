@@ -27,11 +27,9 @@ from django.utils import timezone
 
 from evaluation.models import Recompute
 from evaluation.services import recompute
-from evaluation.services.mappings import campaign_mapping_request
+from evaluation.services.handoffs import RECEIVERS
 from evaluation.services.recompute import dead, resendable
-from evaluation.services.results import collection_results_request
-from judging.handoff import ANSWERS_ACCEPTED_TASK, COLLECTION_CHANGED_TASK
-from judging.models import Collection, PendingHandoff, PreferenceCampaign
+from judging.models import PendingHandoff
 
 logger = logging.getLogger(__name__)
 
@@ -48,14 +46,9 @@ def pending_handoffs_hand_over() -> int:
     done = 0
     for pending in PendingHandoff.objects.order_by("pk"):
         with transaction.atomic():
-            if pending.task == ANSWERS_ACCEPTED_TASK:
-                campaign = PreferenceCampaign.objects.filter(pk=pending.target_id).first()
-                if campaign is not None:
-                    campaign_mapping_request(campaign=campaign)
-            elif pending.task == COLLECTION_CHANGED_TASK:
-                collection = Collection.objects.filter(pk=pending.target_id).first()
-                if collection is not None:
-                    collection_results_request(collection=collection)
+            receive = RECEIVERS.get(pending.task)
+            if receive is not None:
+                receive(pending.target_id)
             else:
                 logger.warning("unknown handoff %s: dropped", pending)
             PendingHandoff.objects.filter(pk=pending.pk, failed_at=pending.failed_at).delete()

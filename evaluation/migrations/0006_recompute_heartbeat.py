@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evaluation', '0004_imported_from_moves_to_the_campaign'),
+        ('evaluation', '0005_lowcost_estimates'),
     ]
 
     operations = [
