@@ -249,7 +249,7 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
 def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(media):
     summary = demo_seed(audio=False)
 
-    imported = RelevanceJudgment.objects.filter(source="demo")
+    imported = RelevanceJudgment.objects.filter(source__name="demo")
     judged = {(j.query_id, j.clip_id): j.fine / 100 for j in imported}
     judged_queries = {q for q, _ in judged}
     mean_fine = {}

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from django.core.exceptions import ValidationError
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
@@ -35,8 +35,9 @@ from judging.importers import (
     runs_import,
 )
 from judging.importers.answers import preference_answers_import
-from judging.models import Answer, Example, JudgmentSource, PreferenceCampaign, Worker
+from judging.models import Answer, Example, Job, JudgmentSource, PreferenceCampaign, Worker
 from judging.services.crowd.examples import examples_import_csv
+from judging.services.relevance import relevance_campaign_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.fuzzing import (
     FUZZ,
@@ -51,6 +52,7 @@ from tests.fuzzing import (
 )
 from tests.importing import collection_make, table_snapshot
 from tests.personas import PASSWORD, make_personas
+from tests.test_bad_json import api_write_routes
 
 pytestmark = pytest.mark.django_db
 
@@ -357,6 +359,75 @@ def test_api_write_endpoints(api_setup, endpoint, data, shaped, monkeypatch):
 
 class ApiRefused(Exception):
     """A 4xx answer: the API's clean error."""
+
+
+# Every other write endpoint (the organiser self-service ones: collections, sharing,
+# people, campaign and results settings, jobs) gets bodies whose keys are the fields these
+# endpoints read and whose values are hostile; fewer cases each, as their fields are few.
+OTHER_KEYS = ["name", "description", "archived", "username", "email", "user", "users",
+              "access", "assessor", "assessors", "open", "instructions", "consent",
+              "max_answers_per_worker", "redundancy", "trap_rate", "quiz_length",
+              "trust_threshold", "min_listen_seconds", "measures", "test", "adjustment",
+              "resamples", "alpha", "reliability_target", "scales", "bins", "collection",
+              "mode", "list_length", "days"]  # fmt: skip
+OTHER_FUZZ = settings(FUZZ, max_examples=8)
+
+
+def other_write_routes() -> list[tuple[str, str]]:
+    covered = {"/api/token/", "/api/collections/create/"} | {
+        f"/api/collections/<int:collection_id>/{path}".replace("{system}", "<int:system_id>")
+        .replace("{source}", "<int:source_id>")
+        for path in BODIES
+    }  # fmt: skip
+    return [(route, method) for route, method in api_write_routes() if route not in covered]
+
+
+@pytest.fixture
+def api_targets(api_setup):
+    """What the other endpoints' urls name: campaigns of both kinds, a job, an assessor."""
+    personas, source, api = api_setup
+    collection = personas.collection
+    job = Job.objects.create(kind="generate_examples", owner=personas.organiser,
+                             collection=collection)  # fmt: skip
+    ids = {"collection_id": collection.pk, "system_id": collection.systems.get().pk,
+           "source_id": source.pk, "user_id": personas.assessor.pk, "job_id": job.pk,
+           "relevance": relevance_campaign_create(collection=collection, name="R").pk,
+           "preference": PreferenceCampaign.objects.create(collection=collection, name="P").pk}  # fmt: skip
+    return api, ids
+
+
+@pytest.mark.parametrize(("route", "method"), other_write_routes())
+@OTHER_FUZZ
+@given(data=st.data())
+def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch):
+    api, ids = api_targets
+    from evaluation.services import recompute
+    from judging import handoff
+
+    monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: True)  # no broker here
+    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: None)
+    ids = {
+        **ids,
+        "campaign_id": ids["relevance" if "relevance-campaigns" in route else "preference"],
+    }
+    url = route
+    for name, value in ids.items():
+        url = url.replace(f"<int:{name}>", str(value))
+    value = hostile_json()
+    body = data.draw(st.one_of(st.dictionaries(st.sampled_from(OTHER_KEYS), value, max_size=5),
+                               value))  # fmt: skip
+
+    def call():
+        response = getattr(api, method)(url, json.dumps(body), content_type="application/json")
+        if response.status_code >= 500 or response.status_code == 405:
+            raise RuntimeError(f"{response.status_code} from {method.upper()} {url}")
+        if response.status_code >= 400:
+            detail = response.json() if response.content else None
+            if not detail:
+                raise RuntimeError(f"{response.status_code} without a message from {url}")
+            raise ApiRefused(str(detail))
+
+    run_case(f"API {method.upper()} {route.removeprefix('/api/')}", call, clean=(ApiRefused,))
 
 
 def test_every_target_was_fuzzed():

@@ -426,9 +426,7 @@ def _seed_runs(
     return len(missing)
 
 
-def _seed_judgments(
-    plan: DemoPlan, collection: Collection, clips: dict[str, Clip], queries: dict[str, Query]
-) -> int:
+def _seed_judgments(plan: DemoPlan, collection: Collection, clips: dict, queries: dict) -> int:
     source, _ = JudgmentSource.objects.get_or_create(
         collection=collection, name=JUDGMENT_SOURCE, defaults={"kind": JudgmentSource.DEMO}
     )
