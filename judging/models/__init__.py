@@ -17,11 +17,13 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.listening import AudioServed
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 __all__ = [
     "Answer",
     "Assignment",
+    "AudioServed",
     "Clip",
     "Collection",
     "Example",
