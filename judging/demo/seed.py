@@ -26,6 +26,7 @@ from judging.models import (
     RelevanceJudgment,
     RunEntry,
     System,
+    TrapQuestion,
 )
 from judging.roles import ASSESSOR, ORGANISER, grant_role
 from judging.services.crowd.campaigns import preference_campaign_create
@@ -39,6 +40,10 @@ RELEVANCE_CAMPAIGN_NAME = "Demo judging"
 PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
 DEMO_MEASURE = "CG(scale=fine)@5"
 """CG_l@5 on the Fine scale: the measure the crowd study's examples are spread over."""
+DEMO_QUIZ_POOL = 3
+"""Trap questions of the crowd study's quiz pool (its quiz is 2 questions)."""
+DEMO_WORK_POOL = 8
+"""Trap questions asked for the work pool (as many as the judgments make clear-cut)."""
 
 ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "earshot-organiser"
@@ -173,8 +178,11 @@ def _seed_preference_campaign(collection: Collection) -> int:
     """The crowd study: every pair of systems on every query, plus generated examples.
 
     The thesis' generator (§3.2.1) adds lists built from the judgments so that every
-    ΔCG_l@5 bin has examples; the clear-cut ones among them become 8 trap questions,
-    and the first 2 answers of a worker are a quiz.
+    ΔCG_l@5 bin has examples; the clear-cut ones among them become trap questions: 3 in
+    the quiz pool (the first 2 answers of a worker are a quiz, with feedback) and the
+    rest (7 with the default seed) in the work pool, mixed in and never revealed. The
+    campaign keeps the default listening check (the query and one clip of each list
+    heard, 5 s on each task) and flags answers faster than 10 s.
     """
     if collection.preference_campaigns.filter(name=PREFERENCE_CAMPAIGN_NAME).exists():
         return 0
@@ -186,7 +194,8 @@ def _seed_preference_campaign(collection: Collection) -> int:
         max_answers_per_worker=12,
     )
     examples_generate(campaign=campaign, measures=[DEMO_MEASURE], per_bin=3, seed=DEFAULT_SEED)
-    trap_questions_from_judgments(campaign=campaign, count=8)
+    trap_questions_from_judgments(campaign=campaign, count=DEMO_QUIZ_POOL, pool=TrapQuestion.QUIZ)
+    trap_questions_from_judgments(campaign=campaign, count=DEMO_WORK_POOL, pool=TrapQuestion.WORK)
     return 1
 
 

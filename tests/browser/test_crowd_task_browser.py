@@ -8,24 +8,13 @@ import re
 from urllib.parse import parse_qs
 
 import pytest
-from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
 from judging.models import Answer, PreferenceTask, Worker
 from judging.models.crowd import CHOICE_LABELS
-from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def audible_collection(crowd_collection, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    wav = sine_wav(1.5)
-    for clip in crowd_collection.clips.all():
-        clip.audio.save(f"{clip.external_id}.wav", ContentFile(wav))
-    return crowd_collection
 
 
 def current_task(page) -> PreferenceTask:
