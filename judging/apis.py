@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -68,9 +68,13 @@ class OrganiserApi(APIView):
     def get_campaign(self, pk: int) -> PreferenceCampaign:
         return selectors.campaign_for_organiser(user=self.request.user, campaign_id=pk)
 
-    def paginate(self, queryset, serializer_class):
+    def paginator_for_request(self) -> LimitOffsetPagination:
         paginator = LimitOffsetPagination()
         paginator.default_limit, paginator.max_limit = 1000, 10_000
+        return paginator
+
+    def paginate(self, queryset, serializer_class):
+        paginator = self.paginator_for_request()
         page = paginator.paginate_queryset(queryset, self.request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
@@ -383,20 +387,26 @@ class CampaignDetailApi(OrganiserApi):
 
 
 class AnswerListApi(OrganiserApi):
-    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts."""
+    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts,
+    ``fast`` whether it came sooner than the campaign's ``fast_answer_seconds``,
+    ``clips_heard`` how many clips' audio the server sent for its task. ``?worker=<id>``
+    keeps one worker's answers."""
 
     class OutputSerializer(serializers.ModelSerializer):
         worker = serializers.CharField(source="worker.platform_id")
         platform = serializers.CharField(source="worker.platform")
         query = serializers.CharField(source="example.query.clip.external_id")
+        worker_id = serializers.IntegerField()
         trap_question = serializers.SerializerMethodField()
         accepted = serializers.SerializerMethodField()
+        fast = serializers.BooleanField()
 
         class Meta:
             model = Answer
-            fields = ["id", "example", "query", "worker", "platform", "choice", "outcome",
-                      "swapped", "comment", "served_at", "answered_at", "seconds", "correct",
-                      "excluded", "accepted", "accepted_at", "trap_question"]  # fmt: skip
+            fields = ["id", "example", "query", "worker", "worker_id", "platform", "choice",
+                      "outcome", "swapped", "comment", "served_at", "answered_at", "seconds",
+                      "fast", "clips_heard", "correct", "excluded", "accepted", "accepted_at",
+                      "trap_question"]  # fmt: skip
 
         def get_trap_question(self, answer) -> bool:
             return answer.correct is not None
@@ -404,8 +414,14 @@ class AnswerListApi(OrganiserApi):
         def get_accepted(self, answer) -> bool:
             return answer.accepted_at is not None
 
-    @extend_schema(responses=OutputSerializer(many=True))
+    @extend_schema(
+        parameters=[OpenApiParameter("worker", int, required=False)],
+        responses=OutputSerializer(many=True),
+    )
     def get(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
-        answers = selectors.campaign_answers(campaign=campaign)
+        worker = request.query_params.get("worker", "")
+        answers = selectors.campaign_answers(
+            campaign=campaign, worker_id=int(worker) if worker.isdigit() else None
+        )
         return self.paginate(answers, self.OutputSerializer)
