@@ -7,7 +7,8 @@ from judging.models import Answer, PreferenceCampaign, PreferenceTask, TrapQuest
 from tests.crowd_fixtures import make_campaign
 from tests.test_collection_apis import client_for
 from tests.test_task_serve import arrive
-from tests.test_worker_controls import assert_consistent, work
+from tests.test_worker_controls import assert_consistent
+from tests.test_worker_trust_update import work
 
 pytestmark = pytest.mark.django_db
 
@@ -15,7 +16,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def campaign(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=4, quiz_length=2, trust_threshold=0.75)
-    work(arrive(campaign, "careful"))
+    work(arrive(campaign, "careful"), miss_traps=False)
     work(arrive(campaign, "careless"), miss_traps=True)
     return campaign
 

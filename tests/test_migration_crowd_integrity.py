@@ -11,15 +11,10 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+from tests.test_migration_imported_from import migrate
+
 BEFORE = [("judging", "0004_preference_campaign_imported_from")]
 AFTER = [("judging", "0005_crowd_integrity")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 @pytest.mark.django_db(transaction=True)

@@ -17,9 +17,10 @@ from judging.services.crowd.workers import (
     worker_exclude,
     worker_reinstate,
 )
-from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.test_task_serve import arrive
+from tests.test_worker_trust_update import work
 
 pytestmark = pytest.mark.django_db
 
@@ -49,15 +50,6 @@ def assert_consistent(campaign) -> None:
         assert example.slots_taken == live + open_tasks, example
 
 
-def work(worker, *, miss_traps=False, tasks=100):
-    for _ in range(tasks):
-        task = task_serve(worker=worker)
-        if task is None:
-            return
-        choice = wrong_choice(task) if miss_traps and trap_of(task) else right_choice(task)
-        answer_submit(worker=worker, key=task.key, choice=choice)
-
-
 @pytest.fixture
 def campaign(crowd_collection):
     return make_campaign(
@@ -70,7 +62,7 @@ def test_excluding_a_worker_excludes_every_answer_and_says_why(
     campaign, handed_over, django_capture_on_commit_callbacks
 ):
     worker = arrive(campaign, "good")
-    work(worker)
+    work(worker, miss_traps=False)
     worker.refresh_from_db()
     assert worker.trusted and Answer.objects.filter(worker=worker, accepted_at__isnull=False)
     handed_over.clear()
@@ -179,7 +171,7 @@ def test_with_no_fast_rule_fast_answers_are_only_flagged(crowd_collection):
 
     campaign = make_campaign(crowd_collection, traps=0, fast_answer_seconds=10)
     worker = arrive(campaign, "speedy")
-    work(worker, tasks=3)
+    work(worker, miss_traps=False, tasks=3)
     worker.refresh_from_db()
     assert worker.status == Worker.ACTIVE
     [row] = selectors.worker_rows(campaign=campaign, workers=[worker])
@@ -231,7 +223,7 @@ def test_the_workers_page_pages_through_thousands_and_shows_why_a_worker_stopped
 def test_exclude_and_reinstate_from_the_page(client, personas, crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0)
     worker = arrive(campaign, "w1")
-    work(worker, tasks=2)
+    work(worker, miss_traps=False, tasks=2)
     client.force_login(personas.organiser)
     base = f"/campaigns/{campaign.pk}/workers/{worker.pk}"
     no_reason = client.post(f"{base}/exclude/", {"reason": ""})
@@ -268,7 +260,7 @@ def test_the_answers_page_is_paginated_and_filters_by_worker_and_speed(
 ):
     campaign = make_campaign(crowd_collection, traps=0, answers_per_example=10)
     for name in ("w1", "w2"):
-        work(arrive(campaign, name))
+        work(arrive(campaign, name), miss_traps=False)
     client.force_login(personas.organiser)
     w1 = Worker.objects.get(platform_id="w1")
     page = client.get(f"/campaigns/{campaign.pk}/answers/?worker={w1.pk}").content.decode()

@@ -8,7 +8,7 @@ from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
 from tests.test_task_serve import arrive
-from tests.test_worker_controls import work
+from tests.test_worker_trust_update import work
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -18,7 +18,7 @@ def test_the_organiser_excludes_a_worker_with_a_reason_then_reinstates_them(
 ):
     campaign = make_campaign(crowd_collection, traps=2, quiz_length=1, trust_threshold=0.5)
     for name in ("honest-1", "copycat"):
-        work(arrive(campaign, name), tasks=4)
+        work(arrive(campaign, name), miss_traps=False, tasks=4)
     copycat = Worker.objects.get(platform_id="copycat")
     accepted = Answer.objects.filter(worker=copycat, accepted_at__isnull=False).count()
     assert accepted > 0
