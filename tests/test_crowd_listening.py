@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from judging import selectors
 from judging.audio import ByteRange
 from judging.models import AudioServed, PreferenceTask
 from judging.services.crowd.listening import task_listening
@@ -81,13 +82,22 @@ def test_the_check_asks_for_the_query_and_clips_of_each_list_as_shown(audible_co
         "Please listen before answering: play the query and at least 2 clips of list A and "
         "of list B (still to play: the query, list A, list B). Please take at least 5 seconds"
     )
-    browser.listen(per_list=1)
-    browser.get(next(u for u in browser.audio_urls() if u.endswith("/b5")))
+    # Audio is recorded per clip: a clip in both lists counts for both. Play the query,
+    # one clip only in A and two only in B.
+    task = PreferenceTask.objects.get(key=browser.key)
+    slots = {f"{side}{rank}": selectors.task_clip(task=task, slot=f"{side}{rank}").pk
+             for side in "ab" for rank in range(1, 6)}  # fmt: skip
+    only = {side: [s for s in slots if s[0] == side
+                   and slots[s] not in {c for t, c in slots.items() if t[0] != side}]
+            for side in "ab"}  # fmt: skip
+    assert len(only["a"]) >= 2 and len(only["b"]) >= 2
+    for slot in ("query", only["a"][0], *only["b"][:2]):
+        browser.get(next(u for u in browser.audio_urls() if u.endswith(f"/{slot}")))
     partly = listening_of(browser, campaign)
     assert (partly.query_missing, partly.lists_missing, partly.clips_heard) == (
         False, (("A", 1),), 4,
     )  # fmt: skip
-    browser.get(next(u for u in browser.audio_urls() if u.endswith("/a3")))
+    browser.get(next(u for u in browser.audio_urls() if u.endswith(f"/{only['a'][1]}")))
     browser.wait(5)
     assert listening_of(browser, campaign).enough
 

@@ -7,11 +7,9 @@ the next browser that arrives with their id.
 """
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from tests.test_migration_imported_from import migrate
+from tests.test_migration_imported_from import migrate, migrate_to_latest
 
 BEFORE = [("judging", "0004_preference_campaign_imported_from")]
 AFTER = [("judging", "0005_crowd_integrity")]
@@ -22,12 +20,7 @@ def test_a_running_study_is_carried_forward():
     try:
         check_forwards()
     finally:
-        migrate(executor_leaf())  # leave the schema as the other tests expect it
-
-
-def executor_leaf():
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+        migrate_to_latest()
 
 
 def check_forwards():
