@@ -25,6 +25,6 @@ def clip_audible_by(request, clip: Clip) -> bool:
     user = request.user
     if not user.is_authenticated:
         return False
-    if organises(user=user, collection=clip.collection):
+    if organises(user=user, collection=clip.collection, need="read"):
         return True
     return is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip)

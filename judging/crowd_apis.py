@@ -1,12 +1,13 @@
 """REST API of the crowd organiser's controls: everything the campaign pages let an organiser
 do (:mod:`judging.views.crowd_campaigns`), one ``APIView`` per operation.
 
-Create a campaign, open or close it; add examples (two systems' lists, CSV); list,
+Create a campaign; add examples (two systems' lists, CSV); list,
 mark and forgive trap questions; list workers with their speed and listening figures,
 exclude (with a reason), reinstate, or let one continue in a new browser. Reads go
 through :mod:`judging.selectors` (another organiser's campaign is a 404); writes through
 the crowd services, whose ``ValidationError`` becomes ``400 {"detail": …}``
-(:mod:`config.api_errors`). Reading campaigns and their answers is in :mod:`judging.apis`.
+(:mod:`config.api_errors`). Reading campaigns and their answers is in :mod:`judging.apis`;
+changing their settings, and closing or reopening them, in :mod:`judging.apis_campaigns`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from judging.apis import CampaignSerializer, OrganiserApi
 from judging.forms.crowd import CampaignForm
 from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS
-from judging.services.crowd.campaigns import campaign_open_set, preference_campaign_create
+from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
@@ -46,23 +47,6 @@ class CampaignCreateApi(OrganiserApi):
         )
         campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign.pk)
         return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
-
-
-class CampaignOpenApi(OrganiserApi):
-    """Close a campaign (no new tasks for anyone; a task on screen can still be answered
-    within its lease) or reopen it."""
-
-    class InputSerializer(serializers.Serializer):
-        is_open = serializers.BooleanField()
-
-    @extend_schema(request=InputSerializer, responses=CampaignSerializer)
-    def post(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
-        campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign.pk)
-        return Response(CampaignSerializer(campaign).data)
 
 
 class ExamplesAddedSerializer(serializers.Serializer):

@@ -23,7 +23,7 @@ from judging.models import (
     Worker,
 )
 from judging.models.crowd import BOTH_BAD, BOTH_GOOD, choice_as_stored
-from judging.services.crowd.campaigns import campaign_open_set
+from judging.services.campaign_settings import campaign_open_set
 from judging.services.crowd.traps import trap_question_mark
 from judging.services.relevance import assignment_next
 from tests.crowd_fixtures import make_campaign

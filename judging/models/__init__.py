@@ -3,6 +3,7 @@
 from judging.models.collection import (
     Clip,
     Collection,
+    CollectionShare,
     Query,
     RelevanceJudgment,
     RunEntry,
@@ -18,6 +19,8 @@ from judging.models.crowd import (
     Worker,
 )
 from judging.models.listening import AudioServed
+from judging.models.jobs import Job
+from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 __all__ = [
@@ -26,8 +29,11 @@ __all__ = [
     "AudioServed",
     "Clip",
     "Collection",
+    "CollectionShare",
     "Example",
     "ExampleItem",
+    "Invitation",
+    "Job",
     "JudgmentActivity",
     "PoolEntry",
     "PreferenceCampaign",

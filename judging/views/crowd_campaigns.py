@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from judging import exports, selectors
 from judging.forms.crowd import (
@@ -23,7 +23,8 @@ from judging.forms.crowd import (
 )
 from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
-from judging.services.crowd.campaigns import campaign_open_set, preference_campaign_create
+from judging.selectors.access import Need
+from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
@@ -32,16 +33,18 @@ WORKERS_PER_PAGE = 50
 ANSWERS_PER_PAGE = 100
 
 
-def _own(request, pk: int) -> PreferenceCampaign:
-    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
+def _own(request, pk: int, *, need: Need = "write") -> PreferenceCampaign:
+    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
+@require_GET
 @organiser_required
 def campaign_list(request):
-    campaigns = selectors.campaigns_for_organiser(user=request.user)
+    campaigns = selectors.campaigns_for_organiser(user=request.user, need="read")
     return render(request, "judging/preference_campaign_list.html", {"campaigns": campaigns})
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def campaign_create(request, collection_pk: int):
     collection = selectors.collection_for_organiser(user=request.user, collection_id=collection_pk)
@@ -71,9 +74,10 @@ def _worker_page(request, campaign, *, status: str = "", size: int = WORKERS_PER
     return page, selectors.worker_rows(campaign=campaign, workers=page.object_list)
 
 
+@require_GET
 @organiser_required
 def campaign_detail(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     page, rows = _worker_page(request, campaign)
     context = {
         "campaign": campaign,
@@ -89,9 +93,10 @@ def campaign_detail(request, pk: int):
     return render(request, "judging/preference_campaign_detail.html", context)
 
 
+@require_GET
 @organiser_required
 def campaign_workers(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     status = request.GET.get("status", "")
     page, rows = _worker_page(request, campaign, status=status)
     context = {
@@ -105,9 +110,10 @@ def campaign_workers(request, pk: int):
     return render(request, "judging/preference_campaign_workers.html", context)
 
 
+@require_GET
 @organiser_required
 def campaign_answers(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     worker_id = request.GET.get("worker", "")
     worker = (
         selectors.campaign_worker(campaign=campaign, worker_id=int(worker_id))
@@ -181,24 +187,8 @@ def worker_browser_reset_view(request, pk: int, worker_pk: int):
 
 
 @organiser_required
-@require_POST
-def campaign_open_view(request, pk: int):
-    campaign = _own(request, pk)
-    is_open = request.POST.get("is_open") == "1"
-    campaign_open_set(campaign=campaign, is_open=is_open)
-    messages.success(
-        request,
-        "Campaign reopened."
-        if is_open
-        else "Campaign closed: no new tasks for anyone; "
-        "tasks on screen can still be answered within their lease.",
-    )
-    return redirect(campaign)
-
-
-@organiser_required
 def campaign_examples(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     examples = selectors.campaign_examples(campaign=campaign)
     return render(
         request,
@@ -236,6 +226,7 @@ def examples_add_from_csv(request, pk: int):
     return redirect(campaign)
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def example_trap(request, pk: int, example_pk: int):
     campaign = _own(request, pk)
@@ -269,6 +260,7 @@ def trap_contest(request, pk: int, trap_pk: int):
     return redirect(campaign)
 
 
+@require_GET
 @organiser_required
 def campaign_answers_csv(request, pk: int):
-    return exports.campaign_answers_csv(campaign=_own(request, pk))
+    return exports.campaign_answers_csv(campaign=_own(request, pk, need="read"))

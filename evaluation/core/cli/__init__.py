@@ -7,6 +7,10 @@ Sub-commands::
     python -m evaluation.core reliability QRELS RUN [RUN ...] -m MEASURE ...  (G-theory)
 
 ``evaluate`` is the default, so the first form reads like ``trec_eval``.
+
+Low-cost evaluation (thesis ch. 7-8): ``estimate``, ``next``, ``features``, ``simulate``,
+``fit``, and ``evaluate ... --estimates EST`` (or ``--metadata META``), which goes to
+:mod:`evaluation.core.cli.evaluate_estimated`.
 """
 
 from __future__ import annotations
@@ -20,6 +24,14 @@ SUBCOMMANDS = {
     "reliability": "evaluation.core.cli.reliability",
 }
 
+# Low-cost evaluation (thesis ch. 7-8, issue 15)
+SUBCOMMANDS.update(
+    {
+        name: f"evaluation.core.cli.{name}"
+        for name in ("estimate", "next", "features", "simulate", "fit")
+    }
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
@@ -27,4 +39,9 @@ def main(argv: list[str] | None = None) -> int:
     if args and args[0] == name:
         args = args[1:]
     module = importlib.import_module(SUBCOMMANDS[name])
+    if name == "evaluate":  # with estimated relevance: low-cost evaluation (issue 15)
+        from evaluation.core.cli import evaluate_estimated
+
+        if evaluate_estimated.wants_estimates(args):
+            module = evaluate_estimated
     return module.main(args)

@@ -31,8 +31,9 @@ class _Inputs:
         default = ranked.qrels.default
         name = measure.option("scale") or default
         # graded measures turn rel=ℓ into a binary scale; binary ones threshold the levels
-        self.scale: Scale = get_scale(name, threshold=threshold)
-        self.plain_scale: Scale = get_scale(name)
+        split = measure.option("split")
+        self.scale: Scale = get_scale(name, threshold=threshold, split=split)
+        self.plain_scale: Scale = get_scale(name, split=split)
         self.column = self.scale.source if name != default else default
 
     @cached_property
@@ -136,9 +137,7 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "GAP": lambda x: gap.graded_average_precision(
         x.levels, k=x.k, ideal_levels=x.ideal(), top_level=int(x.top_level)
     ),
-    "ADR": lambda x: adr.average_dynamic_recall(
-        x.levels, k=x.k, ideal_levels=x.ideal(), retrieved=x.r.retrieved
-    ),
+    "ADR": lambda x: adr.average_dynamic_recall(x.levels, k=x.k, ideal_levels=x.ideal()),
     "bpref": lambda x: bpref(
         x.relevant, x.judged, num_rel=x.num_rel, num_nonrel=x.num_nonrel, k=x.k
     ),

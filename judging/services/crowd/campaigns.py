@@ -46,12 +46,3 @@ def preference_campaign_create(
         if trap_questions:
             trap_questions_from_judgments(campaign=campaign, count=trap_questions)
     return campaign
-
-
-def campaign_open_set(*, campaign: PreferenceCampaign, is_open: bool) -> PreferenceCampaign:
-    """Open or close a campaign. Closed: no new arrivals and no new task for anyone, at
-    once; a task already on screen can still be answered within its lease
-    (:data:`judging.services.crowd.tasks.TASK_LEASE`), then the worker gets the done page."""
-    PreferenceCampaign.objects.filter(pk=campaign.pk).update(is_open=is_open)
-    campaign.is_open = is_open
-    return campaign

@@ -41,7 +41,7 @@ def carry_back(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("judging", "0004_preference_campaign_imported_from"),
+        ("judging", "0007_invitations"),
     ]
 
     operations = [
