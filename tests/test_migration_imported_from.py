@@ -23,14 +23,17 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+def migrate_to_latest() -> None:
+    """Leave the schema as the other tests expect it: every app at its newest migration."""
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_imported_file_name_moves_to_the_campaign_and_back():
     try:
         check_forwards_and_backwards()
     finally:
-        # Leave the schema as the other tests expect it, whatever failed: at the latest
-        # migration of every app (later migrations than AFTER exist).
-        migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
+        migrate_to_latest()  # whatever failed (AFTER is no longer the newest)
 
 
 def check_forwards_and_backwards():
