@@ -20,6 +20,7 @@ from judging.models.crowd import (
 )
 from judging.models.handoff import PendingHandoff
 from judging.models.jobs import Job
+from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
@@ -27,6 +28,7 @@ from judging.models.sources import JudgmentSource
 __all__ = [
     "Answer",
     "Assignment",
+    "AudioServed",
     "Clip",
     "Collection",
     "CollectionShare",

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0011_judgment_source_column'),
+        ('judging', '0012_judgment_source_column'),
     ]
 
     operations = [

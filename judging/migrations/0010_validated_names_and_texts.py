@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0008_relevance_campaign_lowcost_mode'),
+        ('judging', '0009_crowd_integrity'),
     ]
 
     operations = [
