@@ -16,6 +16,14 @@ nearest level, halves up, so Broad 1 and 2 give 2 and Fine 40 and 61 give 51),
 
 Judgments that leave a scale empty are ignored on that scale; a pair with no value on
 a scale gets ``None`` there, and the adapter to the core decides (unjudged on that scale).
+
+Which judgments count
+---------------------
+Only the judgments of the collection's **official** judgment sources
+(:class:`judging.models.JudgmentSource`) are read: a pilot campaign's or a pilot
+import's judgments are filtered out here, *before* consolidating, so they never enter a
+consolidated level. :func:`collection_judgment_sources` says which sources were used and
+which were left out; results store it beside the numbers.
 """
 
 from __future__ import annotations
@@ -31,7 +39,10 @@ from django.shortcuts import get_object_or_404
 
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
-from judging.models import Collection, ExampleItem, RelevanceJudgment, RunEntry
+from judging.models import Collection, ExampleItem, JudgmentSource, RelevanceJudgment, RunEntry
+
+CONSOLIDATION_POLICY = "mean"
+"""The policy leaderboards and mappings consolidate with (:func:`collection_qrels_records`)."""
 
 
 class QrelsRecord(NamedTuple):
@@ -64,7 +75,9 @@ class CollectionRuns:
 
 
 def consolidate_judgments(
-    judgments: Iterable[tuple[str, str, int | None, int | None]], *, policy: str = "mean"
+    judgments: Iterable[tuple[str, str, int | None, int | None]],
+    *,
+    policy: str = CONSOLIDATION_POLICY,
 ) -> list[QrelsRecord]:
     """Consolidate ``(query, clip, broad, fine)`` rows, oldest first, into one per pair.
 
@@ -97,11 +110,26 @@ def consolidate_judgments(
 
 
 def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgment]:
-    return RelevanceJudgment.objects.filter(query__collection=collection)
+    """The judgments that count: those of the collection's official sources."""
+    return RelevanceJudgment.objects.filter(
+        query__collection=collection, source__status=JudgmentSource.OFFICIAL
+    )
 
 
-def collection_qrels_records(*, collection: Collection, policy: str = "mean") -> list[QrelsRecord]:
-    """The collection's judgments, one record per judged (query, clip), sorted by ids."""
+def collection_judgment_sources(*, collection: Collection) -> dict:
+    """Which judgment sources results use and which they leave out, by name, and the
+    consolidation policy applied to the judgments used (stored with each result)."""
+    used, left_out = [], []
+    for name, status in collection.judgment_sources.order_by("name").values_list("name", "status"):
+        (used if status == JudgmentSource.OFFICIAL else left_out).append(name)
+    return {"used": used, "left_out": left_out, "consolidation": CONSOLIDATION_POLICY}
+
+
+def collection_qrels_records(
+    *, collection: Collection, policy: str = CONSOLIDATION_POLICY
+) -> list[QrelsRecord]:
+    """The collection's counting judgments, one record per judged (query, clip), sorted by
+    ids: judgments of pilot sources are left out before consolidating."""
     rows = (
         collection_judgments(collection=collection)
         .order_by("updated_at", "pk")

@@ -84,7 +84,7 @@ def results_status(request, pk: int):
 @require_POST
 def results_recompute(request, pk: int):
     collection = _collection(request, pk)
-    collection_results_request(collection=collection)
+    collection_results_request(collection=collection, resend=True)
     return redirect("evaluation:results", pk=collection.pk)
 
 
@@ -98,6 +98,7 @@ def leaderboard(request, pk: int):
         "collection": collection,
         "board": board,
         "payload": payload,
+        "rows": _rows_with_system_ids(collection, payload),
         "plots": plots.leaderboard_plots(payload),
         "recompute": selectors.collection_recompute(collection=collection),
         "study": collection.reliability_studies.filter(measure=board.measure).first(),
@@ -105,10 +106,23 @@ def leaderboard(request, pk: int):
     return render(request, "evaluation/leaderboard.html", context)
 
 
+def _rows_with_system_ids(collection: Collection, payload: dict) -> list[dict]:
+    """The leaderboard's rows, each with its system's id for the system page's URL.
+
+    Systems are addressed by id, never by name: a name may hold "/" or anything else a
+    URL cannot carry. A system deleted since the computation has no id (and no link).
+    """
+    ids = dict(
+        judging_selectors.collection_systems(collection=collection).values_list("name", "pk")
+    )
+    return [{**row, "system_id": ids.get(row["system"])} for row in payload["rows"]]
+
+
 @organiser_required
 @require_GET
-def system_detail(request, pk: int, system: str):
+def system_detail(request, pk: int, system_id: int):
     collection = _collection(request, pk)
+    system = judging_selectors.collection_system(collection=collection, system_id=system_id).name
     board = _leaderboard(collection, _measure(request))
     payload = board.payload
     if system not in payload["systems"]:
@@ -216,7 +230,7 @@ def mapping(request, pk: int):
 def mapping_recompute(request, pk: int):
     collection = _collection(request, pk)
     campaign = _campaign(request, collection)
-    campaign_mapping_request(campaign=campaign)
+    campaign_mapping_request(campaign=campaign, resend=True)
     return redirect(f"{reverse('evaluation:mapping', args=[collection.pk])}?campaign={campaign.pk}")
 
 

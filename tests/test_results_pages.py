@@ -47,8 +47,12 @@ def test_the_leaderboard_shows_systems_report_groups_and_inline_plots(organiser,
     assert "Computed at" in page
 
 
+def system_url(personas, name: str) -> str:
+    return url(personas, f"systems/{personas.collection.systems.get(name=name).pk}/?measure={M}")
+
+
 def test_the_system_page_shows_per_query_scores_and_two_distributions(organiser, personas):
-    page = organiser.get(url(personas, f"systems/Beta/?measure={M}")).content.decode()
+    page = organiser.get(system_url(personas, "Beta")).content.decode()
     assert page.count('<svg role="img"') == 2
     assert "<td>q2</td><td>0.6000</td><td>0.7000</td>" in page
 
@@ -77,7 +81,11 @@ def test_the_leaderboard_exports_as_csv_tables_and_json(organiser, personas):
     pairs = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=pairs")
     ).content.decode()
-    assert pairs.splitlines()[0] == "a,b,delta,ci_low,ci_high,p,p_adjusted,delta_psat"
+    # The last column names the judgment sources (unrecorded: a payload made without them).
+    assert pairs.splitlines()[0] == (
+        "a,b,delta,ci_low,ci_high,p,p_adjusted,delta_psat,judgment_sources"
+    )
+    assert pairs.splitlines()[1].endswith(",unrecorded")
     scores = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=scores")
     ).content.decode()
@@ -101,7 +109,10 @@ def test_the_status_document_reports_a_running_recompute(organiser, personas):
 
 def test_an_unknown_measure_or_system_is_a_404(organiser, personas):
     assert organiser.get(url(personas, "leaderboard/?measure=P@5")).status_code == 404
-    assert organiser.get(url(personas, f"systems/Nope/?measure={M}")).status_code == 404
+    assert organiser.get(url(personas, f"systems/999999/?measure={M}")).status_code == 404
+    assert organiser.get(url(personas, f"systems/Beta/?measure={M}")).status_code == 404
+    # A system of the collection that is not on this leaderboard (S1 has no run).
+    assert organiser.get(system_url(personas, "S1")).status_code == 404
     assert (
         organiser.get(url(personas, f"leaderboard/plots/nope.csv?measure={M}")).status_code == 404
     )
@@ -131,3 +142,19 @@ def test_the_results_api_serves_the_stored_leaderboard(personas):
         == 10
     )
     assert api.get(f"/api/collections/{pk}/results/").json()["recompute"]["status"] == "idle"
+
+
+@pytest.mark.parametrize("name", ["A/B", "../..", "a?b#c", "50% / 100%", "x\\y"])
+def test_a_system_whose_name_a_url_cannot_carry_has_its_pages(client, personas, name):
+    """Names with "/" (accepted by import_runs and the API) used to make every results
+    page of the collection a 500 (NoReverseMatch): systems are addressed by id."""
+    client.login(username=personas.organiser.username, password=PASSWORD)
+    store_results(personas.collection, systems=(name, "Beta", "Gamma"))
+    board = client.get(url(personas, f"leaderboard/?measure={M}"))
+    assert board.status_code == 200
+    link = system_url(personas, name)
+    assert f'href="{link.replace("&", "&amp;")}"' in board.content.decode()
+    page = client.get(link)
+    assert page.status_code == 200
+    assert "<td>q2</td><td>0.7000</td>" in page.content.decode()  # scores[0] of the payload
+    assert client.get(url(personas, "")).status_code == 200

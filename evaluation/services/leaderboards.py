@@ -8,6 +8,7 @@ Leaderboard payload (what pages, exports and the API show)::
 
     measure, n_queries, systems, queries, scores[i][j], psat[i][j] | None,
     mapping: {source: "published" | "campaign", label, coefficients} | None,
+    judgment_sources: {used: [name, ...], left_out: [name, ...], consolidation},
     test, test_label, resamples, adjustment, alpha, seed,
     prediction_family,
     rows: [{rank, system, mean, ci_low, ci_high, half_width, psat_mean, psat_low,
@@ -299,12 +300,15 @@ def collection_results_store(
     runs: CollectionRuns,
     qrels: list[QrelsRecord],
     mappings: dict[str, dict] | None = None,
+    sources: dict | None = None,
     report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
 
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
-    the published Table 4.3 mapping when there is one. Returns the measure labels.
+    the published Table 4.3 mapping when there is one. ``sources`` (which judgment
+    sources were used and left out, :func:`evaluation.selectors.collection_judgment_sources`)
+    is stored in every payload as ``judgment_sources``. Returns the measure labels.
     """
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)
@@ -323,6 +327,8 @@ def collection_results_store(
         board = leaderboard_payload(matrix, config=config, mapping=mapping, report=step)
         step(0.9, f"{label}: G-study and D-study")
         study = reliability_payload(matrix, target=config.reliability_target)
+        if sources is not None:
+            board["judgment_sources"] = study["judgment_sources"] = sources
         payloads.append((label, json_safe(board), json_safe(study)))
     now = timezone.now()
     with transaction.atomic():
