@@ -1,0 +1,375 @@
+"""Results pages and status polls: server time per page, on SQLite and on PostgreSQL.
+
+What is measured (issue 14): the time the server takes to answer each results page of
+a collection whose results are stored — the overview, a leaderboard, a system, the
+significance of every pair, the reliability study, a campaign's satisfaction mapping —
+the status document the pages poll (``results/status.json``, also with ``?campaign=``)
+and results URLs that do not exist (404), timed with the Django test client (the whole
+request through middleware, session, view and template; no network) over several
+repetitions after one warm-up request, median and 95th percentile; plus the first
+request of a fresh process, which pays for importing the views.
+
+Two collections, each set up in a fresh database with the real importers and the real
+recompute (``collection_results_compute``, the default measures, bootstrap test with
+10,000 resamples; then the campaign's ``campaign_mapping_compute``):
+
+- **MIREX 2011**: ``import_mirex`` of the shared folder (18 systems × 100 queries × top 5,
+  6,322 Fine judgments), plus 1,000 preference answers on pairs of its lists
+  (``import_preference_answers``, answers drawn from the lists' Fine judgments, seed 0);
+- **synthetic**: 100 systems × 1,000 queries × top 5 from a pool of 50 judged clips per
+  query (seed 1, as ``bench_recompute.py``), written in the MIREX folder format and
+  imported with ``import_mirex``, plus 1,000 answers likewise.
+
+Each database runs in its own process (Django reads ``DATABASE_URL`` once): SQLite in a
+temporary file, PostgreSQL in a throwaway cluster (``embedded/postgres.py``).
+
+    python benchmarks/bench_results_pages.py [--database sqlite postgres]
+        [--repeat 30] [--skip-synthetic] [--json FILE]
+
+A URL that the code under test does not have (e.g. the significance page before it
+existed) is reported as ``n/a``. Nothing is asserted: the figures go to
+``docs/benchmarks.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from unittest import mock
+from urllib.parse import quote
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+MIREX = Path(os.environ.get("MIREX2011", "/work/shared/data/mirex2011-ams"))
+OWNER = "bench-organiser"
+ANSWERS = 1_000
+
+
+# --- data ------------------------------------------------------------------------------
+
+
+def synthetic_folder(folder: Path, *, n_systems=100, n_queries=1000, depth=5, pool=50, seed=1):
+    """A MIREX-format folder: runs.tsv, judgments.tsv (Fine 0–100), metadata.tsv."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    queries = [f"q{j:04d}" for j in range(n_queries)]
+    with open(folder / "judgments.tsv", "w", encoding="utf-8") as out:
+        for q in queries:
+            for i, fine in enumerate(rng.integers(0, 101, size=pool)):
+                out.write(f"{q}\t{q}d{i:02d}\t{fine}\n")
+    with open(folder / "runs.tsv", "w", encoding="utf-8") as out:
+        for s in range(n_systems):
+            for q in queries:
+                for d in rng.choice(pool, size=depth, replace=False):
+                    out.write(f"s{s:03d}\t{q}\t{q}d{d:02d}\n")
+    with open(folder / "metadata.tsv", "w", encoding="utf-8") as out:
+        for q in queries:
+            out.write(f"{q}\ta{q}\tg0\n")
+            for i in range(pool):
+                out.write(f"{q}d{i:02d}\ta{q}{i}\tg{i % 7}\n")
+    return folder
+
+
+def answers_csv(collection, *, n: int, seed: int = 0) -> str:
+    """``n`` answers on pairs of two systems' lists for one query, drawn from their Fine
+    judgments (the list with the higher mean Fine tends to win; both good or both bad
+    when both are high or low), as a worker with some noise would answer."""
+    from judging.models import RelevanceJudgment, RunEntry
+
+    lists: dict[tuple[str, str], list[str]] = {}
+    rows = (
+        RunEntry.objects.filter(system__collection=collection)
+        .order_by("system__name", "query__clip__external_id", "rank")
+        .values_list("system__name", "query__clip__external_id", "clip__external_id")
+    )
+    for system, query, clip in rows.iterator(chunk_size=5000):
+        lists.setdefault((query, system), []).append(clip)
+    fine = dict(
+        (((q, c), f) for q, c, f in RelevanceJudgment.objects.filter(
+            query__collection=collection
+        ).values_list("query__clip__external_id", "clip__external_id", "fine"))
+    )  # fmt: skip
+    by_query: dict[str, set[tuple[str, ...]]] = {}
+    for (query, _), clips in lists.items():
+        by_query.setdefault(query, set()).add(tuple(clips))
+    rng = random.Random(seed)
+    queries = sorted(q for q, distinct in by_query.items() if len(distinct) > 1)
+    lines = ["query,list_a,list_b,answer,worker"]
+    for i in range(n):
+        query = rng.choice(queries)
+        a, b = rng.sample(sorted(by_query[query]), 2)
+        la, lb = (sum(fine.get((query, c)) or 0 for c in x) / (100 * len(x)) for x in (a, b))
+        noise = rng.gauss(0, 0.1)
+        if la > 0.6 and lb > 0.6 and abs(la - lb) < 0.1:
+            answer = "both_good"
+        elif la < 0.3 and lb < 0.3 and abs(la - lb) < 0.1:
+            answer = "both_bad"
+        else:
+            answer = "a_better" if la - lb + noise > 0 else "b_better"
+        lines.append(f"{query},{' '.join(a)},{' '.join(b)},{answer},w{i}")
+    return "\n".join(lines) + "\n"
+
+
+def set_up(folder: Path, name: str) -> dict:
+    """Import ``folder`` as a collection, compute its results and a campaign's mapping."""
+    from django.core.management import call_command
+
+    from evaluation.services import campaign_mapping_compute, collection_results_compute
+    from judging import handoff
+    from judging.importers.answers import preference_answers_import
+    from judging.models import Collection
+
+    timings = {}
+    # The recomputes are run here, one after the other; no Celery hand-off.
+    with mock.patch.object(handoff, "send_task"):
+        started = time.perf_counter()
+        call_command("import_mirex", str(folder), owner=OWNER, name=name, stdout=io.StringIO())
+        timings["import"] = time.perf_counter() - started
+        collection = Collection.objects.get(name=name)
+        started = time.perf_counter()
+        report = preference_answers_import(
+            collection=collection, text=answers_csv(collection, n=ANSWERS),
+            filename="bench-answers.csv", campaign_name="Bench answers",
+        )  # fmt: skip
+        timings["answers import"] = time.perf_counter() - started
+        started = time.perf_counter()
+        campaign_mapping_compute(campaign=report.campaign)
+        collection_results_compute(target_id=collection.pk)
+        timings["recompute"] = time.perf_counter() - started
+    return {"collection": collection.pk, "campaign": report.campaign.pk, "setup": timings}
+
+
+def urls(collection_id: int, campaign_id: int) -> dict[str, str]:
+    from evaluation.models import Leaderboard
+
+    board = Leaderboard.objects.filter(collection_id=collection_id).order_by("measure").first()
+    measure = quote(board.measure)
+    best = board.payload["rows"][0]["system"]
+    base = f"/collections/{collection_id}/results/"
+    return {
+        "overview": base,
+        "leaderboard": f"{base}leaderboard/?measure={measure}",
+        "system": f"{base}systems/{quote(best)}/?measure={measure}",
+        "significance": f"{base}significance/?measure={measure}",
+        "reliability": f"{base}reliability/?measure={measure}",
+        "mapping": f"{base}mapping/?campaign={campaign_id}&measure={measure}",
+        "status.json": f"{base}status.json",
+        "status.json?campaign": f"{base}status.json?campaign={campaign_id}",
+        "404 measure": f"{base}leaderboard/?measure=nope",
+        "404 system": f"{base}systems/nope/?measure={measure}",
+        "404 collection": "/collections/999999/results/",
+    }
+
+
+# --- timing ----------------------------------------------------------------------------
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo)
+
+
+def login_client():
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=OWNER))
+    return client
+
+
+def count_queries(client, url: str) -> int:
+    """How many SQL statements one request makes (Django resets ``connection.queries``
+    when a request starts, so count through an execute wrapper instead)."""
+    from django.db import connection
+
+    statements = []
+
+    def counter(execute, sql, params, many, context):
+        statements.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(counter):
+        client.get(url)
+    return len(statements)
+
+
+def time_pages(targets: dict[str, str], *, repeat: int) -> dict[str, dict]:
+    client = login_client()
+    results = {}
+    for page, url in targets.items():
+        response = client.get(url)  # warm-up (and the expected status)
+        expected_404 = page.startswith("404")
+        if response.status_code == 404 and not expected_404:
+            results[page] = {"status": 404}  # the code under test has no such page
+            continue
+        times = []
+        for _ in range(repeat):
+            started = time.perf_counter()
+            client.get(url)
+            times.append((time.perf_counter() - started) * 1000)
+        results[page] = {
+            "status": response.status_code,
+            "median": statistics.median(times),
+            "p95": percentile(times, 0.95),
+            "queries": count_queries(client, url),
+            "kb": len(response.content) / 1024,
+        }
+    return results
+
+
+FIRST_REQUEST = """
+import sys, time
+sys.path.insert(0, sys.argv[1])
+started = time.perf_counter()
+import config.wsgi  # what gunicorn loads when a worker starts
+boot = time.perf_counter() - started
+from benchmarks.bench_results_pages import login_client
+client = login_client()
+started = time.perf_counter()
+client.get(sys.argv[2])
+print(boot * 1000, (time.perf_counter() - started) * 1000)
+"""
+
+
+def first_request(url: str) -> tuple[float, float]:
+    """ms to start a fresh process as a gunicorn worker does (``import config.wsgi``),
+    then ms of its first request."""
+    out = subprocess.run(
+        [sys.executable, "-c", FIRST_REQUEST, str(ROOT), url],
+        check=True, capture_output=True, text=True, env=os.environ,
+    )  # fmt: skip
+    boot, first = out.stdout.strip().splitlines()[-1].split()
+    return float(boot), float(first)
+
+
+def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
+    """The child process: one database, both collections."""
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    from judging.roles import ORGANISER, grant_role
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)
+    from django.contrib.auth import get_user_model
+
+    grant_role(get_user_model().objects.create(username=OWNER), ORGANISER)
+    collections = [("MIREX 2011", MIREX)]
+    work = Path(tempfile.mkdtemp(prefix="bench-results-"))
+    if synthetic:
+        collections.append(("synthetic 100×1000", synthetic_folder(work / "synthetic")))
+    report = {}
+    for name, folder in collections:
+        ids = set_up(folder, name)
+        targets = urls(ids["collection"], ids["campaign"])
+        pages = time_pages(targets, repeat=repeat)
+        for page in ("overview", "status.json", "404 measure"):
+            pages[page]["boot"], pages[page]["first"] = first_request(targets[page])
+        report[name] = {"setup": ids["setup"], "pages": pages}
+    return report
+
+
+# --- the parent: one child per database, then the table ---------------------------------
+
+
+def child(database: str, args) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="bench-results-db-"))
+    env = dict(
+        os.environ,
+        DJANGO_SETTINGS_MODULE="config.settings",
+        PYTHONPATH=str(ROOT),
+        # As in production: DEBUG off (no SQL log, plain 404 pages), static files from
+        # collectstatic's manifest.
+        DEBUG="false",
+        SECRET_KEY="bench-" + "x" * 40,
+        ALLOWED_HOSTS="testserver",
+        SESSION_COOKIE_SECURE="false",
+        CSRF_COOKIE_SECURE="false",
+        STATIC_ROOT=str(work / "static"),
+        EARSHOT_VAR_DIR=str(work / "var"),
+        LOG_LEVEL="ERROR",
+    )
+    cluster = None
+    if database == "sqlite":
+        env["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
+    else:
+        from embedded.postgres import start_postgres
+
+        cluster = start_postgres()
+        env["DATABASE_URL"] = cluster.url
+    out = work / "report.json"
+    command = [sys.executable, __file__, "--child", database, "--repeat", str(args.repeat),
+               "--out", str(out)] + (["--skip-synthetic"] if args.skip_synthetic else [])  # fmt: skip
+    try:
+        subprocess.run(command, check=True, env=env, cwd=ROOT)
+        return json.loads(out.read_text())
+    finally:
+        if cluster is not None:
+            cluster.stop()
+
+
+def table(reports: dict[str, dict]) -> str:
+    lines = []
+    for database, report in reports.items():
+        for name, data in report.items():
+            setup = ", ".join(f"{k} {v:.1f} s" for k, v in data["setup"].items())
+            lines.append(f"\n{database} · {name} ({setup})\n")
+            lines.append(
+                "| page | status | median ms | p95 ms | queries | KB "
+                "| fresh worker: start ms, first request ms |"
+            )
+            lines.append("|---|---:|---:|---:|---:|---:|---:|")
+            for page, r in data["pages"].items():
+                if "median" not in r:
+                    lines.append(f"| {page} | n/a | | | | | |")
+                    continue
+                first = f"{r['boot']:.0f}, {r['first']:.0f}" if "first" in r else ""
+                lines.append(
+                    f"| {page} | {r['status']} | {r['median']:.1f} | {r['p95']:.1f} "
+                    f"| {r['queries']} | {r['kb']:.0f} | {first} |"
+                )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database", nargs="+", choices=["sqlite", "postgres"],
+                        default=["sqlite", "postgres"])  # fmt: skip
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--json", type=Path, help="also write the figures to this file")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        report = run_one(args.child, repeat=args.repeat, synthetic=not args.skip_synthetic)
+        args.out.write_text(json.dumps(report))
+        return 0
+    print(f"load average at start: {os.getloadavg()}", flush=True)
+    reports = {database: child(database, args) for database in args.database}
+    print(f"load average at end: {os.getloadavg()}")
+    print(table(reports))
+    if args.json:
+        args.json.write_text(json.dumps(reports, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
