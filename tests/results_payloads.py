@@ -1,7 +1,9 @@
 """Stored results for page tests: payloads shaped like evaluation.services.leaderboards' output.
 
-The numbers are made up (the pages only read payloads); the services' own tests check
-real numbers against the numerical core.
+The numbers are made up (the pages only read what was stored); the services' own tests
+check real numbers against the numerical core. :func:`store_results` stores them the way
+a recompute does (:func:`evaluation.services.leaderboard_store.leaderboard_store`), so the
+parts the pages read are there too.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from django.utils import timezone
 
 from evaluation.models import Leaderboard, ReliabilityStudy
+from evaluation.services.leaderboard_store import leaderboard_store
 
 MEASURE = "CG(scale=fine)@5"
 
@@ -89,6 +92,6 @@ def store_results(collection) -> Leaderboard:
     ReliabilityStudy.objects.create(
         collection=collection, measure=MEASURE, payload=reliability_payload(), computed_at=now
     )
-    return Leaderboard.objects.create(
+    return leaderboard_store(
         collection=collection, measure=MEASURE, payload=leaderboard_payload(), computed_at=now
     )

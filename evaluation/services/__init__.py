@@ -1,6 +1,7 @@
 """Writes of the evaluation layer, one module per area.
 
-``recompute`` (the coalescing state machine) ← ``leaderboards`` ← ``results`` (a
+``recompute`` (the coalescing state machine) ← ``leaderboard_store`` (a leaderboard
+and the parts its pages read) ← ``leaderboards`` ← ``results`` (a
 collection's leaderboards and reliability studies) ← ``mappings`` (a campaign's
 satisfaction mapping) ← ``computers`` (what each kind of recompute target runs, and the
 task body): each imports only those to its left. The most used services are
