@@ -3,6 +3,7 @@
 import csv
 import io
 import json
+import re
 from urllib.parse import quote
 
 import pytest
@@ -26,6 +27,14 @@ def url(personas, rest: str) -> str:
     return f"/collections/{personas.collection.pk}/results/{rest}"
 
 
+def plot_specs(page: str) -> dict[str, dict]:
+    """The data each plot of a page hands to static/evaluation/plots.js, by plot name."""
+    found = re.findall(
+        r'<script id="plot-data-([\w-]+)" type="application/json">(.*?)</script>', page
+    )
+    return {name: json.loads(data) for name, data in found}
+
+
 def test_the_overview_links_each_leaderboard_and_study(organiser, personas):
     response = organiser.get(url(personas, ""))
     assert response.status_code == 200
@@ -36,21 +45,48 @@ def test_the_overview_links_each_leaderboard_and_study(organiser, personas):
     assert "Eρ² = 0.8000" in response.content.decode()
 
 
-def test_the_leaderboard_shows_systems_report_groups_and_inline_plots(organiser, personas):
+def test_the_leaderboard_shows_systems_report_groups_and_the_data_of_its_plots(organiser, personas):
     page = organiser.get(url(personas, f"leaderboard/?measure={M}")).content.decode()
     assert "Alpha: CG(scale=fine)@5 = 0.6000 ± 0.0500" in page
     assert page.index(">Alpha</a>") < page.index(">Beta</a>") < page.index(">Gamma</a>")
-    assert page.count('<svg role="img"') == 3  # means, P(Sat), significance
+    # Drawn in the browser from the stored rows (tests/results_payloads.py: Alpha's mean
+    # 0.6 with CI 0.6 ± 0.05, P(Sat) 0.7 within [0.66, 0.74]); the heat map of p-values
+    # is on the significance page.
+    specs = plot_specs(page)
+    assert list(specs) == ["means", "psat"]
+    assert specs["means"]["kind"] == "intervals"
+    assert specs["means"]["rows"][0] == ["Alpha", 0.6, pytest.approx(0.55), pytest.approx(0.65)]
+    assert [r[0] for r in specs["psat"]["rows"]] == ["Alpha", "Beta", "Gamma"]
+    assert specs["psat"]["rows"][0][1:] == pytest.approx([0.7, 0.66, 0.74])
+    assert f'href="/collections/{personas.collection.pk}/results/significance/?measure={M}"' in page
     assert "the published mapping of thesis Table 4.3" in page
     assert "(the published default)" in page
     assert 'data-group="1"' in page and 'data-group="2"' in page
     assert "Computed at" in page
+    assert "<svg" not in page  # the server draws nothing
+
+
+def test_the_significance_page_shows_every_pair_and_the_p_value_matrix(organiser, personas):
+    page = organiser.get(url(personas, f"significance/?measure={M}")).content.decode()
+    # tests/results_payloads.py: Alpha − Gamma has p = 0.001, Holm-adjusted 3 × 0.001.
+    assert "<td>Alpha − Gamma</td><td>ΔCG(scale=fine)@5 = 0.4000 ± 0.0300 (p=0.001)</td>" in page
+    assert page.count("<tr><td>") == 3
+    spec = plot_specs(page)["pvalues"]
+    assert spec["kind"] == "heatmap" and spec["labels"] == ["Alpha", "Beta", "Gamma"]
+    assert spec["matrix"][0] == [None, pytest.approx(0.9), pytest.approx(0.003)]
+    assert spec["matrix"][2][0] == pytest.approx(0.003)
 
 
 def test_the_system_page_shows_per_query_scores_and_two_distributions(organiser, personas):
     page = organiser.get(url(personas, f"systems/Beta/?measure={M}")).content.decode()
-    assert page.count('<svg role="img"') == 2
     assert "<td>q2</td><td>0.6000</td><td>0.7000</td>" in page
+    specs = plot_specs(page)
+    assert list(specs) == ["lambda", "psat"]
+    # Beta's scores over the two queries are 0.5 and 0.6, its P(Sat) 0.6 and 0.7: one
+    # query in each of the bins [0.5, 0.6) and [0.6, 0.7), then [0.6, 0.7) and [0.7, 0.8).
+    counted = {(low, n) for low, high, n in specs["lambda"]["rows"] if n}
+    assert counted == {(0.5, 1), (0.6, 1)}
+    assert {(low, n) for low, high, n in specs["psat"]["rows"] if n} == {(0.6, 1), (0.7, 1)}
 
 
 def test_the_reliability_page_shows_components_and_the_d_study(organiser, personas):
@@ -68,7 +104,11 @@ def test_each_plot_downloads_the_data_it_draws(organiser, personas):
     dstudy = organiser.get(url(personas, f"reliability/plots/dstudy.csv?measure={M}"))
     assert dstudy.content.decode().splitlines()[0] == "x,Eρ²,Φ"
     system = organiser.get(url(personas, f"system/plots/lambda.csv?measure={M}&system=Beta"))
-    assert system.status_code == 200
+    assert system.content.decode().splitlines()[:2] == ["bin low,bin high,count", "0.0,0.1,0"]
+    pvalues = organiser.get(url(personas, f"significance/plots/pvalues.csv?measure={M}"))
+    header, first = list(csv.reader(io.StringIO(pvalues.content.decode())))[:2]
+    assert header == ["row", "column", "value"]
+    assert first[:2] == ["Alpha", "Beta"] and float(first[2]) == pytest.approx(3 * 0.3)
 
 
 def test_the_leaderboard_exports_as_csv_tables_and_json(organiser, personas):
@@ -101,7 +141,9 @@ def test_the_status_document_reports_a_running_recompute(organiser, personas):
 
 def test_an_unknown_measure_or_system_is_a_404(organiser, personas):
     assert organiser.get(url(personas, "leaderboard/?measure=P@5")).status_code == 404
+    assert organiser.get(url(personas, "significance/?measure=P@5")).status_code == 404
     assert organiser.get(url(personas, f"systems/Nope/?measure={M}")).status_code == 404
+    assert organiser.get(url(personas, "systems/Beta/?measure=P@5")).status_code == 404
     assert (
         organiser.get(url(personas, f"leaderboard/plots/nope.csv?measure={M}")).status_code == 404
     )
