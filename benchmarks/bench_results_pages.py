@@ -6,8 +6,14 @@ significance of every pair, the reliability study, a campaign's satisfaction map
 the status document the pages poll (``results/status.json``, also with ``?campaign=``)
 and results URLs that do not exist (404), timed with the Django test client (the whole
 request through middleware, session, view and template; no network) over several
-repetitions after one warm-up request, median and 95th percentile; plus the first
-request of a fresh process, which pays for importing the views.
+repetitions after one warm-up request: median and 95th percentile of the wall-clock
+time, and the median CPU time of the process (on a machine shared with other work the
+wall clock also counts the time spent waiting for a core; with SQLite the CPU time is
+all the server's work, with PostgreSQL it leaves out the database server's). Also the
+number of SQL queries of each page, its size, on PostgreSQL the tables a query of the
+page scans sequentially (``EXPLAIN`` of each query with its parameters), and for a
+fresh process started as a gunicorn worker is (``import config.wsgi``) the time to start
+and the time of its first request.
 
 Two collections, each set up in a fresh database with the real importers and the real
 recompute (``collection_results_compute``, the default measures, bootstrap test with
@@ -21,11 +27,14 @@ recompute (``collection_results_compute``, the default measures, bootstrap test 
   imported with ``import_mirex``, plus 1,000 answers likewise.
 
 Each database runs in its own process (Django reads ``DATABASE_URL`` once): SQLite in a
-temporary file, PostgreSQL in a throwaway cluster (``embedded/postgres.py``).
+temporary file, PostgreSQL in a throwaway cluster (``embedded/postgres.py``), with
+production settings (``DEBUG`` off, static files from ``collectstatic``).
 
-    python benchmarks/bench_results_pages.py [--database sqlite postgres]
+    python benchmarks/bench_results_pages.py [--code [LABEL=]DIR ...] [--database sqlite postgres]
         [--repeat 30] [--skip-synthetic] [--json FILE]
 
+``--code`` measures other checkouts of Earshot side by side in one run (e.g. an export of
+``main`` as "before" and this one as "after"; each with ``DIR/.venv`` if it has one).
 A URL that the code under test does not have (e.g. the significance page before it
 existed) is reported as ``n/a``. Nothing is asserted: the figures go to
 ``docs/benchmarks.md``.
@@ -48,7 +57,8 @@ from unittest import mock
 from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+if not os.environ.get("BENCH_CODE"):
+    sys.path.insert(0, str(ROOT))
 
 MIREX = Path(os.environ.get("MIREX2011", "/work/shared/data/mirex2011-ams"))
 OWNER = "bench-organiser"
@@ -192,20 +202,38 @@ def login_client():
     return client
 
 
-def count_queries(client, url: str) -> int:
-    """How many SQL statements one request makes (Django resets ``connection.queries``
-    when a request starts, so count through an execute wrapper instead)."""
+def statements(client, url: str) -> list[tuple[str, tuple]]:
+    """The SQL statements (with their parameters) of one request (Django resets
+    ``connection.queries`` when a request starts, so they are caught by a wrapper)."""
     from django.db import connection
 
-    statements = []
+    made = []
 
-    def counter(execute, sql, params, many, context):
-        statements.append(sql)
+    def catch(execute, sql, params, many, context):
+        made.append((sql, params))
         return execute(sql, params, many, context)
 
-    with connection.execute_wrapper(counter):
+    with connection.execute_wrapper(catch):
         client.get(url)
-    return len(statements)
+    return made
+
+
+def sequential_scans(made: list[tuple[str, tuple]]) -> list[str]:
+    """On PostgreSQL, the tables the plans of these SELECTs scan sequentially."""
+    import re
+
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return []
+    tables = set()
+    with connection.cursor() as cursor:
+        for sql, params in made:
+            if sql.lstrip().upper().startswith("SELECT"):
+                cursor.execute(f"EXPLAIN {sql}", params)
+                plan = "\n".join(row[0] for row in cursor.fetchall())
+                tables.update(re.findall(r"Seq Scan on (\w+)", plan))
+    return sorted(tables)
 
 
 def time_pages(targets: dict[str, str], *, repeat: int) -> dict[str, dict]:
@@ -217,16 +245,20 @@ def time_pages(targets: dict[str, str], *, repeat: int) -> dict[str, dict]:
         if response.status_code == 404 and not expected_404:
             results[page] = {"status": 404}  # the code under test has no such page
             continue
-        times = []
+        wall, cpu = [], []
         for _ in range(repeat):
-            started = time.perf_counter()
+            started, cpu_started = time.perf_counter(), time.process_time()
             client.get(url)
-            times.append((time.perf_counter() - started) * 1000)
+            wall.append((time.perf_counter() - started) * 1000)
+            cpu.append((time.process_time() - cpu_started) * 1000)
+        made = statements(client, url)
         results[page] = {
             "status": response.status_code,
-            "median": statistics.median(times),
-            "p95": percentile(times, 0.95),
-            "queries": count_queries(client, url),
+            "median": statistics.median(wall),
+            "p95": percentile(wall, 0.95),
+            "cpu": statistics.median(cpu),
+            "queries": len(made),
+            "seq_scans": sequential_scans(made),
             "kb": len(response.content) / 1024,
         }
     return results
@@ -238,22 +270,30 @@ sys.path.insert(0, sys.argv[1])
 started = time.perf_counter()
 import config.wsgi  # what gunicorn loads when a worker starts
 boot = time.perf_counter() - started
-from benchmarks.bench_results_pages import login_client
-client = login_client()
+from django.contrib.auth import get_user_model
+from django.test import Client, RequestFactory
+client = Client()
+client.force_login(get_user_model().objects.get(username=sys.argv[3]))
+cookie = client.cookies.output(header="", sep=";").strip()
+environ = RequestFactory().get(sys.argv[2], HTTP_COOKIE=cookie).environ
+statuses = []
 started = time.perf_counter()
-client.get(sys.argv[2])
-print(boot * 1000, (time.perf_counter() - started) * 1000)
+body = b"".join(config.wsgi.application(environ, lambda s, h, e=None: statuses.append(s)))
+first = time.perf_counter() - started
+print(statuses[0].split()[0], boot * 1000, first * 1000)
 """
 
 
 def first_request(url: str) -> tuple[float, float]:
     """ms to start a fresh process as a gunicorn worker does (``import config.wsgi``),
-    then ms of its first request."""
+    then ms of its first request, through that WSGI application as gunicorn calls it."""
     out = subprocess.run(
-        [sys.executable, "-c", FIRST_REQUEST, str(ROOT), url],
+        [sys.executable, "-c", FIRST_REQUEST, os.environ["BENCH_CODE"], url, OWNER],
         check=True, capture_output=True, text=True, env=os.environ,
     )  # fmt: skip
-    boot, first = out.stdout.strip().splitlines()[-1].split()
+    status, boot, first = out.stdout.strip().splitlines()[-1].split()
+    if status not in ("200", "404"):
+        raise RuntimeError(f"the first request of a fresh worker for {url} answered {status}")
     return float(boot), float(first)
 
 
@@ -289,12 +329,13 @@ def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
 # --- the parent: one child per database, then the table ---------------------------------
 
 
-def child(database: str, args) -> dict:
+def child(code: Path, database: str, args) -> dict:
     work = Path(tempfile.mkdtemp(prefix="bench-results-db-"))
     env = dict(
         os.environ,
+        BENCH_CODE=str(code),
         DJANGO_SETTINGS_MODULE="config.settings",
-        PYTHONPATH=str(ROOT),
+        PYTHONPATH=str(code),
         # As in production: DEBUG off (no SQL log, plain 404 pages), static files from
         # collectstatic's manifest.
         DEBUG="false",
@@ -314,11 +355,14 @@ def child(database: str, args) -> dict:
 
         cluster = start_postgres()
         env["DATABASE_URL"] = cluster.url
+    python = code / ".venv" / "bin" / "python"
     out = work / "report.json"
-    command = [sys.executable, __file__, "--child", database, "--repeat", str(args.repeat),
-               "--out", str(out)] + (["--skip-synthetic"] if args.skip_synthetic else [])  # fmt: skip
+    command = [str(python) if python.exists() else sys.executable, __file__,
+               "--child", database, "--repeat", str(args.repeat), "--out", str(out)]  # fmt: skip
+    if args.skip_synthetic:
+        command.append("--skip-synthetic")
     try:
-        subprocess.run(command, check=True, env=env, cwd=ROOT)
+        subprocess.run(command, check=True, env=env, cwd=code)
         return json.loads(out.read_text())
     finally:
         if cluster is not None:
@@ -326,30 +370,45 @@ def child(database: str, args) -> dict:
 
 
 def table(reports: dict[str, dict]) -> str:
+    """One table per database and collection: a row per page, a column group per code."""
+    codes = list(reports)
+    first = reports[codes[0]]
     lines = []
-    for database, report in reports.items():
-        for name, data in report.items():
-            setup = ", ".join(f"{k} {v:.1f} s" for k, v in data["setup"].items())
-            lines.append(f"\n{database} · {name} ({setup})\n")
-            lines.append(
-                "| page | status | median ms | p95 ms | queries | KB "
-                "| fresh worker: start ms, first request ms |"
-            )
-            lines.append("|---|---:|---:|---:|---:|---:|---:|")
-            for page, r in data["pages"].items():
-                if "median" not in r:
-                    lines.append(f"| {page} | n/a | | | | | |")
-                    continue
-                first = f"{r['boot']:.0f}, {r['first']:.0f}" if "first" in r else ""
-                lines.append(
-                    f"| {page} | {r['status']} | {r['median']:.1f} | {r['p95']:.1f} "
-                    f"| {r['queries']} | {r['kb']:.0f} | {first} |"
-                )
+    for database, collections in first.items():
+        for name, data in collections.items():
+            lines.append(f"\n{database} · {name}\n")
+            for code in codes:
+                setup = reports[code][database][name]["setup"]
+                timings = ", ".join(f"{k} {v:.1f} s" for k, v in setup.items())
+                lines.append(f"- setup of {code}: {timings}")
+            lines.append("")
+            header = ["page"] + [
+                f"{code}: {column}"
+                for code in codes
+                for column in ("median ms", "p95 ms", "CPU ms", "queries", "KB")
+            ]
+            lines.append("| " + " | ".join(header) + " | seq scans | fresh worker |")
+            lines.append("|---|" + "---:|" * (len(header) - 1) + "---|---|")
+            for page in data["pages"]:
+                cells, scans, fresh = [page], "", []
+                for code in codes:
+                    r = reports[code][database][name]["pages"].get(page, {})
+                    if "median" not in r:
+                        cells += ["n/a", "", "", "", ""]
+                        continue
+                    cells += [f"{r['median']:.1f}", f"{r['p95']:.1f}", f"{r['cpu']:.1f}",
+                              str(r["queries"]), f"{r['kb']:.0f}"]  # fmt: skip
+                    scans = ", ".join(r.get("seq_scans", [])) if database == "postgres" else ""
+                    if "first" in r:
+                        fresh.append(f"{code}: start {r['boot']:.0f} ms, first {r['first']:.0f} ms")
+                lines.append("| " + " | ".join(cells) + f" | {scans} | {'; '.join(fresh)} |")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--code", nargs="+", default=[f"this={ROOT}"], metavar="[LABEL=]DIR",
+                        help="checkouts of Earshot to measure (default: this one)")  # fmt: skip
     parser.add_argument("--database", nargs="+", choices=["sqlite", "postgres"],
                         default=["sqlite", "postgres"])  # fmt: skip
     parser.add_argument("--repeat", type=int, default=30)
@@ -359,11 +418,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
+        sys.path.insert(0, os.environ["BENCH_CODE"])
         report = run_one(args.child, repeat=args.repeat, synthetic=not args.skip_synthetic)
         args.out.write_text(json.dumps(report))
         return 0
     print(f"load average at start: {os.getloadavg()}", flush=True)
-    reports = {database: child(database, args) for database in args.database}
+    codes = dict(c.split("=", 1) if "=" in c else (Path(c).name, c) for c in args.code)
+    reports = {
+        label: {db: child(Path(code).resolve(), db, args) for db in args.database}
+        for label, code in codes.items()
+    }
     print(f"load average at end: {os.getloadavg()}")
     print(table(reports))
     if args.json:
