@@ -6,7 +6,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from evaluation.services.leaderboard_store import leaderboard_parts
+from evaluation.services.leaderboard_store import leaderboard_parts, leaderboard_parts_create
 
 
 def split_stored_payloads(apps, schema_editor):
@@ -20,16 +20,8 @@ def split_stored_payloads(apps, schema_editor):
         board.summary = parts.summary
         board.significance = parts.significance
         board.save(update_fields=['summary', 'significance'])
-        LeaderboardSystem.objects.bulk_create(
-            [LeaderboardSystem(leaderboard=board, **system) for system in parts.systems],
-            batch_size=500,
-        )
-        LeaderboardPair.objects.bulk_create(
-            [
-                LeaderboardPair(leaderboard=board, position=n, data=pair)
-                for n, pair in enumerate(parts.pairs)
-            ],
-            batch_size=1000,
+        leaderboard_parts_create(
+            leaderboard=board, parts=parts, systems=LeaderboardSystem, pairs=LeaderboardPair
         )
 
 

@@ -102,6 +102,23 @@ def leaderboard_parts(payload: dict) -> LeaderboardParts:
     )
 
 
+def leaderboard_parts_create(
+    *, leaderboard, parts: LeaderboardParts, systems=LeaderboardSystem, pairs=LeaderboardPair
+) -> None:
+    """Create the rows of ``parts`` for ``leaderboard`` (``systems`` and ``pairs`` are the
+    model classes: the historical ones in a migration)."""
+    systems.objects.bulk_create(
+        [systems(leaderboard=leaderboard, **system) for system in parts.systems], batch_size=500
+    )
+    pairs.objects.bulk_create(
+        [
+            pairs(leaderboard=leaderboard, position=n, data=pair)
+            for n, pair in enumerate(parts.pairs)
+        ],
+        batch_size=1000,
+    )
+
+
 def leaderboard_store(
     *, collection: Collection, measure: str, payload: dict, computed_at: datetime
 ) -> Leaderboard:
@@ -120,15 +137,5 @@ def leaderboard_store(
         )
         board.systems.all().delete()
         board.pairs.all().delete()
-        LeaderboardSystem.objects.bulk_create(
-            [LeaderboardSystem(leaderboard=board, **system) for system in parts.systems],
-            batch_size=500,
-        )
-        LeaderboardPair.objects.bulk_create(
-            [
-                LeaderboardPair(leaderboard=board, position=n, data=pair)
-                for n, pair in enumerate(parts.pairs)
-            ],
-            batch_size=1000,
-        )
+        leaderboard_parts_create(leaderboard=board, parts=parts)
     return board
