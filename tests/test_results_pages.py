@@ -7,10 +7,12 @@ import re
 from urllib.parse import quote
 
 import pytest
+from django.utils import timezone
 
 from evaluation.models import Recompute
+from evaluation.services.leaderboard_store import leaderboard_store
 from tests.personas import PASSWORD
-from tests.results_payloads import MEASURE, store_results
+from tests.results_payloads import MEASURE, leaderboard_payload, store_results
 
 pytestmark = pytest.mark.django_db
 M = quote(MEASURE)
@@ -153,7 +155,38 @@ def test_another_organiser_cannot_see_the_results(client, personas):
     store_results(personas.collection)
     client.login(username=personas.other_organiser.username, password=PASSWORD)
     assert client.get(url(personas, f"leaderboard/?measure={M}")).status_code == 404
+    assert client.get(url(personas, f"significance/?measure={M}")).status_code == 404
+    assert client.get(url(personas, f"systems/Beta/?measure={M}")).status_code == 404
+    plot = url(personas, f"significance/plots/pvalues.csv?measure={M}")
+    assert client.get(plot).status_code == 404
     assert client.get(url(personas, "status.json")).status_code == 404
+
+
+def test_any_page_number_shows_a_page_of_the_list(organiser, personas):
+    for number in ("abc", "0", "-1", "2", "999999999999", "1e9", ""):
+        for rest in (f"significance/?measure={M}", f"systems/Beta/?measure={M}"):
+            response = organiser.get(url(personas, f"{rest}&page={number}"))
+            assert response.status_code == 200, (rest, number)
+            assert "of 3" in response.content.decode() or "of 2" in response.content.decode()
+
+
+def test_a_system_named_like_markup_stays_text_on_every_page(organiser, personas):
+    hostile = '</script><img src=x onerror="alert(1)">'
+    payload = json.loads(
+        json.dumps(leaderboard_payload()).replace("Gamma", hostile.replace('"', '\\"'))
+    )
+    leaderboard_store(
+        collection=personas.collection, measure=MEASURE, payload=payload, computed_at=timezone.now()
+    )
+    for rest in (f"leaderboard/?measure={M}", f"significance/?measure={M}",
+                 f"systems/{quote(hostile)}/?measure={M}"):  # fmt: skip
+        response = organiser.get(url(personas, rest))
+        assert response.status_code == 200, rest
+        page = response.content.decode()
+        assert "<img" not in page and hostile not in page, rest
+    # In the plots' data it is JSON with <, > and & escaped, drawn by plots.js as text.
+    spec = plot_specs(organiser.get(url(personas, f"leaderboard/?measure={M}")).content.decode())
+    assert spec["means"]["rows"][2][0] == hostile
 
 
 def test_the_results_api_serves_the_stored_leaderboard(personas):
