@@ -161,6 +161,34 @@ def set_up(folder: Path, name: str) -> dict:
     return {"collection": collection.pk, "campaign": report.campaign.pk, "setup": timings}
 
 
+def storing(collection_id: int) -> dict[str, float]:
+    """s to store one leaderboard of the collection again (median of 3): its payload
+    alone, and as a recompute stores it now, with the parts the pages read (only for code
+    that has ``leaderboard_store``)."""
+    try:
+        from evaluation.services.leaderboard_store import leaderboard_store
+    except ImportError:
+        return {}
+    from evaluation.models import Leaderboard
+
+    board = Leaderboard.objects.filter(collection_id=collection_id).order_by("measure").first()
+    alone, whole = [], []
+    for _ in range(3):
+        started = time.perf_counter()
+        Leaderboard.objects.filter(pk=board.pk).update(payload=board.payload)
+        alone.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        leaderboard_store(
+            collection=board.collection, measure=board.measure, payload=board.payload,
+            computed_at=board.computed_at,
+        )  # fmt: skip
+        whole.append(time.perf_counter() - started)
+    return {
+        "a leaderboard's payload stored": statistics.median(alone),
+        "with its parts": statistics.median(whole),
+    }
+
+
 def urls(collection_id: int, campaign_id: int) -> dict[str, str]:
     from evaluation.models import Leaderboard
 
@@ -326,6 +354,7 @@ def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
     report = {}
     for name, folder in collections:
         ids = set_up(folder, name)
+        ids["setup"].update(storing(ids["collection"]))
         targets = urls(ids["collection"], ids["campaign"])
         pages = time_pages(targets, repeat=repeat)
         for page in ("overview", "status.json", "404 measure"):
@@ -387,7 +416,7 @@ def table(reports: dict[str, dict]) -> str:
             lines.append(f"\n{database} · {name}\n")
             for code in codes:
                 setup = reports[code][database][name]["setup"]
-                timings = ", ".join(f"{k} {v:.1f} s" for k, v in setup.items())
+                timings = ", ".join(f"{k} {v:.2f} s" for k, v in setup.items())
                 lines.append(f"- setup of {code}: {timings}")
             lines.append("")
             header = ["page"] + [
