@@ -52,7 +52,9 @@ def test_an_organiser_sorts_the_leaderboard_sees_plots_and_downloads_csv(page, p
 def test_the_significance_and_system_pages_draw_their_plots_from_the_stored_data(page, personas):
     store_results(personas.collection)
     log_in(page, personas.organiser.username, PASSWORD)
-    page.goto(f"/collections/{personas.collection.pk}/results/leaderboard/?measure={quote(MEASURE)}")
+    page.goto(
+        f"/collections/{personas.collection.pk}/results/leaderboard/?measure={quote(MEASURE)}"
+    )
     page.get_by_role("link", name="Significance of every pair").click()
     assert page.get_by_role("heading", name=f"Significance: {MEASURE}").is_visible()
     heat = page.get_by_role("img", name="Adjusted p-values (bootstrap, holm)")
