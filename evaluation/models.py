@@ -99,6 +99,12 @@ class Leaderboard(models.Model):
                 fields=["collection", "measure"], name="leaderboard_per_collection_measure"
             ),
         ]
+        indexes = [
+            # Covers "which leaderboards, computed when" (status polls, the overview, a
+            # system's page): SQLite then never walks a row, whose later columns lie
+            # beyond the payload's megabytes of overflow pages.
+            models.Index(fields=["collection", "measure", "computed_at"], name="leaderboard_when"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.collection} · {self.measure}"

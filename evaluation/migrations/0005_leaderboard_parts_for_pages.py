@@ -1,7 +1,8 @@
 # The results pages stop loading a leaderboard's whole payload: its summary, the matrix
 # of adjusted p-values, one row per system and one per pair are stored beside it
-# (evaluation/services/leaderboard_store.py). Leaderboards stored before this migration
-# get their parts here, split from their payload the same way.
+# (evaluation/services/leaderboard_store.py), and an index covers which leaderboards were
+# computed when. Leaderboards stored before this migration get their parts here, split
+# from their payload the same way.
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -70,6 +71,10 @@ class Migration(migrations.Migration):
                 'ordering': ['leaderboard', 'rank'],
                 'constraints': [models.UniqueConstraint(fields=('leaderboard', 'system'), name='leaderboard_system_once')],
             },
+        ),
+        migrations.AddIndex(
+            model_name='leaderboard',
+            index=models.Index(fields=['collection', 'measure', 'computed_at'], name='leaderboard_when'),
         ),
         # Backwards, the parts are dropped with their tables and fields.
         migrations.RunPython(split_stored_payloads, migrations.RunPython.noop),
