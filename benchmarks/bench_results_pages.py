@@ -45,6 +45,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -250,16 +251,21 @@ def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
     work = Path(tempfile.mkdtemp(prefix="bench-results-"))
     if synthetic:
         collections.append(("synthetic 100×1000", synthetic_folder(work / "synthetic")))
-    report = {}
-    for name, folder in collections:
-        ids = set_up(folder, name)
-        ids["setup"].update(storing(ids["collection"]))
-        targets = urls(ids["collection"], ids["campaign"])
-        pages = time_pages(targets, repeat=repeat)
-        for page in ("overview", "status.json", "404 measure"):
-            pages[page]["boot"], pages[page]["first"] = first_request(targets[page])
-        report[name] = {"setup": ids["setup"], "pages": pages}
-    return report
+    try:
+        return {name: measure(name, folder, repeat=repeat) for name, folder in collections}
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def measure(name: str, folder: Path, *, repeat: int) -> dict:
+    """Set up one collection, then time its pages."""
+    ids = set_up(folder, name)
+    ids["setup"].update(storing(ids["collection"]))
+    targets = urls(ids["collection"], ids["campaign"])
+    pages = time_pages(targets, repeat=repeat)
+    for page in ("overview", "status.json", "404 measure"):
+        pages[page]["boot"], pages[page]["first"] = first_request(targets[page])
+    return {"setup": ids["setup"], "pages": pages}
 
 
 # --- the parent: one child per database, then the table ---------------------------------
@@ -303,6 +309,7 @@ def child(code: Path, database: str, args) -> dict:
     finally:
         if cluster is not None:
             cluster.stop()
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def table(reports: dict[str, dict]) -> str:
