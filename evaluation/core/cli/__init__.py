@@ -7,6 +7,10 @@ Sub-commands::
     python -m evaluation.core reliability QRELS RUN [RUN ...] -m MEASURE ...  (G-theory)
 
 ``evaluate`` is the default, so the first form reads like ``trec_eval``.
+
+Low-cost evaluation (thesis ch. 7-8): ``estimate``, ``next``, ``features``, ``simulate``,
+``fit``, and ``evaluate ... --estimates EST`` (or ``--metadata META``), which goes to
+:mod:`evaluation.core.cli.evaluate_estimated`.
 """
 
 from __future__ import annotations
@@ -20,11 +24,30 @@ SUBCOMMANDS = {
     "reliability": "evaluation.core.cli.reliability",
 }
 
+# Low-cost evaluation (thesis ch. 7-8, issue 15)
+SUBCOMMANDS.update(
+    {
+        name: f"evaluation.core.cli.{name}"
+        for name in ("estimate", "next", "features", "simulate", "fit")
+    }
+)
+
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     name = args[0] if args and args[0] in SUBCOMMANDS else "evaluate"
     if args and args[0] == name:
         args = args[1:]
-    module = importlib.import_module(SUBCOMMANDS[name])
-    return module.main(args)
+    module = SUBCOMMANDS[name]
+    if name == "evaluate" and wants_estimates(args):  # low-cost evaluation (issue 15)
+        module = "evaluation.core.cli.evaluate_estimated"
+    return importlib.import_module(module).main(args)
+
+
+#: The options that make ``evaluate`` an evaluation with estimates (checked here, so that
+#: the plain ``evaluate`` does not import the low-cost modules and scipy).
+FLAGS = ("--estimates", "--metadata")
+
+
+def wants_estimates(args: list[str]) -> bool:
+    return any(a == f or a.startswith(f + "=") for a in args for f in FLAGS)
