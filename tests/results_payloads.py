@@ -24,7 +24,8 @@ def _row(rank, system, mean, group):
         "psat_mean": mean + 0.1, "psat_low": mean + 0.06, "psat_high": mean + 0.14,
         "psat_half_width": 0.04, "psucc": round(mean, 2), "group": group,
         "group_label": "ab"[group - 1], "group_parity": (group - 1) % 2,
-        "report": f"{MEASURE} = {mean:.4f} ± 0.0500\nP(Sat) = {mean + 0.1:.4f} ± 0.0400",
+        "report": f"{MEASURE} = {mean:.4f} ± 0.0500\nP(Sat) = {mean + 0.1:.4f} ± 0.0400\n"
+        f"95% of future queries are expected to get P(Sat) > {mean - 0.3:.2f}",
     }  # fmt: skip
 
 

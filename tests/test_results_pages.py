@@ -63,6 +63,13 @@ def test_the_leaderboard_shows_systems_report_groups_and_the_data_of_its_plots(o
     assert f'href="/collections/{personas.collection.pk}/results/significance/?measure={M}"' in page
     assert "the published mapping of thesis Table 4.3" in page
     assert "(the published default)" in page
+    # The science of thesis §4.2.3 and §5.6.2 the payload carries: which distribution the
+    # prediction intervals use, and per row the P(Sat) that 95% of new queries exceed
+    # (Alpha's psat_floor, round(0.6 − 0.3, 2) = 0.30 in tests/results_payloads.py).
+    assert "the empirical distribution of the per-query scores (thesis §4.2.3)" in page
+    assert "and the P(Sat) that 95% of new queries exceed" in page
+    assert '<td data-value="0.3">0.30</td>' in page
+    assert "[0.2000, 1.0000]" in page  # Alpha's prediction interval, 0.6 ∓ 0.4 within [0, 1]
     assert 'data-group="1"' in page and 'data-group="2"' in page
     assert "Computed at" in page
     assert "<svg" not in page  # the server draws nothing
@@ -82,6 +89,8 @@ def test_the_significance_page_shows_every_pair_and_the_p_value_matrix(organiser
 def test_the_system_page_shows_per_query_scores_and_two_distributions(organiser, personas):
     page = organiser.get(url(personas, f"systems/Beta/?measure={M}")).content.decode()
     assert "<td>q2</td><td>0.6000</td><td>0.7000</td>" in page
+    # Beta's row report, with the §5.6.2 statement (tests/results_payloads.py: 0.55 − 0.3).
+    assert "95% of future queries are expected to get P(Sat) &gt; 0.25" in page
     specs = plot_specs(page)
     assert list(specs) == ["lambda", "psat"]
     # Beta's scores over the two queries are 0.5 and 0.6, its P(Sat) 0.6 and 0.7: one
@@ -187,6 +196,26 @@ def test_a_system_named_like_markup_stays_text_on_every_page(organiser, personas
     # In the plots' data it is JSON with <, > and & escaped, drawn by plots.js as text.
     spec = plot_specs(organiser.get(url(personas, f"leaderboard/?measure={M}")).content.decode())
     assert spec["means"]["rows"][2][0] == hostile
+
+
+def test_a_measure_with_the_graded_split_option_has_every_page(organiser, personas):
+    # A measure name with a comma (the graded scales' split option) reaches every page
+    # and its links keep it whole.
+    graded = "CG(scale=graded4,split=cells)@5"
+    payload = leaderboard_payload() | {"measure": graded}
+    leaderboard_store(
+        collection=personas.collection, measure=graded, payload=payload, computed_at=timezone.now()
+    )
+    g = quote(graded)
+    overview = organiser.get(url(personas, "")).content.decode()
+    assert f"leaderboard/?measure={g}" in overview
+    for rest in (f"leaderboard/?measure={g}", f"significance/?measure={g}",
+                 f"systems/Beta/?measure={g}"):  # fmt: skip
+        response = organiser.get(url(personas, rest))
+        assert response.status_code == 200, rest
+        assert graded in response.content.decode(), rest
+    csv_data = organiser.get(url(personas, f"leaderboard/plots/means.csv?measure={g}"))
+    assert csv_data.content.decode().startswith("label,mean,low,high\nAlpha,0.6,")
 
 
 def test_the_results_api_serves_the_stored_leaderboard(personas):
