@@ -128,6 +128,28 @@ def collection_runs(*, collection: Collection) -> CollectionRuns:
     return CollectionRuns(systems=systems, queries=queries, rankings=rankings)
 
 
+def collection_clip_metadata(*, collection: Collection) -> list[tuple[str, str, str]]:
+    """``(clip, artist, genre)`` of every clip (queries are clips too), for the relevance
+    models' features (thesis §7.2.3)."""
+    return list(
+        collection.clips.order_by("external_id").values_list("external_id", "artist", "genre")
+    )
+
+
+def collection_teams(*, collection: Collection) -> dict[str, str]:
+    """``{system: team}`` of the systems whose team is known (fTEAM, thesis §7.2.3)."""
+    return dict(collection.systems.exclude(team="").values_list("name", "team"))
+
+
+def campaign_pool_pairs(*, campaign) -> list[tuple[int, str, str]]:
+    """``(pool entry id, query, clip)`` by external ids of a relevance campaign's pool."""
+    return list(
+        campaign.pool.order_by("pk").values_list(
+            "pk", "query__clip__external_id", "clip__external_id"
+        )
+    )
+
+
 # --- Stored results -------------------------------------------------------------------
 # The collection or campaign given has passed the access rule already
 # (judging.selectors.access); a missing result is a 404. Pages read only what they show,
@@ -176,8 +198,8 @@ def reliability_study_for(*, collection: Collection, measure: str):
 
 
 def collection_results_overview(*, collection: Collection) -> dict:
-    """What the overview lists: each leaderboard, study and campaign mapping by name, with
-    the few numbers it shows read out of the payloads by the database."""
+    """What the overview lists: each leaderboard, estimated leaderboard, study and campaign
+    mapping by name, with the few numbers it shows read out of the payloads by the database."""
     from evaluation.models import ReliabilityStudy, SatisfactionMapping
 
     mappings = (
@@ -200,9 +222,32 @@ def collection_results_overview(*, collection: Collection) -> dict:
         "leaderboards": list(
             collection.leaderboards.order_by("measure").values("measure", "computed_at")
         ),
+        "estimated": list(
+            collection.estimated_leaderboards.order_by("measure").values_list("measure", flat=True)
+        ),
         "studies": list(studies),
         "campaigns": campaigns,
     }
+
+
+def estimated_leaderboard_for(*, collection: Collection, measure: str):
+    """The collection's stored estimated leaderboard of ``measure``; 404 if there is none."""
+    return get_object_or_404(collection.estimated_leaderboards, measure=measure)
+
+
+def campaign_estimate_for(*, campaign):
+    """A low-cost relevance campaign's stored estimates, or ``None`` before the first."""
+    from evaluation.models import CampaignEstimate
+
+    return CampaignEstimate.objects.filter(campaign=campaign).first()
+
+
+def lowcost_recompute(*, campaign) -> dict:
+    """A low-cost campaign's estimates recompute state (idle if none was ever requested)."""
+    from evaluation.models import Recompute
+
+    row = Recompute.objects.filter(kind="lowcost", target_id=campaign.pk).first()
+    return (row or Recompute(kind="lowcost", target_id=campaign.pk)).to_dict()
 
 
 def campaign_of_collection(*, collection: Collection, campaign_id: int):

@@ -1,6 +1,6 @@
 """Leaderboards stored before the pages read their parts get them from the migration.
 
-Migration evaluation 0005 adds a leaderboard's summary, its matrix of adjusted p-values
+Migration evaluation 0006 adds a leaderboard's summary, its matrix of adjusted p-values
 and one row per system and per pair (what the pages read instead of the whole payload),
 and fills them for the leaderboards already stored, split from their payloads as
 :func:`evaluation.services.leaderboard_store.leaderboard_parts` does for new ones.
@@ -13,8 +13,8 @@ from evaluation.services.leaderboard_store import leaderboard_parts
 from tests.migrating import migrate, migrate_to_latest
 from tests.results_payloads import MEASURE, leaderboard_payload
 
-BEFORE = [("evaluation", "0004_imported_from_moves_to_the_campaign")]
-AFTER = [("evaluation", "0005_leaderboard_parts_for_pages")]
+BEFORE = [("evaluation", "0005_lowcost_estimates")]
+AFTER = [("evaluation", "0006_leaderboard_parts_for_pages")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -36,7 +36,8 @@ MEASURE = "CG(scale=fine)@5"
 # Every request starts with the session, its user and the organiser role (3 queries),
 # then the one access rule reads the collection (1). Then, per page:
 QUERIES = {
-    "overview": 4 + 5,  # leaderboards, studies, campaigns, their mappings, the recompute
+    # leaderboards, estimated leaderboards, studies, campaigns, their mappings, the recompute
+    "overview": 4 + 6,
     "leaderboard": 4 + 3,  # summary, whether a study exists, the recompute
     "significance": 4 + 4,  # summary and p-values, count of pairs, a page of them, recompute
     "significance page 2": 4 + 4,

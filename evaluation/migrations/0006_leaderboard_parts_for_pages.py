@@ -29,7 +29,7 @@ def split_stored_payloads(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evaluation', '0004_imported_from_moves_to_the_campaign'),
+        ('evaluation', '0005_lowcost_estimates'),
     ]
 
     operations = [
