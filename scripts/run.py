@@ -39,7 +39,7 @@ def demo_lines(base: str) -> list[str]:
 
     return [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS] + [
         "",
-        "Crowd task link (a new worker id for each try; no account needed):",
+        "Crowd task link (a new worker id in a new private window for each try; no account):",
         f"  {base}{demo_task_link(worker='demo-worker-1')}",
     ]
 

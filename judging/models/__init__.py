@@ -19,12 +19,14 @@ from judging.models.crowd import (
     Worker,
 )
 from judging.models.jobs import Job
+from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 __all__ = [
     "Answer",
     "Assignment",
+    "AudioServed",
     "Clip",
     "Collection",
     "CollectionShare",

@@ -40,13 +40,27 @@ PREFERENCE_SETTINGS = (
     "min_trap_answers",
     "completion_code",
     "screen_out_code",
+    "listening_check",
+    "min_clips_per_list",
+    "min_seconds_on_task",
+    "fast_answer_seconds",
+    "stop_after_fast_answers",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
 settings page, its form and the API read this tuple."""
 
-PREFERENCE_RESULT_FIELDS = ("trust_threshold", "min_trap_answers", "quiz_length")
+PREFERENCE_RESULT_FIELDS = (
+    "trust_threshold",
+    "min_trap_answers",
+    "quiz_length",
+    "fast_answer_seconds",
+    "stop_after_fast_answers",
+)
 """Settings that decide which answers are accepted, hence the campaign's mapping."""
+
+MAX_SECONDS_ON_TASK = 600
+"""The listening check's wait stays far below a task's 30-minute lease."""
 
 MAX_ASSESSORS_PER_QUERY = 20
 MAX_MUST_LISTEN_SECONDS = 600
@@ -60,7 +74,8 @@ def _printable(text: str, *, allowed: str = "") -> bool:
 def preference_settings_errors(values: dict) -> dict[str, str]:
     """What is wrong with these preference-campaign settings: ``{field: message}``.
 
-    ``values`` holds every setting (the campaign's current ones with the changes).
+    ``values`` holds every setting (the campaign's current ones with the changes) and,
+    when known, the campaign's fixed ``list_length``.
     """
     errors: dict[str, str] = {}
     if not (values.get("name") or "").strip():
@@ -99,6 +114,15 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             "no worker is ever trusted and no answer is accepted: set a quiz length or a "
             "trap rate above 0."
         )
+    if values.get("list_length") and values["min_clips_per_list"] > values["list_length"]:
+        errors["min_clips_per_list"] = (
+            f"Each list has {values['list_length']} clips: ask for at most that many."
+        )
+    if values["min_seconds_on_task"] > MAX_SECONDS_ON_TASK:
+        errors["min_seconds_on_task"] = (
+            f"At most {MAX_SECONDS_ON_TASK} s: a longer wait on every task would drive "
+            "honest workers away."
+        )
     codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
     for field, code in zip(("completion_code", "screen_out_code"), codes, strict=True):
         if not code.strip():
@@ -120,7 +144,7 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     wrong. If trust settings changed, every worker's trust is decided again.
     """
     values = _checked(campaign, changes, PREFERENCE_SETTINGS)
-    errors = preference_settings_errors(values)
+    errors = preference_settings_errors({**values, "list_length": campaign.list_length})
     if errors:
         raise ValidationError(errors)
     changed = [f for f in changes if getattr(campaign, f) != values[f]]

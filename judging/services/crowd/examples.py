@@ -25,6 +25,7 @@ from judging.models import (
     Query,
     RunEntry,
     System,
+    TrapQuestion,
 )
 from judging.selectors.generator import generator_judgments
 from judging.services.crowd.traps import trap_question_mark
@@ -115,7 +116,7 @@ def examples_from_systems(
 
 CSV_COLUMNS = ("query", "list_a", "list_b")
 
-CSV_OPTIONAL = ("accepted_answers", "explanation")
+CSV_OPTIONAL = ("accepted_answers", "explanation", "pool")
 
 
 def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Example]:
@@ -154,6 +155,7 @@ def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Exam
                         example=example,
                         accepted_answers=accepted.replace("|", " ").split(),
                         explanation=row.get("explanation", ""),
+                        pool=row.get("pool") or TrapQuestion.WORK,
                     )
                 created.extend(new)
             except ValidationError as error:
