@@ -49,6 +49,7 @@ from tests.fuzzing import (
     near,
     rolled_back,
     row,
+    same_cases_whatever_is_imported,
     tally,
 )
 from tests.importing import collection_make, table_snapshot
@@ -58,6 +59,13 @@ from tests.test_bad_json import api_write_routes
 pytestmark = pytest.mark.django_db
 
 IDS = ["q1", "q2", "d1", "d2", "d3", "S1", "S2", "Q0", "0", "1", "2", "50", "0.5"]
+
+
+@pytest.fixture(autouse=True)
+def same_cases_in_every_run():
+    """The same cases on both databases, so that their tallies compare (``tests/fuzzing.py``)."""
+    with same_cases_whatever_is_imported():
+        yield
 
 
 def snapshot() -> dict:
