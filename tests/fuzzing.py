@@ -35,9 +35,9 @@ FUZZ = settings(
 """Bounded: a fixed number of cases per target, derandomised, no example database."""
 
 
-@contextmanager
 def same_cases_whatever_is_imported():
-    """Hypothesis draws the same cases in every run and both passes of ``make test``.
+    """An autouse fixture of ``tests/test_fuzz.py``: Hypothesis draws the same cases in
+    every run and in both passes of ``make test``.
 
     Derandomised is not enough: Hypothesis also draws, now and then, a constant found in
     the source of every project module imported so far (its "local constants"), so the
@@ -45,7 +45,7 @@ def same_cases_whatever_is_imported():
     tests' and ``evaluation/core``'s modules, the PostgreSQL pass does not — and on any
     string or number edited anywhere in the project. The two passes' tallies then came
     from different cases (``import_judgments``: 11 accepted on SQLite, 2 on PostgreSQL,
-    neither database refusing anything the other accepted). Inside this context the
+    neither database refusing anything the other accepted). While this fixture runs the
     pool of local constants is empty; the hostile values and known ids the targets need
     are given explicitly above. (Hypothesis has no setting for it: this replaces its
     ``providers._get_local_constants`` and clears the cache built from it.)

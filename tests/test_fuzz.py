@@ -61,11 +61,7 @@ pytestmark = pytest.mark.django_db
 IDS = ["q1", "q2", "d1", "d2", "d3", "S1", "S2", "Q0", "0", "1", "2", "50", "0.5"]
 
 
-@pytest.fixture(autouse=True)
-def same_cases_in_every_run():
-    """The same cases on both databases, so that their tallies compare (``tests/fuzzing.py``)."""
-    with same_cases_whatever_is_imported():
-        yield
+same_cases_in_every_run = pytest.fixture(autouse=True)(same_cases_whatever_is_imported)
 
 
 def snapshot() -> dict:
