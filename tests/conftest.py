@@ -168,6 +168,31 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
 
 # --- Say which real services the run used ----------------------------------------------
 
+DATABASE_FIXTURES = {"db", "transactional_db", "live_server", "django_db_reset_sequences",
+                     "django_db_serialized_rollback"}  # fmt: skip
+
+
+def uses_the_database(item: pytest.Item) -> bool:
+    """A test that asks for the database (its mark, or a fixture that needs it)."""
+    fixtures = set(getattr(item, "fixturenames", ()))
+    return item.get_closest_marker("django_db") is not None or bool(DATABASE_FIXTURES & fixtures)
+
+
+def pytest_collection_modifyitems(config, items):
+    """On PostgreSQL, leave out the tests that use no database: they prove the same
+    thing in both passes of ``make test`` and ran in the first (SQLite) one — ``make
+    run``'s start and stop (its own embedded SQLite whatever the pass), settings
+    parsing, pure functions, the broker's deadlines."""
+    from django.conf import settings
+
+    if "postgresql" not in settings.DATABASES["default"]["ENGINE"]:
+        return
+    kept = [item for item in items if uses_the_database(item)]
+    if len(kept) < len(items):
+        config.hook.pytest_deselected(items=[i for i in items if not uses_the_database(i)])
+        items[:] = kept
+
+
 _REAL_PARTS = {"browser": "Chromium browser tests", "celery_worker": "real Celery worker tests"}
 
 

@@ -46,6 +46,15 @@ from tests.sources import source_for
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 
 
+def only_on(vendor: str):
+    """Each scenario runs once, in one of ``make test``'s two passes: what it proves is
+    about the process that dies (a worker, Redis, PostgreSQL), and each costs several
+    real processes. Skipped (before its fixtures start anything) in the other pass."""
+    return pytest.mark.skipif(
+        connection.vendor != vendor, reason=f"runs once, in the {vendor} pass of make test"
+    )
+
+
 def wait_for(condition, *, timeout: float, what: str, every: float = 0.05):
     deadline = time.monotonic() + timeout
     while True:
@@ -100,6 +109,7 @@ def slow_collection() -> Collection:
     return collection
 
 
+@only_on("postgresql")  # the production database: the claim is a real row update there
 def test_a_worker_killed_mid_recompute_is_taken_up_when_a_worker_starts_again(processes, own_redis):
     collection = slow_collection()
     row = Recompute.objects.create(kind="collection", target_id=collection.pk, status="pending")
@@ -160,6 +170,7 @@ def each_acknowledged_answer_is_there_once(clients) -> None:
     assert sorted(stored) == sorted(keys)  # no answer lost, none made up
 
 
+@only_on("sqlite")
 def test_answers_keep_arriving_while_redis_is_stopped_and_restarted(
     processes, own_redis, crowd_collection, tmp_path
 ):
@@ -194,9 +205,8 @@ def test_answers_keep_arriving_while_redis_is_stopped_and_restarted(
     assert worker.poll() is None  # the worker reconnected instead of stopping (config/celery.py)
 
 
+@only_on("sqlite")  # it starts and restarts its own PostgreSQL
 def test_crowd_workers_answer_through_a_postgresql_restart(processes, own_redis, tmp_path):
-    if connection.vendor == "postgresql":
-        pytest.skip("runs in the SQLite pass: it starts and restarts its own PostgreSQL")
     if postgres_bindir() is None:
         missing("no PostgreSQL server binaries under /usr/lib/postgresql/*/bin")
     cluster = start_postgres()

@@ -49,6 +49,7 @@ from tests.fuzzing import (
     near,
     rolled_back,
     row,
+    same_cases_whatever_is_imported,
     tally,
 )
 from tests.importing import collection_make, table_snapshot
@@ -58,6 +59,9 @@ from tests.test_bad_json import api_write_routes
 pytestmark = pytest.mark.django_db
 
 IDS = ["q1", "q2", "d1", "d2", "d3", "S1", "S2", "Q0", "0", "1", "2", "50", "0.5"]
+
+
+same_cases_in_every_run = pytest.fixture(autouse=True)(same_cases_whatever_is_imported)
 
 
 def snapshot() -> dict:
