@@ -86,8 +86,9 @@ def test_a_second_task_for_the_same_row_does_nothing(
 
 
 def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
-    enqueued, computations, django_capture_on_commit_callbacks
+    enqueued, computations, django_capture_on_commit_callbacks, settings
 ):
+    settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 0  # no debouncing: the rerun follows at once
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
 
@@ -102,6 +103,57 @@ def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
     assert computations.calls == [7, 7]
     assert len(enqueued) == 1
     assert (row.status, row.runs, row.requests) == ("done", 2, 21)
+
+
+def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_interval(
+    monkeypatch, computations, django_capture_on_commit_callbacks, settings
+):
+    """A stream of answers costs one computation per interval, not one after another."""
+    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
+    enqueued = []
+    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    assert enqueued[0][1] == 1  # the first request of a burst: the coalescing delay
+
+    def burst():
+        with django_capture_on_commit_callbacks(execute=True):
+            [recompute_request(kind="campaign", target_id=7) for _ in range(20)]
+
+    computations.during = burst
+    recompute_run(recompute_id=enqueued[0][0])
+    row = Recompute.objects.get()
+    assert computations.calls == [7]  # no second computation straight away
+    assert (row.status, row.dirty, row.runs, row.requests) == ("pending", True, 1, 21)
+    # The fresh task waits out the rest of the 10 s since the computation started.
+    assert len(enqueued) == 2 and 9 < enqueued[1][1] <= 10
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is False  # joins it
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=11))
+    assert recompute_run(recompute_id=row.pk) is True  # the interval has passed
+    row.refresh_from_db()
+    assert computations.calls == [7, 7]
+    assert (row.status, row.runs, row.requests) == ("done", 2, 22)
+
+
+def test_with_debouncing_a_request_soon_after_a_computation_started_waits_for_the_rest(
+    monkeypatch, computations, django_capture_on_commit_callbacks, settings
+):
+    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
+    enqueued = []
+    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0][0])
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=4))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is True
+    assert 5 < enqueued[1][1] <= 6  # 10 s after the last start, not the 1 s delay
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=30))
+    with django_capture_on_commit_callbacks(execute=True):
+        Recompute.objects.update(status=Recompute.DONE)
+        assert recompute_request(kind="campaign", target_id=7) is True
+    assert enqueued[2][1] == 1  # long ago: only the coalescing delay
 
 
 def test_a_request_after_it_finished_enqueues_a_new_task(

@@ -20,6 +20,7 @@ from evaluation.services.recompute import (
     recompute_fail,
     recompute_finish,
     recompute_hand_over,
+    recompute_may_rerun_now,
     recompute_release,
 )
 from evaluation.services.results import collection_results_compute
@@ -43,7 +44,7 @@ def recompute_run(*, recompute_id: int) -> bool:
         recompute_fail(recompute_id=recompute_id, error=f"nothing computes {row.kind!r} targets")
         return True
     report = ProgressReport(recompute_id)
-    for _ in range(MAX_INLINE_RUNS):
+    for run in range(1, MAX_INLINE_RUNS + 1):
         try:
             computer(target_id=row.target_id, report=report)
         except TRANSIENT_ERRORS:
@@ -53,8 +54,12 @@ def recompute_run(*, recompute_id: int) -> bool:
             logger.exception("recompute of %s %s failed", row.kind, row.target_id)
             recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")
             return True
-        if recompute_finish(recompute_id=recompute_id):
+        again = run < MAX_INLINE_RUNS and recompute_may_rerun_now(recompute_id=recompute_id)
+        if recompute_finish(recompute_id=recompute_id, compute_again=again):
             return True
-        # New data arrived while computing: compute once more with it.
+        if not again:
+            break
+        # New data arrived while computing, and the minimum interval has passed: compute
+        # once more with it (otherwise a fresh task waits out the interval).
     recompute_hand_over(recompute_id=recompute_id)
     return True
