@@ -25,7 +25,7 @@ from tests.crowd_http import Browser
 
 pytestmark = pytest.mark.django_db
 
-TASK_GET_NEW = 15  # serves a new task: the stale-slot check, the candidates, the claim
+TASK_GET_NEW = 14  # serves a new task: the stale-slot check, the candidates, the claim
 TASK_GET_AGAIN = 7  # a reload of the open task
 ANSWER_POST = 19
 DOUBLE_POST = 4  # the same answer again (a double click): found by its key, nothing written

@@ -122,8 +122,9 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
     unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
-    quiz_served = worker.tasks.filter(is_quiz=True).count()
-    in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
+    # Without a quiz (the same for every task of the campaign) nothing needs counting.
+    quiz_target = campaign_quiz_target(campaign=campaign)
+    in_quiz = bool(quiz_target) and worker.tasks.filter(is_quiz=True).count() < quiz_target
     pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
     order = _order_key(worker.seed)
     traps = list(
