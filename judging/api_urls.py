@@ -21,7 +21,7 @@ urlpatterns = [
     path("collections/<int:collection_id>/judgments/create/", apis.JudgmentCreateApi.as_view(), name="judgment_create"),
     path("campaigns/", apis.CampaignListApi.as_view(), name="campaign_list"),
     path("campaigns/<int:campaign_id>/", apis.CampaignDetailApi.as_view(), name="campaign_detail"),
-    path("campaigns/<int:campaign_id>/answers/", apis.AnswerListApi.as_view(), name="answer_list"),
+    path("campaigns/<int:campaign_id>/answers/", crowd_apis.AnswerListApi.as_view(), name="answer_list"),
     # The crowd organiser's controls (judging.crowd_apis).
     path("collections/<int:collection_id>/campaigns/create/", crowd_apis.CampaignCreateApi.as_view(), name="campaign_create"),
     path("campaigns/<int:campaign_id>/examples/from-systems/", crowd_apis.ExamplesFromSystemsApi.as_view(), name="examples_from_systems"),

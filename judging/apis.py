@@ -24,7 +24,6 @@ from rest_framework.views import APIView
 
 from judging import selectors
 from judging.models import (
-    Answer,
     Collection,
     PreferenceCampaign,
     RelevanceCampaign,
@@ -416,44 +415,3 @@ class CampaignDetailApi(OrganiserApi):
         campaign.answers = progress.answers
         campaign.mappings = selectors.campaign_mapping_measures(campaign=campaign)
         return Response(self.OutputSerializer(campaign).data)
-
-
-class AnswerListApi(OrganiserApi):
-    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts,
-    ``fast`` whether it came sooner than the campaign's ``fast_answer_seconds``,
-    ``clips_heard`` how many clips' audio the server sent for its task. ``?worker=<id>``
-    keeps one worker's answers."""
-
-    class OutputSerializer(serializers.ModelSerializer):
-        worker = serializers.CharField(source="worker.platform_id")
-        platform = serializers.CharField(source="worker.platform")
-        query = serializers.CharField(source="example.query.clip.external_id")
-        worker_id = serializers.IntegerField()
-        trap_question = serializers.SerializerMethodField()
-        accepted = serializers.SerializerMethodField()
-        fast = serializers.BooleanField()
-
-        class Meta:
-            model = Answer
-            fields = ["id", "example", "query", "worker", "worker_id", "platform", "choice",
-                      "outcome", "swapped", "comment", "served_at", "answered_at", "seconds",
-                      "fast", "clips_heard", "correct", "excluded", "accepted", "accepted_at",
-                      "trap_question"]  # fmt: skip
-
-        def get_trap_question(self, answer) -> bool:
-            return answer.correct is not None
-
-        def get_accepted(self, answer) -> bool:
-            return answer.accepted_at is not None
-
-    @extend_schema(
-        parameters=[OpenApiParameter("worker", int, required=False)],
-        responses=OutputSerializer(many=True),
-    )
-    def get(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        worker = request.query_params.get("worker", "")
-        answers = selectors.campaign_answers(
-            campaign=campaign, worker_id=int(worker) if worker.isdigit() else None
-        )
-        return self.paginate(answers, self.OutputSerializer)

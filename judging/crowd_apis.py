@@ -6,7 +6,8 @@ mark and forgive trap questions; list workers with their speed and listening fig
 exclude (with a reason), reinstate, or let one continue in a new browser. Reads go
 through :mod:`judging.selectors` (another organiser's campaign is a 404); writes through
 the crowd services, whose ``ValidationError`` becomes ``400 {"detail": …}``
-(:mod:`config.api_errors`). Reading campaigns and their answers is in :mod:`judging.apis`;
+(:mod:`config.api_errors`). Answers, each with its speed and listening figures, are
+listed here too; reading campaigns is in :mod:`judging.apis`;
 changing their settings, and closing or reopening them, in :mod:`judging.apis_campaigns`.
 """
 
@@ -20,7 +21,7 @@ from rest_framework.response import Response
 from judging import selectors
 from judging.apis import CampaignSerializer, OrganiserApi
 from judging.forms.crowd import CampaignForm
-from judging.models import PreferenceCampaign, TrapQuestion, Worker
+from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
@@ -243,3 +244,44 @@ class WorkerBrowserResetApi(WorkerApi):
     @extend_schema(request=None, responses=WorkerSerializer)
     def post(self, request, campaign_id: int, worker_id: int):
         return self.respond(worker_browser_reset(worker=self.get_worker(campaign_id, worker_id)))
+
+
+class AnswerListApi(OrganiserApi):
+    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts,
+    ``fast`` whether it came sooner than the campaign's ``fast_answer_seconds``,
+    ``clips_heard`` how many clips' audio the server sent for its task. ``?worker=<id>``
+    keeps one worker's answers."""
+
+    class OutputSerializer(serializers.ModelSerializer):
+        worker = serializers.CharField(source="worker.platform_id")
+        platform = serializers.CharField(source="worker.platform")
+        query = serializers.CharField(source="example.query.clip.external_id")
+        worker_id = serializers.IntegerField()
+        trap_question = serializers.SerializerMethodField()
+        accepted = serializers.SerializerMethodField()
+        fast = serializers.BooleanField()
+
+        class Meta:
+            model = Answer
+            fields = ["id", "example", "query", "worker", "worker_id", "platform", "choice",
+                      "outcome", "swapped", "comment", "served_at", "answered_at", "seconds",
+                      "fast", "clips_heard", "correct", "excluded", "accepted", "accepted_at",
+                      "trap_question"]  # fmt: skip
+
+        def get_trap_question(self, answer) -> bool:
+            return answer.correct is not None
+
+        def get_accepted(self, answer) -> bool:
+            return answer.accepted_at is not None
+
+    @extend_schema(
+        parameters=[OpenApiParameter("worker", int, required=False)],
+        responses=OutputSerializer(many=True),
+    )
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        worker = request.query_params.get("worker", "")
+        answers = selectors.campaign_answers(
+            campaign=campaign, worker_id=int(worker) if worker.isdigit() else None
+        )
+        return self.paginate(answers, self.OutputSerializer)

@@ -128,12 +128,15 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
             )
             revealed.add(task.example_id)
             harvester.task()
-        # In work mode a harvester sees the task, and no feedback can be had for it.
+        # In work mode a harvester sees the task, and no feedback can be had for it,
+        # before or after answering it.
         if harvester.key:
             urls += harvester.audio_urls()
-            assert (
-                harvester.get(f"/t/{campaign.token}/feedback/{harvester.key}/").status_code == 404
-            )
+            feedback_url = f"/t/{campaign.token}/feedback/{harvester.key}/"
+            assert harvester.get(feedback_url).status_code == 404
+            harvester.listen()
+            assert harvester.answer("a_better").url == f"/t/{campaign.token}/task/"
+            assert harvester.get(feedback_url).status_code == 404
         pages_seen.append(harvester.everything_seen())
 
     assert len(revealed) == 3 and len(urls) >= 10 * 2 * 11  # each identity: 2 quiz tasks at least
@@ -361,6 +364,52 @@ def test_audio_fetched_for_another_task_does_not_count(listening_campaign):
     for url in first_urls:  # the answered task's audio: gone, and it would not count
         assert worker.get(url).status_code == 404
     assert worker.answer("a_better").status_code == 400
+
+
+def _clips(example) -> dict[str, set[int]]:
+    lists = {"a": set(), "b": set()}
+    for side, clip_id in example.items.values_list("side", "clip_id"):
+        lists[side].add(clip_id)
+    return {"query": {example.query.clip_id}, **lists}
+
+
+def test_audio_heard_in_an_earlier_task_or_by_another_worker_does_not_count(listening_campaign):
+    """Examples of one query share clips (the query, and list A of two system pairs), so
+    a worker who fetched everything in one task has fetched what another needs: the
+    evidence still counts only for the task it was sent for."""
+    campaign = listening_campaign
+    examples = list(campaign.examples.select_related("query"))
+    first, second = next(
+        (e1, e2)
+        for e1 in examples
+        for e2 in examples
+        if e1 != e2
+        and e1.query_id == e2.query_id
+        and all(_clips(e2)[k] & set().union(*_clips(e1).values()) for k in ("a", "b"))
+    )  # fmt: skip
+    worker = Browser(campaign)
+    worker.start(GENERIC.format(id="w1"))
+    task = PreferenceTask.objects.get(key=worker.key)
+    PreferenceTask.objects.filter(pk=task.pk).update(example=first, swapped=False)
+    worker.task()
+    for url in worker.audio_urls():  # everything of the first example
+        assert worker.get(url, HTTP_RANGE="bytes=0-").status_code == 206
+    worker.wait(60)
+    assert worker.answer("a_better").status_code == 302
+    worker.task()
+    PreferenceTask.objects.filter(key=worker.key).update(example=second, swapped=False)
+    worker.wait(60)
+    refused = worker.answer("a_better")  # every clip it needs was sent, for another task
+    assert refused.status_code == 400 and "still to play: the query, list A, list B" in (
+        refused.content.decode()
+    )
+
+    other = Browser(campaign)  # another worker on the example the first one heard fully
+    other.start(GENERIC.format(id="w2"))
+    PreferenceTask.objects.filter(key=other.key).update(example=first, swapped=False)
+    other.wait(60)
+    assert other.answer("a_better").status_code == 400
+    assert Answer.objects.count() == 1
 
 
 # --- 7. Closing the campaign ------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Migration judging 0008 carries a running crowd study forward (judging/migrations/0008_…).
+"""Migration judging 0009 carries a running crowd study forward (judging/migrations/0009_…).
 
 Workers stopped before it were stopped for low trust; workers of an answers import are
 the organiser's; trap questions already shown in a quiz (their answers revealed in
@@ -11,8 +11,8 @@ from django.utils import timezone
 
 from tests.test_migration_imported_from import migrate, migrate_to_latest
 
-BEFORE = [("judging", "0007_invitations")]
-AFTER = [("judging", "0008_crowd_integrity")]
+BEFORE = [("judging", "0008_relevance_campaign_lowcost_mode")]
+AFTER = [("judging", "0009_crowd_integrity")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -32,8 +32,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from evaluation.core.answers import mapping_payload
-from evaluation.models import SatisfactionMapping
-from judging.models import CollectionShare, Example, Job, TrapQuestion
+from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
+from evaluation.services.estimates import campaign_estimate_compute
+from judging.models import CollectionShare, Example, Job, TrapQuestion, Worker
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
@@ -93,6 +94,12 @@ def world(personas) -> World:
     r = relevance_campaign_create(
         collection=c, name="Similarity", cutoff=5, assessors=[personas.assessor], must_listen_seconds=0
     )  # fmt: skip
+    low = relevance_campaign_create(
+        collection=c, name="Low-cost", mode="lowcost", lowcost_measure="CG@5", must_listen_seconds=0
+    )  # fmt: skip
+    campaign_estimate_compute(target_id=low.pk)  # its payload serves as an estimated board too
+    EstimatedLeaderboard.objects.create(collection=c, measure=MEASURE, computed_at=timezone.now(),
+                                        payload=low.estimate.payload)  # fmt: skip
     store_results(c)
     job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
                              state="running", params={"campaign": p.pk})  # fmt: skip
@@ -108,8 +115,15 @@ def world(personas) -> World:
         "name": "Study 2", "instructions": "Listen.", "consent_text": "Agree.",
         "answers_per_example": 2, "max_answers_per_worker": 20, "quiz_length": 1,
         "trap_rate": 0.2, "trust_threshold": 0.6, "min_trap_answers": 2,
-        "completion_code": "DONE1", "screen_out_code": "OUT1",
+        "completion_code": "DONE1", "screen_out_code": "OUT1", "listening_check": "on",
+        "min_clips_per_list": 1, "min_seconds_on_task": 5, "fast_answer_seconds": 10,
+        "stop_after_fast_answers": 0,
     }  # fmt: skip
+    active = Worker.objects.create(campaign=p, platform="generic", platform_id="w-on", seed=1,
+                                   browser_key="k1")  # fmt: skip
+    stopped = Worker.objects.create(campaign=p, platform="generic", platform_id="w-off", seed=2,
+                                    browser_key="k2", status="stopped", stop_reason="low_trust")  # fmt: skip
+    csv = "query,list_a,list_b\n"
     relevance = {"name": "Similarity 2", "assessors_per_query": 2, "queries_per_assessor": "",
                  "must_listen_seconds": 3, "take_back_minutes": 30}  # fmt: skip
     results = {"form": "results", "measures": MEASURE, "test": "t", "adjustment": "holm",
@@ -141,6 +155,8 @@ def world(personas) -> World:
         Url("judging:preference_campaign", "GET", f"{pp}/", "read", 200),
         Url("judging:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
         Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
+        Url("judging:preference_campaign_workers", "GET", f"{pp}/workers/?status=stopped", "read", 200),
+        Url("judging:preference_campaign_answers", "GET", f"{pp}/answers/?fast=1", "read", 200),
         Url("judging:job", "GET", f"{j}/", "read", 200),
         Url("judging:job_status", "GET", f"{j}/status.json", "read", 200),
         Url("judging:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
@@ -153,6 +169,8 @@ def world(personas) -> World:
         Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),
         Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
         Url("evaluation:plot_csv", "GET", f"{rs}/leaderboard/plots/means.csv?measure={M}", "read", 200),
+        Url("evaluation:estimated_leaderboard", "GET", f"{rs}/estimated/?measure={M}", "read", 200),
+        Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
@@ -182,6 +200,9 @@ def world(personas) -> World:
         Url("judging:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
             {"accepted_answers": ["a_better"], "explanation": "A is clearly better."}),
         Url("judging:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
+        Url("judging:preference_worker_exclude", "POST", f"{pp}/workers/{active.pk}/exclude/", "write", 302, {"reason": "bot"}),
+        Url("judging:preference_worker_reinstate", "POST", f"{pp}/workers/{stopped.pk}/reinstate/", "write", 302),
+        Url("judging:preference_worker_browser_reset", "POST", f"{pp}/workers/{active.pk}/reset-browser/", "write", 302),
         Url("judging:job_cancel", "POST", f"{j}/cancel/", "write", 302),
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
@@ -218,6 +239,8 @@ def world(personas) -> World:
         Url("api:mapping_detail", "GET", f"{a}/campaigns/{p.pk}/mapping/?measure={M}", "read", 200),
         Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
         Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
+        Url("api:worker_list", "GET", f"{a}/campaigns/{p.pk}/workers/", "read", 200),
+        Url("api:trap_list", "GET", f"{a}/campaigns/{p.pk}/traps/", "read", 200),
         # --- API: write ---
         Url("api:clip_create", "POST", f"{a}/collections/{c.pk}/clips/create/", "write", 201, {"clips": [{"external_id": "new1"}]}),
         Url("api:query_create", "POST", f"{a}/collections/{c.pk}/queries/create/", "write", 201, {"clips": [clip]}),
@@ -233,6 +256,14 @@ def world(personas) -> World:
         Url("api:relevance_campaign_assessor_remove", "POST", f"{a}/relevance-campaigns/{r.pk}/assessors/remove/", "write", 200, {"username": "ada"}),
         Url("api:campaign_settings_update", "POST", f"{a}/campaigns/{p.pk}/settings/update/", "write", 200, {"trust_threshold": 0.8}),
         Url("api:campaign_open", "POST", f"{a}/campaigns/{p.pk}/open/", "write", 200, {"is_open": False}),
+        Url("api:campaign_create", "POST", f"{a}/collections/{c.pk}/campaigns/create/", "write", 201, {"name": "By API"}),
+        Url("api:examples_from_systems", "POST", f"{a}/campaigns/{p.pk}/examples/from-systems/", "write", 201, {"system_a": sa.pk, "system_b": sb.pk}),
+        Url("api:examples_from_csv", "POST", f"{a}/campaigns/{p.pk}/examples/from-csv/", "write", 201, {"csv": csv}),
+        Url("api:trap_mark", "POST", f"{a}/campaigns/{p.pk}/examples/{example.pk}/trap/", "write", 201, {"accepted_answers": ["a_better"]}),
+        Url("api:trap_contest", "POST", f"{a}/campaigns/{p.pk}/traps/{trap.pk}/contest/", "write", 200, {"contested": True}),
+        Url("api:worker_exclude", "POST", f"{a}/campaigns/{p.pk}/workers/{active.pk}/exclude/", "write", 200, {"reason": "bot"}),
+        Url("api:worker_reinstate", "POST", f"{a}/campaigns/{p.pk}/workers/{stopped.pk}/reinstate/", "write", 200),
+        Url("api:worker_browser_reset", "POST", f"{a}/campaigns/{p.pk}/workers/{active.pk}/reset-browser/", "write", 200),
         Url("api:generator_run", "POST", f"{a}/campaigns/{p.pk}/generator/run/", "write", 202, {"measures": [MEASURE], "per_bin": 2}),
         Url("api:job_cancel", "POST", f"{a}/jobs/{job.pk}/cancel/", "write", 200),
         Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
@@ -261,7 +292,8 @@ NOT_IN_THE_MATRIX = {
     "home", "login", "logout", "judging:clip_audio", "judging:invitation",
     "judging:assignment_next", "judging:assignment", "judging:judgment_save",
     "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
-    "judging:task_done", "api:schema", "api:docs", "api:token",
+    "judging:task_done", "judging:task_audio", "judging:assignment_audio",
+    "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 
 

@@ -229,3 +229,18 @@ def test_a_row_left_running_by_a_dead_worker_is_reclaimed_after_a_while(
 def test_an_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown recompute kind"):
         recompute_request(kind="system", target_id=1)
+
+
+def test_low_cost_estimates_are_not_debounced(
+    monkeypatch, django_capture_on_commit_callbacks, settings
+):
+    """They choose an assessor's next pair, so they follow each judgment at once."""
+    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
+    enqueued = []
+    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    Recompute.objects.create(
+        kind="lowcost", target_id=7, status=Recompute.DONE, claimed_at=timezone.now()
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="lowcost", target_id=7) is True
+    assert enqueued[0][1] == 1  # the coalescing delay only, though it started just now

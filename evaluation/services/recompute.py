@@ -19,8 +19,8 @@ One :class:`~evaluation.models.Recompute` row per target holds the state machine
   (:func:`recompute_finish`, again one conditional ``UPDATE``), and otherwise computes
   again — at most :data:`MAX_INLINE_RUNS` times before handing over to a fresh task
   (:func:`recompute_hand_over`) so that one busy target cannot hold a worker forever.
-- **Debouncing**: two computations of one target start at least
-  ``settings.EARSHOT_RECOMPUTE_MIN_INTERVAL`` seconds apart. New data that arrives during
+- **Debouncing** (kinds in :data:`DEBOUNCED_KINDS`): two computations of one target
+  start at least ``settings.EARSHOT_RECOMPUTE_MIN_INTERVAL`` seconds apart. New data that arrives during
   a computation shorter than that is handed over to a task that waits out the rest of
   the interval, and a request soon after a computation started waits likewise, so a
   steady stream of answers costs one computation per interval (about
@@ -56,6 +56,11 @@ MAX_INLINE_RUNS = 3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry with backoff (a locked SQLite file, a dropped connection)."""
 
+DEBOUNCED_KINDS = frozenset({"campaign", "collection"})
+"""Kinds whose computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart: the mapping
+and the leaderboards that a stream of crowd answers (or judgments) keeps asking for.
+Not ``lowcost``: its estimates choose an assessor's next pair and follow each judgment."""
+
 RECOMPUTE_TASK = "evaluation.recompute"
 """The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
 
@@ -79,11 +84,11 @@ def _enqueue(recompute_id: int, *, countdown: float) -> None:
     current_app.send_task(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown)
 
 
-def _countdown(claimed_at, *, now, delay: float | None = None) -> float:
+def _countdown(kind: str, claimed_at, *, now, delay: float | None = None) -> float:
     """How long a new task for a row last claimed at ``claimed_at`` waits: the coalescing
     delay, or longer so that computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart."""
     delay = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
-    if claimed_at is None:
+    if claimed_at is None or kind not in DEBOUNCED_KINDS:
         return delay
     rest = settings.EARSHOT_RECOMPUTE_MIN_INTERVAL - (now - claimed_at).total_seconds()
     return max(delay, rest)
@@ -91,9 +96,10 @@ def _countdown(claimed_at, *, now, delay: float | None = None) -> float:
 
 def recompute_may_rerun_now(*, recompute_id: int) -> bool:
     """Has the minimum interval passed since the row's computation started?"""
-    claimed_at = Recompute.objects.filter(pk=recompute_id).values_list("claimed_at", flat=True)
-    started = claimed_at.first()
-    return _countdown(started, now=timezone.now(), delay=0) == 0
+    kind, started = (
+        Recompute.objects.filter(pk=recompute_id).values_list("kind", "claimed_at").get()
+    )
+    return _countdown(kind, started, now=timezone.now(), delay=0) == 0
 
 
 def recompute_request(*, kind: str, target_id: int, delay: float | None = None) -> bool:
@@ -121,7 +127,7 @@ def recompute_request(*, kind: str, target_id: int, delay: float | None = None) 
     )
     if enqueued:
         recompute_id, claimed_at = rows.values_list("pk", "claimed_at").get()
-        countdown = _countdown(claimed_at, now=now, delay=delay)
+        countdown = _countdown(kind, claimed_at, now=now, delay=delay)
         # robust: a broker that cannot be reached must not undo or fail the request that
         # committed; the row stays pending, and a request after STALE_AFTER sends again.
         transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
@@ -208,6 +214,6 @@ def recompute_hand_over(*, recompute_id: int) -> None:
     the task waits the coalescing delay, or the rest of the minimum interval."""
     now = timezone.now()
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-    claimed_at = rows.values_list("claimed_at", flat=True).first()
+    started = rows.values_list("kind", "claimed_at").first()
     if rows.update(status=Recompute.PENDING, dirty=True, enqueued_at=now, message="waiting"):
-        _enqueue(recompute_id, countdown=_countdown(claimed_at, now=now))
+        _enqueue(recompute_id, countdown=_countdown(*started, now=now))

@@ -1,5 +1,13 @@
 """The service that writes the demo collection (``judging.demo.plan``) to the database.
 
+Beside the demo collection (every pool judged) it writes a **low-cost copy**: the same
+clips (sharing their audio files), queries, systems and ranked lists, without any
+judgment, with a low-cost relevance campaign for the demo assessors (thesis ch. 8): the
+pairs come most informative first, and the organiser's campaign page shows the
+estimated leaderboard becoming confident (CG_l@5 at 95% after about 25 of its 136 pairs
+with the planned judgments), next to the ordinary leaderboard of the complete demo.
+The demo collection's crowd study is :mod:`judging.demo.crowd`'s.
+
 ``demo_seed`` only creates what is missing, so running it again changes nothing:
 users, the collection, clips, queries, systems and judgments are looked up by their
 natural keys; a system's ranked list for a query is written only when it has none;
@@ -18,6 +26,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from judging import handoff
+from judging.demo.crowd import PREFERENCE_CAMPAIGN_NAME, seed_preference_campaign
 from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import (
@@ -25,32 +34,26 @@ from judging.models import (
     Collection,
     PreferenceCampaign,
     Query,
+    RelevanceCampaign,
     RelevanceJudgment,
     RunEntry,
     System,
-    TrapQuestion,
 )
 from judging.roles import ASSESSOR, ORGANISER, grant_role
 from judging.services.campaign_settings import (
     relevance_campaign_assessor_add,
     relevance_campaign_update,
 )
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.examples import examples_generate
-from judging.services.crowd.traps import trap_questions_from_judgments
 from judging.services.listening import audio_served_record
 from judging.services.relevance import assignment_claim, judgment_save, relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
 JUDGMENT_SOURCE = "demo"
 RELEVANCE_CAMPAIGN_NAME = "Demo judging"
-PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
+LOWCOST_COLLECTION_NAME = "Earshot demo, low-cost"
+LOWCOST_CAMPAIGN_NAME = "Demo low-cost judging"
 DEMO_MEASURE = "CG(scale=fine)@5"
 """CG_l@5 on the Fine scale: the measure the crowd study's examples are spread over."""
-DEMO_QUIZ_POOL = 3
-"""Trap questions of the crowd study's quiz pool (its quiz is 2 questions)."""
-DEMO_WORK_POOL = 8
-"""Trap questions asked for the work pool (as many as the judgments make clear-cut)."""
 
 ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "earshot-organiser"
@@ -85,6 +88,8 @@ class DemoCounts:
     judgments: int = 0
     campaigns: int = 0
     assessor_judgments: int = 0
+    lowcost_campaigns: int = 0
+    """The low-cost copy's campaign (its collection's rows are not counted above)."""
 
     def items(self) -> list[tuple[str, int]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -126,8 +131,9 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         if entries_created or judgments_created:
             handoff.collection_data_changed(collection_id=collection.pk)  # results follow
         campaigns_created = _seed_relevance_campaign(collection)
-        campaigns_created += _seed_preference_campaign(collection)
+        campaigns_created += seed_preference_campaign(collection, measure=DEMO_MEASURE)
         assessed = _seed_assessor_work(collection, plan)
+        lowcost_created = _seed_lowcost_copy(organiser, plan, clips)
 
     created = DemoCounts(
         users=users_created,
@@ -139,6 +145,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         judgments=judgments_created,
         campaigns=campaigns_created,
         assessor_judgments=assessed,
+        lowcost_campaigns=lowcost_created,
     )
     total = DemoCounts(
         users=get_user_model().objects.filter(username__in=[u for _, u, _ in DEMO_LOGINS]).count(),
@@ -153,6 +160,9 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         campaigns=collection.relevance_campaigns.count() + collection.preference_campaigns.count(),
         assessor_judgments=RelevanceJudgment.objects.filter(
             query__collection=collection, assessor__isnull=False
+        ).count(),
+        lowcost_campaigns=RelevanceCampaign.objects.filter(
+            collection__owner=organiser, collection__name=LOWCOST_COLLECTION_NAME
         ).count(),
     )
     return DemoSummary(collection_id=collection.pk, created=created, total=total)
@@ -270,28 +280,43 @@ def _demo_assignment(campaign, query, assessor):
     return None
 
 
-def _seed_preference_campaign(collection: Collection) -> int:
-    """The crowd study: every pair of systems on every query, plus generated examples.
+def _seed_lowcost_copy(organiser, plan: DemoPlan, clips: dict[str, Clip]) -> int:
+    """The low-cost copy of the demo and its campaign, if missing; 1 if the campaign is new.
 
-    The thesis' generator (§3.2.1) adds lists built from the judgments so that every
-    ΔCG_l@5 bin has examples; the clear-cut ones among them become trap questions: 3 in
-    the quiz pool (the first 2 answers of a worker are a quiz, with feedback) and the
-    rest (7 with the default seed) in the work pool, mixed in and never revealed. The
-    campaign keeps the default listening check (the query and one clip of each list
-    heard, 5 s on each task) and flags answers faster than 10 s.
+    Its clips share the demo clips' audio files (no second rendering); its campaign
+    leaves same-artist clips in the pool, as the demo's own campaign does.
     """
-    if collection.preference_campaigns.filter(name=PREFERENCE_CAMPAIGN_NAME).exists():
-        return 0
-    campaign = preference_campaign_create(
-        collection=collection,
-        name=PREFERENCE_CAMPAIGN_NAME,
-        quiz_length=2,
-        trap_rate=0.2,
-        max_answers_per_worker=12,
+    collection, _ = Collection.objects.get_or_create(
+        owner=organiser,
+        name=LOWCOST_COLLECTION_NAME,
+        defaults={
+            "description": "The demo's clips, queries and systems without judgments, "
+            "judged the low-cost way: one pair at a time, the most informative first, "
+            "until the ranking is 95% confident (thesis ch. 8)."
+        },
     )
-    examples_generate(campaign=campaign, measures=[DEMO_MEASURE], per_bin=3, seed=DEFAULT_SEED)
-    trap_questions_from_judgments(campaign=campaign, count=DEMO_QUIZ_POOL, pool=TrapQuestion.QUIZ)
-    trap_questions_from_judgments(campaign=campaign, count=DEMO_WORK_POOL, pool=TrapQuestion.WORK)
+    _, copies = _seed_clips(collection, plan)
+    unlinked = [c for c in copies.values() if not c.audio.name and clips[c.external_id].audio]
+    for copy in unlinked:
+        copy.audio.name = clips[copy.external_id].audio.name
+    Clip.objects.bulk_update(unlinked, ["audio"])
+    _, queries = _seed_queries(collection, plan, copies)
+    _, systems = _seed_systems(collection, plan)
+    if _seed_runs(plan, copies, queries, systems):
+        handoff.collection_data_changed(collection_id=collection.pk)
+    if collection.relevance_campaigns.exists():
+        return 0
+    relevance_campaign_create(
+        collection=collection,
+        name=LOWCOST_CAMPAIGN_NAME,
+        exclude_same_artist=False,
+        must_listen_seconds=3,
+        assessors=_demo_assessors(),
+        mode=RelevanceCampaign.LOWCOST,
+        lowcost_measure=DEMO_MEASURE,
+        lowcost_target=RelevanceCampaign.RELATIVE,
+        lowcost_stop_at=0.95,
+    )
     return 1
 
 

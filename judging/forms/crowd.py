@@ -139,9 +139,13 @@ class TrapQuestionForm(forms.Form):
     explanation = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
     pool = forms.ChoiceField(
         choices=TrapQuestion.POOLS, initial=TrapQuestion.WORK, widget=forms.RadioSelect,
+        required=False,
         help_text="Quiz questions are shown first and their answers revealed; work "
         "questions are mixed in and never revealed.",
     )  # fmt: skip
+
+    def clean_pool(self) -> str:
+        return self.cleaned_data["pool"] or TrapQuestion.WORK
 
 
 class WorkerExcludeForm(forms.Form):

@@ -18,8 +18,8 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
-from judging.models.listening import AudioServed
 from judging.models.jobs import Job
+from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 

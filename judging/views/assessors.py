@@ -82,7 +82,8 @@ def assignment_page(request, pk: int):
 def assignment_audio(request, pk: int, which: str):
     """The query's or a candidate's audio for the assessor's own assignment.
 
-    ``which`` is ``"query"`` or the candidate's pool entry id. Every response records
+    ``which`` is ``"query"`` or the candidate's pool entry id (a low-cost assignment's
+    own pair only: it judges that one candidate). Every response records
     the bytes it sends (:func:`judging.services.listening.audio_served_record`): the
     must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
     record, not what the page says it played.
@@ -91,11 +92,10 @@ def assignment_audio(request, pk: int, which: str):
     if which == "query":
         clip = assignment.query.clip
     elif which.isdigit():
-        entry = (
-            assignment.campaign.pool.filter(pk=int(which), query_id=assignment.query_id)
-            .select_related("clip")
-            .first()
-        )
+        entries = assignment.campaign.pool.filter(pk=int(which), query_id=assignment.query_id)
+        if assignment.pool_entry_id is not None:
+            entries = entries.filter(pk=assignment.pool_entry_id)
+        entry = entries.select_related("clip").first()
         clip = entry.clip if entry is not None else None
     else:
         clip = None

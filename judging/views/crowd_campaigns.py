@@ -186,6 +186,7 @@ def worker_browser_reset_view(request, pk: int, worker_pk: int):
     return _back(request, campaign)
 
 
+@require_GET
 @organiser_required
 def campaign_examples(request, pk: int):
     campaign = _own(request, pk, need="read")

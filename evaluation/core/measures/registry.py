@@ -150,6 +150,12 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
 }
 
 
+#: Families whose scores for a query can depend, in the last bits, on the other queries
+#: of the matrix: GAP weights its thresholds by the levels found in the whole matrix.
+#: The others compute row by row and can be given a few queries at a time.
+WHOLE_MATRIX = frozenset({"GAP"})
+
+
 def compute(measure: Measure, ranked: RankedJudgments) -> np.ndarray:
     """Per-query scores of ``measure`` for a matched run (aligned with ``ranked.queries``)."""
     if measure.family == "num_q":

@@ -41,7 +41,7 @@ def carry_back(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("judging", "0007_invitations"),
+        ("judging", "0008_relevance_campaign_lowcost_mode"),
     ]
 
     operations = [
