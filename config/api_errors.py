@@ -8,6 +8,9 @@ handling"). Set as ``REST_FRAMEWORK["EXCEPTION_HANDLER"]`` in :mod:`config.setti
 ================================  ======  =========================================
 exception                         status  body
 ================================  ======  =========================================
+``Conflict`` (judging)            409     ``{"detail": "<what differs>"}``: the request
+                                          contradicts stored data (a judgment source
+                                          without replace, a system with another team)
 django ``ValidationError``        400     ``{"detail": "<the messages, joined>"}``
 DRF ``ValidationError``           400     DRF's field errors
 ``Http404``                       404     ``{"detail": "..."}``
@@ -21,8 +24,18 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
+from judging.services.conflicts import Conflict
+
+
+class ConflictResponse(exceptions.APIException):
+    status_code = 409
+    default_detail = "The request conflicts with the data stored."
+    default_code = "conflict"
+
 
 def api_exception_handler(exc, context):
-    if isinstance(exc, DjangoValidationError):
+    if isinstance(exc, Conflict):
+        exc = ConflictResponse(" ".join(exc.messages))
+    elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError({"detail": " ".join(exc.messages)})
     return exception_handler(exc, context)

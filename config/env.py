@@ -65,6 +65,20 @@ def env_url(name: str, default: str, *, schemes: tuple[str, ...]) -> str:
     return raw
 
 
+def redis_cache_location(url: str) -> str:
+    """``REDIS_URL`` as redis-py (Django's Redis cache) writes it: ``redis+socket://PATH``
+    (Celery's unix-socket form) becomes ``unix://PATH``.
+
+    >>> redis_cache_location("redis+socket:///srv/var/redis.sock")
+    'unix:///srv/var/redis.sock'
+    >>> redis_cache_location("redis://redis:6379/0")
+    'redis://redis:6379/0'
+    """
+    if url.startswith("redis+socket://"):
+        return "unix://" + url.removeprefix("redis+socket://")
+    return url
+
+
 def secret_key(*, debug: bool, var_dir: Path) -> str:
     """``SECRET_KEY`` from the environment; generated into ``var/`` for local use only."""
     raw = os.environ.get("SECRET_KEY")

@@ -12,7 +12,15 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
-from config.env import env_bool, env_int, env_list, env_str, env_url, secret_key
+from config.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    redis_cache_location,
+    secret_key,
+)
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("EARSHOT_VAR_DIR", str(BASE_DIR / "var")))
@@ -74,7 +82,11 @@ _DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'earshot.sqlite3'}"
 DATABASE_URL = env_url(
     "DATABASE_URL", _DEFAULT_DATABASE_URL, schemes=("sqlite", "postgres", "postgresql")
 )
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Health checks: a connection broken by a database restart is replaced before a request
+# uses it, instead of failing that request.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the real Celery worker of the
     # tests is another process and must see what a test wrote.
@@ -88,23 +100,45 @@ REDIS_SOCKET = VAR_DIR / "redis" / "redis.sock"
 REDIS_URL = env_url(
     "REDIS_URL", f"redis+socket://{REDIS_SOCKET}", schemes=("redis", "rediss", "redis+socket")
 )
+# The cache is the same Redis (login throttling counts there, shared by every process).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": redis_cache_location(REDIS_URL),
+        "KEY_PREFIX": "earshot",
+        "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
+    }
+}
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = REDIS_URL
+# No result backend: every task is fire and forget, so sending one never waits on Redis
+# for a result channel (that made a command hang ~45 s when the broker was down).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Sending a task must never hang a request when the broker is down: give up after ~2 s
-# (the senders log it; the next change or a manual recompute catches up).
+# Sending a task must never hang a request when the broker is down: two tries of at most
+# 0.5 s to connect, 0.2 s apart, so a send gives up within ~1.5 s (the senders log it in
+# one line and the sweep sends again: evaluation/services/sweep.py).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
-    "interval_start": 0,
-    "interval_step": 0.5,
-    "interval_max": 1,
+    "max_retries": 1,
+    "interval_start": 0.2,
+    "interval_step": 0,
+    "interval_max": 0.2,
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 10}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 5}
+# What dead brokers and workers left undone is sent again on this schedule; `make run`'s
+# worker runs it (-B); in production run one `celery -A config beat` (or one worker -B).
+EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)
+# A pending recompute sent longer ago than this may have lost its message: sent again.
+EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -142,8 +176,19 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": [
+        "config.json_body.JSONParser",  # bad JSON, however deeply nested, is a 400
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "config.api_errors.api_exception_handler",
+    "DEFAULT_THROTTLE_RATES": {
+        "token_address": env_str("EARSHOT_TOKEN_RATE_IP", "10/minute"),
+        "token_account": env_str("EARSHOT_TOKEN_RATE_USER", "5/minute"),
+    },
+    # Behind a reverse proxy, the client's address is the last one it adds.
+    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0) or None,
 }
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.
@@ -154,7 +199,10 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Collections, judgments, campaigns, answers, mappings and leaderboards.",
     "VERSION": "0.1.0",
     # An answer's choice (as shown) and outcome (about the stored lists) share one set.
-    "ENUM_NAME_OVERRIDES": {"PreferenceAnswerEnum": "judging.models.crowd.CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "PreferenceAnswerEnum": "judging.models.crowd.CHOICES",
+        "JudgmentSourceStatusEnum": "judging.models.sources.JudgmentSource.STATUSES",
+    },
 }
 
 SESSION_COOKIE_HTTPONLY = True

@@ -56,8 +56,18 @@ def leaderboard_json(*, collection: Collection, board: Leaderboard) -> HttpRespo
     return _json(data, f"{name}.json")
 
 
+def judgment_sources_text(payload: dict) -> str:
+    """The judgment sources a result used, as one cell: ``a; b`` (``"unrecorded"`` for
+    results computed before sources were recorded)."""
+    sources = payload.get("judgment_sources")
+    if sources is None:
+        return "unrecorded"
+    return "; ".join(sources["used"])
+
+
 def leaderboard_csv(*, collection: Collection, board: Leaderboard, table: str) -> HttpResponse:
-    """One table of the leaderboard: ``systems``, ``pairs`` or per-query ``scores``."""
+    """One table of the leaderboard: ``systems``, ``pairs`` or per-query ``scores``; the
+    last column, ``judgment_sources``, names the judgment sources it was computed from."""
     name = f"{slug(collection.name)}-{slug(board.measure)}"
     payload = board.payload
     if table == "systems":
@@ -74,7 +84,10 @@ def leaderboard_csv(*, collection: Collection, board: Leaderboard, table: str) -
             for i, system in enumerate(payload["systems"])
             for j, query in enumerate(payload["queries"])
         )
-    return _csv(header, rows, f"{name}-{table}.csv")
+    sources = judgment_sources_text(payload)
+    return _csv(
+        [*header, "judgment_sources"], ([*row, sources] for row in rows), f"{name}-{table}.csv"
+    )
 
 
 def _mapping_name(row: SatisfactionMapping) -> str:

@@ -16,6 +16,14 @@ nearest level, halves up, so Broad 1 and 2 give 2 and Fine 40 and 61 give 51),
 
 Judgments that leave a scale empty are ignored on that scale; a pair with no value on
 a scale gets ``None`` there, and the adapter to the core decides (unjudged on that scale).
+
+Which judgments count
+---------------------
+Only the judgments of the collection's **official** judgment sources
+(:class:`judging.models.JudgmentSource`) are read: a pilot campaign's or a pilot
+import's judgments are filtered out here, *before* consolidating, so they never enter a
+consolidated level. :func:`collection_judgment_sources` says which sources were used and
+which were left out; results store it beside the numbers.
 """
 
 from __future__ import annotations
@@ -25,13 +33,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
-from judging.models import Collection, ExampleItem, RelevanceJudgment, RunEntry
+from judging.models import Collection, ExampleItem, JudgmentSource, RelevanceJudgment, RunEntry
+
+CONSOLIDATION_POLICY = "mean"
+"""The policy leaderboards and mappings consolidate with (:func:`collection_qrels_records`)."""
 
 
 class QrelsRecord(NamedTuple):
@@ -64,7 +75,9 @@ class CollectionRuns:
 
 
 def consolidate_judgments(
-    judgments: Iterable[tuple[str, str, int | None, int | None]], *, policy: str = "mean"
+    judgments: Iterable[tuple[str, str, int | None, int | None]],
+    *,
+    policy: str = CONSOLIDATION_POLICY,
 ) -> list[QrelsRecord]:
     """Consolidate ``(query, clip, broad, fine)`` rows, oldest first, into one per pair.
 
@@ -97,11 +110,26 @@ def consolidate_judgments(
 
 
 def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgment]:
-    return RelevanceJudgment.objects.filter(query__collection=collection)
+    """The judgments that count: those of the collection's official sources."""
+    return RelevanceJudgment.objects.filter(
+        query__collection=collection, source__status=JudgmentSource.OFFICIAL
+    )
 
 
-def collection_qrels_records(*, collection: Collection, policy: str = "mean") -> list[QrelsRecord]:
-    """The collection's judgments, one record per judged (query, clip), sorted by ids."""
+def collection_judgment_sources(*, collection: Collection) -> dict:
+    """Which judgment sources results use and which they leave out, by name, and the
+    consolidation policy applied to the judgments used (stored with each result)."""
+    used, left_out = [], []
+    for name, status in collection.judgment_sources.order_by("name").values_list("name", "status"):
+        (used if status == JudgmentSource.OFFICIAL else left_out).append(name)
+    return {"used": used, "left_out": left_out, "consolidation": CONSOLIDATION_POLICY}
+
+
+def collection_qrels_records(
+    *, collection: Collection, policy: str = CONSOLIDATION_POLICY
+) -> list[QrelsRecord]:
+    """The collection's counting judgments, one record per judged (query, clip), sorted by
+    ids: judgments of pilot sources are left out before consolidating."""
     rows = (
         collection_judgments(collection=collection)
         .order_by("updated_at", "pk")
@@ -152,17 +180,82 @@ def campaign_pool_pairs(*, campaign) -> list[tuple[int, str, str]]:
 
 # --- Stored results -------------------------------------------------------------------
 # The collection or campaign given has passed the access rule already
-# (judging.selectors.access); a missing result is a 404.
+# (judging.selectors.access); a missing result is a 404. Pages read only what they show,
+# through the unique (collection, measure) and (leaderboard, …) indexes, so each page
+# makes the same number of queries and reads a bounded amount whatever the collection's
+# size; the whole payloads are for the exports and the API.
 
 
 def leaderboard_for(*, collection: Collection, measure: str):
-    """The collection's stored leaderboard of ``measure``; 404 if there is none."""
+    """The collection's stored leaderboard of ``measure``, whole payload included; else 404."""
     return get_object_or_404(collection.leaderboards, measure=measure)
+
+
+def leaderboard_summary_for(*, collection: Collection, measure: str, significance: bool = False):
+    """The leaderboard of ``measure`` without its payload: ``summary`` (and ``significance``
+    if asked) as :mod:`evaluation.services.leaderboard_store` split them; else 404."""
+    fields = ["id", "collection_id", "measure", "computed_at", "summary"]
+    if significance:
+        fields.append("significance")
+    return get_object_or_404(collection.leaderboards.only(*fields), measure=measure)
+
+
+def leaderboard_system_for(*, collection: Collection, measure: str, system: str):
+    """One system of the leaderboard of ``measure`` (its row, per-query scores,
+    distributions), with the leaderboard's measure and time; else 404."""
+    from evaluation.models import LeaderboardSystem
+
+    rows = LeaderboardSystem.objects.select_related("leaderboard").only(
+        "system", "rank", "row", "per_query", "distributions",
+        "leaderboard__id", "leaderboard__collection_id", "leaderboard__measure",
+        "leaderboard__computed_at",
+    )  # fmt: skip
+    return get_object_or_404(
+        rows, leaderboard__collection=collection, leaderboard__measure=measure, system=system
+    )
+
+
+def leaderboard_pairs(*, leaderboard) -> QuerySet:
+    """The pairs of a leaderboard in the payload's order, as their stored dicts (to page)."""
+    return leaderboard.pairs.order_by("position").values_list("data", flat=True)
 
 
 def reliability_study_for(*, collection: Collection, measure: str):
     """The collection's stored G-study and D-study of ``measure``; 404 if there is none."""
     return get_object_or_404(collection.reliability_studies, measure=measure)
+
+
+def collection_results_overview(*, collection: Collection) -> dict:
+    """What the overview lists: each leaderboard, estimated leaderboard, study and campaign
+    mapping by name, with the few numbers it shows read out of the payloads by the database."""
+    from evaluation.models import ReliabilityStudy, SatisfactionMapping
+
+    mappings = (
+        SatisfactionMapping.objects.order_by("measure")
+        .only("id", "campaign_id", "measure")
+        .annotate(n_answers=F("payload__n_answers"))
+    )
+    campaigns = collection.preference_campaigns.order_by("name").prefetch_related(
+        Prefetch("satisfaction_mappings", queryset=mappings)
+    )
+    studies = (
+        ReliabilityStudy.objects.filter(collection=collection)
+        .order_by("measure")
+        .values("measure", "computed_at")
+        .annotate(
+            erho2=F("payload__erho2"), phi=F("payload__phi"), n_queries=F("payload__n_queries")
+        )
+    )
+    return {
+        "leaderboards": list(
+            collection.leaderboards.order_by("measure").values("measure", "computed_at")
+        ),
+        "estimated": list(
+            collection.estimated_leaderboards.order_by("measure").values_list("measure", flat=True)
+        ),
+        "studies": list(studies),
+        "campaigns": campaigns,
+    }
 
 
 def estimated_leaderboard_for(*, collection: Collection, measure: str):
@@ -215,11 +308,15 @@ def collection_results_status(*, collection: Collection) -> dict:
         "recompute": collection_recompute(collection=collection),
         "leaderboards": [
             {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.leaderboards.values_list("measure", "computed_at")
+            for m, t in collection.leaderboards.order_by("measure").values_list(
+                "measure", "computed_at"
+            )
         ],
         "reliability": [
             {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.reliability_studies.values_list("measure", "computed_at")
+            for m, t in collection.reliability_studies.order_by("measure").values_list(
+                "measure", "computed_at"
+            )
         ],
     }
 

@@ -6,6 +6,11 @@ through :mod:`judging.selectors`, so it only ever sees the organiser's own colle
 did not exist. Writes go through :mod:`judging.services.collections`; their validation
 errors come back as ``400 {"detail": "..."}`` naming the bad item, by the project's one
 exception handler (:mod:`config.api_errors`).
+
+This module is long because it holds one small ``APIView`` per operation on a
+collection's data (collections, clips, queries, systems, runs, judgments, judgment
+sources, campaigns, answers) with their serializers, as the API's one index; each view
+is a few lines over a selector or a service.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import ValidationError
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
@@ -24,7 +29,9 @@ from rest_framework.views import APIView
 
 from judging import selectors
 from judging.models import (
+    Clip,
     Collection,
+    JudgmentSource,
     PreferenceCampaign,
     RelevanceCampaign,
     RelevanceJudgment,
@@ -40,6 +47,41 @@ from judging.services.collections import (
     run_replace,
     system_create,
 )
+from judging.services.sources import judgment_source_set_status
+from judging.throttles import TokenAccountThrottle, TokenAddressThrottle
+from judging.validation import (
+    check_text,
+    column_length,
+    identifier_validator,
+    name_validator,
+    text_validator,
+)
+
+ID_MAX_LENGTH = column_length(Clip, "external_id")
+
+
+def id_field(**kwargs) -> serializers.CharField:
+    """A clip or query id, checked by :mod:`judging.validation` (no whitespace)."""
+    return serializers.CharField(
+        max_length=ID_MAX_LENGTH, validators=[identifier_validator(ID_MAX_LENGTH)], **kwargs
+    )
+
+
+def name_field(model, field: str, *, required: bool = True, **kwargs) -> serializers.CharField:
+    """A one-line name as long as its model column allows (:mod:`judging.validation`)."""
+    limit = column_length(model, field)
+    return serializers.CharField(
+        max_length=limit, validators=[name_validator(limit)], required=required,
+        allow_blank=not required, **kwargs,
+    )  # fmt: skip
+
+
+def text_field(model, field: str, **kwargs) -> serializers.CharField:
+    """Free text (line breaks allowed), bounded by :mod:`judging.validation`."""
+    limit = column_length(model, field)
+    return serializers.CharField(
+        max_length=limit, validators=[text_validator(limit)], allow_blank=True, **kwargs
+    )
 
 
 class IsOrganiser(BasePermission):
@@ -63,6 +105,11 @@ class NestedSerializerSchema(AutoSchema):
 class OrganiserApi(APIView):
     permission_classes = [IsAuthenticated, IsOrganiser]
     schema = NestedSerializerSchema()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        if request.method in ("POST", "PUT", "PATCH"):
+            request.data  # noqa: B018 - a malformed body is a 400 even where no field is read
 
     @property
     def need(self) -> selectors.Need:
@@ -104,12 +151,16 @@ class TokenObtainApi(APIView):
     """An organiser's API token, from their username and password (created on first use).
 
     ``POST /api/token/`` with ``{"username", "password"}`` gives ``{"token"}``; send it
-    as ``Authorization: Token <token>``. Only organisers get one.
+    as ``Authorization: Token <token>``. Only organisers get one. A wrong password, an
+    unknown username and an account without the organiser role get the same 400; too
+    many attempts from one address or for one username get 429 (:mod:`judging.throttles`).
     """
 
     authentication_classes: list = []
     permission_classes: list = []
+    throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]
     schema = NestedSerializerSchema()
+    REFUSED = "Unknown username, wrong password, or an account without the organiser role."
 
     class InputSerializer(serializers.Serializer):
         username = serializers.CharField()
@@ -127,10 +178,9 @@ class TokenObtainApi(APIView):
             username=data.validated_data["username"],
             password=data.validated_data["password"],
         )
-        if user is None:
-            raise ValidationError({"detail": "Unknown username or wrong password."})
-        if not is_organiser(user):
-            raise PermissionDenied(IsOrganiser.message)
+        # One answer for every refusal, so that it tells nobody which accounts exist.
+        if user is None or not is_organiser(user):
+            raise ValidationError({"detail": self.REFUSED})
         token, _ = Token.objects.get_or_create(user=user)
         return Response(self.OutputSerializer({"token": token.key}).data)
 
@@ -154,8 +204,8 @@ class CollectionListApi(OrganiserApi):
 
 class CollectionCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=200)
-        description = serializers.CharField(required=False, allow_blank=True, default="")
+        name = name_field(Collection, "name")
+        description = text_field(Collection, "description", required=False, default="")
 
     OutputSerializer = CollectionOutputSerializer
 
@@ -187,10 +237,10 @@ class CollectionDetailApi(OrganiserApi):
 
 
 class ClipSerializer(serializers.Serializer):
-    external_id = serializers.CharField(max_length=200)
-    title = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    artist = serializers.CharField(max_length=300, required=False, allow_blank=True)
-    genre = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    external_id = id_field()
+    title = name_field(Clip, "title", required=False)
+    artist = name_field(Clip, "artist", required=False)
+    genre = name_field(Clip, "genre", required=False)
     duration = serializers.FloatField(required=False, allow_null=True, min_value=0)
     has_audio = serializers.BooleanField(read_only=True)
 
@@ -212,19 +262,26 @@ class ClipListApi(OrganiserApi):
 
 
 class ClipCreateApi(OrganiserApi):
+    """Clips by id: idempotent (a clip already there with the same metadata is ``present``);
+    a clip already there with other metadata is a 409 and nothing is created."""
+
     class InputSerializer(serializers.Serializer):
         clips = ClipSerializer(many=True, allow_empty=False)
 
     class OutputSerializer(serializers.Serializer):
         created = serializers.IntegerField()
+        present = serializers.IntegerField()
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        clips = clips_create(collection=collection, clips=data.validated_data["clips"])
-        return Response({"created": len(clips)}, status=status.HTTP_201_CREATED)
+        created, present = clips_create(collection=collection, clips=data.validated_data["clips"])
+        return Response(
+            {"created": created, "present": present},
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class QuerySerializer(serializers.Serializer):
@@ -243,9 +300,7 @@ class QueryListApi(OrganiserApi):
 
 class QueryCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        clips = serializers.ListField(
-            child=serializers.CharField(max_length=200), allow_empty=False
-        )
+        clips = serializers.ListField(child=id_field(), allow_empty=False)
 
     @extend_schema(request=InputSerializer, responses={201: QuerySerializer(many=True)})
     def post(self, request, collection_id: int):
@@ -274,16 +329,19 @@ class SystemListApi(OrganiserApi):
 
 class SystemCreateApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
-        name = serializers.CharField(max_length=200)
-        team = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+        name = name_field(System, "name")
+        team = name_field(System, "team", required=False, default="")
 
     @extend_schema(request=InputSerializer, responses={201: SystemSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        system = system_create(collection=collection, **data.validated_data)
-        return Response(SystemSerializer(system).data, status=status.HTTP_201_CREATED)
+        system, created = system_create(collection=collection, **data.validated_data)
+        return Response(
+            SystemSerializer(system).data,
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 class RunSerializer(serializers.Serializer):
@@ -308,10 +366,15 @@ class RunDetailApi(OrganiserApi):
 class RunReplaceApi(OrganiserApi):
     class InputSerializer(serializers.Serializer):
         rankings = serializers.DictField(
-            child=serializers.ListField(child=serializers.CharField(), allow_empty=False),
+            child=serializers.ListField(child=id_field(), allow_empty=False),
             allow_empty=False,
             help_text="{query clip id: [clip id, …]}, best first; other queries keep their lists.",
         )
+
+        def validate_rankings(self, rankings):
+            for query in rankings:
+                check_text(query, what="query id", kind="identifier", max_length=ID_MAX_LENGTH)
+            return rankings
 
     class OutputSerializer(serializers.Serializer):
         entries = serializers.IntegerField()
@@ -327,8 +390,8 @@ class RunReplaceApi(OrganiserApi):
 
 
 class JudgmentSerializer(serializers.Serializer):
-    query = serializers.CharField(max_length=200)
-    clip = serializers.CharField(max_length=200)
+    query = id_field()
+    clip = id_field()
     broad = serializers.IntegerField(min_value=0, max_value=2, required=False, allow_null=True)
     fine = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 
@@ -338,6 +401,7 @@ class JudgmentListApi(OrganiserApi):
         query = serializers.CharField(source="query.clip.external_id")
         clip = serializers.CharField(source="clip.external_id")
         assessor = serializers.CharField(source="assessor.username", default=None)
+        source = serializers.CharField(source="source.name")
 
         class Meta:
             model = RelevanceJudgment
@@ -351,26 +415,49 @@ class JudgmentListApi(OrganiserApi):
 
 
 class JudgmentCreateApi(OrganiserApi):
+    """Judgments into one named judgment source of the collection.
+
+    Sending the same judgments again changes nothing. A judgment the source already holds
+    with other values is changed only with ``"replace": true``; without it the answer is
+    ``409`` saying what would change, and nothing is written. Other sources are never
+    touched, and a relevance campaign's source cannot be written.
+    """
+
     class InputSerializer(serializers.Serializer):
         judgments = JudgmentSerializer(many=True, allow_empty=False)
-        source = serializers.CharField(
-            max_length=150, required=False, default="", help_text="Stored as api:<source>."
+        source = name_field(
+            JudgmentSource, "name", required=False, default="",
+            help_text="The judgment source to write into (default: api:<your username>).",
+        )  # fmt: skip
+        replace = serializers.BooleanField(
+            default=False, help_text="Change judgments the source already holds."
         )
 
     class OutputSerializer(serializers.Serializer):
+        source = serializers.CharField()
+        source_created = serializers.BooleanField()
         created = serializers.IntegerField()
         updated = serializers.IntegerField()
+        unchanged = serializers.IntegerField()
+        kept = serializers.IntegerField(help_text="Judgments of the source not in this request.")
 
     @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        source = f"api:{data.validated_data['source'] or request.user.get_username()}"
-        created, updated = judgments_upsert(
-            collection=collection, judgments=data.validated_data["judgments"], source=source
+        user = request.user.get_username()
+        write = judgments_upsert(
+            collection=collection,
+            judgments=data.validated_data["judgments"],
+            source=data.validated_data["source"] or f"api:{user}",
+            replace=data.validated_data["replace"],
+            origin=f"REST API, {user}",
         )
-        return Response({"created": created, "updated": updated}, status=status.HTTP_201_CREATED)
+        body = {"source": write.source.name, "source_created": write.source_created,
+                "created": write.created, "updated": write.updated,
+                "unchanged": write.unchanged, "kept": write.kept}  # fmt: skip
+        return Response(body, status=status.HTTP_201_CREATED)
 
 
 class CampaignSerializer(serializers.ModelSerializer):
@@ -415,3 +502,60 @@ class CampaignDetailApi(OrganiserApi):
         campaign.answers = progress.answers
         campaign.mappings = selectors.campaign_mapping_measures(campaign=campaign)
         return Response(self.OutputSerializer(campaign).data)
+
+
+class JudgmentSourceSerializer(serializers.ModelSerializer):
+    counts = serializers.BooleanField(read_only=True)
+    judgments = serializers.IntegerField(source="judgment_count", read_only=True)
+    relevance_campaign = serializers.IntegerField(
+        source="relevance_campaign_id", read_only=True, allow_null=True
+    )
+
+    class Meta:
+        model = JudgmentSource
+        fields = ["id", "name", "kind", "status", "counts", "judgments", "relevance_campaign",
+                  "origin", "created_at", "updated_at"]  # fmt: skip
+
+
+class JudgmentSourceListApi(OrganiserApi):
+    """The collection's judgment sources: which count in results (official) and which do
+    not (pilot), with the consolidation rule applied to the counting ones."""
+
+    class OutputSerializer(serializers.Serializer):
+        consolidation = serializers.CharField()
+        sources = JudgmentSourceSerializer(many=True)
+
+    @extend_schema(responses=OutputSerializer)
+    def get(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        sources = selectors.collection_judgment_sources_with_counts(collection=collection)
+        return Response(
+            {
+                "consolidation": selectors.CONSOLIDATION_RULE,
+                "sources": JudgmentSourceSerializer(sources, many=True).data,
+            }
+        )
+
+
+class JudgmentSourceStatusApi(OrganiserApi):
+    """Make a source official (it counts) or a pilot (left out of results). A change asks
+    for one coalesced recompute of the collection's results."""
+
+    class InputSerializer(serializers.Serializer):
+        status = serializers.ChoiceField(choices=JudgmentSource.STATUSES)
+
+    class OutputSerializer(serializers.Serializer):
+        changed = serializers.BooleanField()
+        source = JudgmentSourceSerializer()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request, collection_id: int, source_id: int):
+        collection = self.get_collection(collection_id)
+        source = selectors.collection_judgment_source(collection=collection, source_id=source_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changed = judgment_source_set_status(source=source, status=data.validated_data["status"])
+        source = selectors.collection_judgment_sources_with_counts(collection=collection).get(
+            pk=source.pk
+        )
+        return Response({"changed": changed, "source": JudgmentSourceSerializer(source).data})

@@ -22,7 +22,11 @@ CONTENT_TYPES = {
     ".flac": "audio/flac",
 }
 AUDIO_SUFFIXES = tuple(CONTENT_TYPES)
-_RANGE = re.compile(r"^bytes=(\d*)-(\d*)$")
+MAX_POSITION_DIGITS = 18
+"""A byte position of more digits than this (beyond 10¹⁸ bytes, an exabyte) is no position
+of any file: the range is unsatisfiable, and Python never converts a 4,400-digit number
+(which it refuses with ValueError beyond 4,300 digits)."""
+_RANGE = re.compile(rf"^bytes=(\d{{0,{MAX_POSITION_DIGITS}}})-(\d{{0,{MAX_POSITION_DIGITS}}})$")
 _CHUNK = 64 * 1024
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Iterable, Sequence
 
 from django.http import HttpResponse
@@ -20,15 +21,40 @@ from judging.models.collection import BROAD_LABELS
 from judging.selectors.crowd import campaign_answers_for_export
 from judging.selectors.relevance import campaign_judgments
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell beginning with one of these is run as a formula by Excel, LibreOffice or Google
+Sheets (OWASP, "CSV Injection")."""
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)")
+
+
+def spreadsheet_safe(value):
+    """``value`` as a cell no spreadsheet runs as a formula (OWASP's advice).
+
+    A text cell starting with ``= + - @``, a tab or a carriage return gets a leading
+    apostrophe, which spreadsheets show as text and never evaluate; numbers, including
+    negative ones written as text (``-0.05``), are left alone.
+
+    >>> print(spreadsheet_safe('=HYPERLINK("http://evil","x")'), spreadsheet_safe("-0.05"))
+    '=HYPERLINK("http://evil","x") -0.05
+    >>> spreadsheet_safe(-0.05), spreadsheet_safe("@SUM(1)"), spreadsheet_safe("ok")
+    (-0.05, "'@SUM(1)", 'ok')
+    """
+    formula = isinstance(value, str) and value.startswith(FORMULA_STARTS)
+    return "'" + value if formula and not _NUMBER.fullmatch(value) else value
+
 
 def csv_text(
     header: Sequence[str], rows: Iterable[Sequence], *, lineterminator: str = "\r\n"
 ) -> str:
-    """A CSV document: the header, then one line per row (``None`` is an empty cell)."""
+    """A CSV document: the header, then one line per row (``None`` is an empty cell).
+
+    Every cell passes :func:`spreadsheet_safe`, so an export of what workers or
+    organisers typed (worker ids, comments, system names) never runs in a spreadsheet.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator=lineterminator)
-    writer.writerow(header)
-    writer.writerows(rows)
+    writer.writerow([spreadsheet_safe(cell) for cell in header])
+    writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return out.getvalue()
 
 
@@ -103,7 +129,7 @@ def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
         activity.plays if activity else "",
         judgment.created_at.isoformat(),
         judgment.updated_at.isoformat(),
-        judgment.source,
+        judgment.source.name,
     ]
 
 

@@ -10,6 +10,7 @@ from judging.views import (
     jobs,
     people,
     relevance_campaigns,
+    sources,
 )
 
 app_name = "judging"
@@ -19,6 +20,11 @@ urlpatterns = [
     path("collections/new/", collections.collection_new, name="collection_new"),
     path("collections/<int:pk>/", collections.collection_detail, name="collection"),
     path("audio/<str:token>", collections.clip_audio, name="clip_audio"),
+    path(
+        "collections/<int:pk>/judgment-sources/<int:source_pk>/status/",
+        sources.judgment_source_status,
+        name="judgment_source_status",
+    ),
     # Relevance campaigns: organisers
     path(
         "relevance-campaigns/",

@@ -106,6 +106,11 @@ def main() -> int:
                     "1",
                     "--hostname",
                     "earshot@%h",
+                    # The schedule (the sweep that sends again what a dead broker or
+                    # worker left undone) runs inside this one worker.
+                    "--beat",
+                    "--schedule",
+                    str(VAR / "celerybeat-schedule"),
                 ],
                 cwd=ROOT,
                 env=env,

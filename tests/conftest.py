@@ -118,7 +118,6 @@ def celery_uses_the_session_redis():
 
     url = f"redis+socket://{REDIS_DIR / 'redis.sock'}"
     app.conf.broker_url = url
-    app.conf.result_backend = url
     yield
     shutil.rmtree(REDIS_DIR, ignore_errors=True)
 
@@ -195,3 +194,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         found = counts.get(marker, {})
         text = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items())) or "none run"
         terminalreporter.write_line(f"{label}: {text}")
+    from tests.fuzzing import TALLY
+
+    if TALLY:
+        terminalreporter.write_sep("-", f"fuzz targets ({engine})")
+        for target, outcomes in sorted(TALLY.items()):
+            terminalreporter.write_line(
+                f"{target}: {sum(outcomes.values())} cases, {outcomes['accepted']} accepted, "
+                f"{outcomes['clean error']} clean errors, {outcomes['crash']} crashes"
+            )

@@ -28,6 +28,7 @@ from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.traps import trap_question_mark
 from tests.audio_files import sine_wav
+from tests.sources import source_for
 
 
 @pytest.fixture(autouse=True)
@@ -55,12 +56,13 @@ def build_crowd_collection(owner, *, name="Crowd collection", queries=4, candida
         for i in range(1, candidates + 1)
     ]
     systems = [System.objects.create(collection=collection, name=f"S{i}") for i in (1, 2, 3)]
+    source = source_for(collection, "test")
     for query_clip in query_clips:
         query = Query.objects.create(collection=collection, clip=query_clip)
         fine = {clip.pk: rng.randrange(0, 101) for clip in clips}
         for clip in clips:
             RelevanceJudgment.objects.create(
-                query=query, clip=clip, source="import:test", fine=fine[clip.pk]
+                query=query, clip=clip, source=source, fine=fine[clip.pk]
             )
         for s, system in enumerate(systems):
             ranked = sorted(clips, key=lambda c: -fine[c.pk])[s * 3 : s * 3 + 5]

@@ -1,7 +1,9 @@
 """Stored results for page tests: payloads shaped like evaluation.services.leaderboards' output.
 
-The numbers are made up (the pages only read payloads); the services' own tests check
-real numbers against the numerical core.
+The numbers are made up (the pages only read what was stored); the services' own tests
+check real numbers against the numerical core. :func:`store_results` stores them the way
+a recompute does (:func:`evaluation.services.leaderboard_store.leaderboard_store`), so the
+parts the pages read are there too.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from django.utils import timezone
 
 from evaluation.models import Leaderboard, ReliabilityStudy
+from evaluation.services.leaderboard_store import leaderboard_store
+from judging.models import System
 
 MEASURE = "CG(scale=fine)@5"
 
@@ -21,12 +25,17 @@ def _row(rank, system, mean, group):
         "psat_mean": mean + 0.1, "psat_low": mean + 0.06, "psat_high": mean + 0.14,
         "psat_half_width": 0.04, "psucc": round(mean, 2), "group": group,
         "group_label": "ab"[group - 1], "group_parity": (group - 1) % 2,
-        "report": f"{MEASURE} = {mean:.4f} ± 0.0500\nP(Sat) = {mean + 0.1:.4f} ± 0.0400",
+        "report": f"{MEASURE} = {mean:.4f} ± 0.0500\nP(Sat) = {mean + 0.1:.4f} ± 0.0400\n"
+        f"95% of future queries are expected to get P(Sat) > {mean - 0.3:.2f}",
     }  # fmt: skip
 
 
-def leaderboard_payload() -> dict:
-    rows = [_row(1, "Alpha", 0.6, 1), _row(2, "Beta", 0.55, 1), _row(3, "Gamma", 0.2, 2)]
+SYSTEMS = ("Alpha", "Beta", "Gamma")
+
+
+def leaderboard_payload(systems: tuple[str, str, str] = SYSTEMS) -> dict:
+    alpha, beta, gamma = systems
+    rows = [_row(1, alpha, 0.6, 1), _row(2, beta, 0.55, 1), _row(3, gamma, 0.2, 2)]
     scores = [[0.5, 0.7], [0.5, 0.6], [0.1, 0.3]]
     pair = lambda a, b, d, p: {  # noqa: E731
         "a": a, "b": b, "delta": d, "ci_low": d - 0.03, "ci_high": d + 0.03, "p": p,
@@ -37,7 +46,7 @@ def leaderboard_payload() -> dict:
         "measure": MEASURE,
         "n_queries": 2,
         "prediction_family": "empirical",
-        "systems": ["Alpha", "Beta", "Gamma"],
+        "systems": list(systems),
         "queries": ["q1", "q2"],
         "scores": scores,
         "psat": [[s + 0.1 for s in r] for r in scores],
@@ -54,12 +63,12 @@ def leaderboard_payload() -> dict:
         "seed": 1,
         "rows": rows,
         "pairs": [
-            pair("Alpha", "Beta", 0.05, 0.3),
-            pair("Alpha", "Gamma", 0.4, 0.001),
-            pair("Beta", "Gamma", 0.35, 0.002),
+            pair(alpha, beta, 0.05, 0.3),
+            pair(alpha, gamma, 0.4, 0.001),
+            pair(beta, gamma, 0.35, 0.002),
         ],
-        "groups": [["Alpha", "Beta"], ["Gamma"]],
-        "report": "Alpha: CG(scale=fine)@5 = 0.6000 ± 0.0500",
+        "groups": [[alpha, beta], [gamma]],
+        "report": f"{alpha}: CG(scale=fine)@5 = 0.6000 ± 0.0500",
     }
 
 
@@ -87,11 +96,17 @@ def reliability_payload() -> dict:
     }
 
 
-def store_results(collection) -> Leaderboard:
+def store_results(collection, systems: tuple[str, str, str] = SYSTEMS) -> Leaderboard:
+    """Stored results of ``systems`` (created in the collection if missing)."""
+    for name in systems:
+        System.objects.get_or_create(collection=collection, name=name)
     now = timezone.now()
     ReliabilityStudy.objects.create(
         collection=collection, measure=MEASURE, payload=reliability_payload(), computed_at=now
     )
-    return Leaderboard.objects.create(
-        collection=collection, measure=MEASURE, payload=leaderboard_payload(), computed_at=now
+    return leaderboard_store(
+        collection=collection,
+        measure=MEASURE,
+        payload=leaderboard_payload(systems),
+        computed_at=now,
     )

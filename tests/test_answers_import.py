@@ -46,7 +46,13 @@ def test_the_documented_example_imports_as_accepted_answers(
     assert (report.rows, report.answers_created, report.examples_created) == (4, 4, 3)
     assert (report.workers_created, report.judgments_created) == (3, 15)
     assert RelevanceJudgment.objects.count() == judgments_before + 15
-    assert RelevanceJudgment.objects.filter(source=f"answers-import:{campaign.pk}").count() == 15
+    source = crowd_collection.judgment_sources.get(name=f"answers: {campaign.name}")
+    assert (source.kind, source.counts, source.origin) == (
+        "answers",
+        True,
+        "preference-answers.csv",
+    )
+    assert RelevanceJudgment.objects.filter(source=source).count() == 15
     answers = Answer.objects.filter(example__campaign=campaign).order_by("answered_at", "pk")
     assert all(a.accepted_at is not None and not a.excluded for a in answers)
     # The last row shows the third row's example with the sides swapped: b_better as shown
@@ -71,7 +77,8 @@ def test_importing_the_same_file_again_adds_nothing(crowd_collection):
     again = run(crowd_collection, EXAMPLE.read_text())
     assert again.campaign.pk == first.campaign.pk and not again.campaign_created
     assert (again.answers_created, again.answers_present, again.examples_created) == (0, 4, 0)
-    assert (again.judgments_created, again.judgments_updated) == (0, 15)
+    # The judgments the file carries are already stored as they are: nothing changes.
+    assert (again.judgments_created, again.judgments_updated, again.judgments_present) == (0, 0, 15)
     assert Answer.objects.count() == 4
 
 
@@ -92,7 +99,6 @@ def test_a_different_answer_of_the_same_worker_on_reimport_is_refused(crowd_coll
         (f"{HEADER}\nq9,d01,d02,a_better,w1\n", "x.csv:2: query 'q9' is not a clip"),
         (f"{HEADER}\nq1,d01 zz,d02 d03,a_better,w1\n", "x.csv:2: list_a: 'zz' is not a clip"),
         (f"{HEADER}\nq1,d01 d01,d02 d03,a_better,w1\n", "x.csv:2: list_a repeats a clip"),
-        (f"{HEADER}\nq1,d01 d02,d01 d02,a_better,w1\n", "x.csv:2: the two lists are identical"),
         (f"{HEADER}\nq1,d01 d02,d03,a_better,w1\n", "x.csv:2: list_a has 2 clips and list_b 1"),
         (f"{HEADER}\nq1,d01,d02,A,w1\n", "x.csv:2: answer 'A' is not one of"),
         (f"{HEADER}\nq1,d01,d02,a_better,\n", "x.csv:2: worker is empty"),
@@ -149,3 +155,89 @@ def test_the_command_imports_and_reports_and_fails_with_file_and_line(crowd_coll
     bad = EXAMPLE.parent / "does-not-exist.csv"
     with pytest.raises(CommandError, match=r"does-not-exist\.csv"):
         call_command("import_preference_answers", str(crowd_collection.pk), str(bad))
+
+
+# --- hostile and extreme values (issue 11): clean errors with file and line -------------
+
+
+@pytest.mark.parametrize(
+    ("extra", "value", "message"),
+    [
+        ("answered_at", "9999-12-31T23:59:59-23:59", "x.csv:2: answered_at '9999-12-31T23:59:59-23:59' is out of range"),
+        ("answered_at", "0001-01-01T00:00:00+23:59", "x.csv:2: answered_at '0001-01-01T00:00:00+23:59' is out of range"),
+        ("answered_at", "2012-13-45T10:00:00", "x.csv:2: answered_at '2012-13-45T10:00:00' is not an ISO 8601 time"),
+        ("seconds", "1e308", "x.csv:2: seconds '1e308' is more than 2,592,000 (30 days)"),
+        ("seconds", "nan", "x.csv:2: seconds must be a number ≥ 0"),
+        ("comment", "x" * 2001, "x.csv:2: comment 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… is longer than 2,000 characters"),
+        ("comment", "nul \x00 here", "x.csv:2: comment 'nul \\x00 here' contains a NUL character"),
+        ("comment", "x" * (128 * 1024 + 1), "x.csv:2: a field is longer than 131,072 characters"),
+    ],
+)  # fmt: skip
+def test_extreme_values_are_clean_errors_with_file_and_line(
+    crowd_collection, extra, value, message
+):
+    text = f"{HEADER},{extra}\n{GOOD_ROW},{value}\n"
+    with pytest.raises(ValidationError) as error:
+        run(crowd_collection, text)
+    assert error.value.messages[0].startswith(message), error.value.messages[0]
+    assert Answer.objects.count() == 0 and PreferenceCampaign.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("worker", "message"),
+    [
+        (
+            "w" * 201,
+            "x.csv:2: worker 'wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww'… is longer than 200",
+        ),
+        ("w\x00", "x.csv:2: worker 'w\\x00' contains a NUL character"),
+        ("w\x1b[2J", "x.csv:2: worker 'w\\x1b[2J' contains a control character (U+001B)"),
+    ],
+)
+def test_a_worker_id_that_no_database_stores_is_refused_on_every_database(
+    crowd_collection, worker, message
+):
+    """PostgreSQL used to end a 300-character worker id in a DataError traceback."""
+    with pytest.raises(ValidationError) as error:
+        run(crowd_collection, f"{HEADER}\n{GOOD_ROW.replace(',w1', ',' + worker)}\n")
+    assert error.value.messages[0].startswith(message), error.value.messages[0]
+    assert Answer.objects.count() == 0
+
+
+def test_a_bare_carriage_return_in_a_field_is_named_by_line(crowd_collection):
+    with pytest.raises(ValidationError, match=r"x\.csv:2: a line break \(CR\) inside a field"):
+        run(crowd_collection, f"{HEADER}\nq1,d01\rd02,d03 d04,a_better,w1\n".encode())
+
+
+def test_answers_comparing_two_identical_lists_are_kept(crowd_collection):
+    """The thesis author's CrowdFlower study has 27 of them in 2,200 answers: "both good"
+    and "both bad" still say whether the list satisfies (thesis §3.3.1)."""
+    same = "d01 d02 d03 d04 d05"
+    text = f"{HEADER}\n{GOOD_ROW}\nq1,{same},{same},both_good,w1\nq1,{same},{same},both_bad,w2\n"
+    report = run(crowd_collection, text)
+    assert (report.answers_created, report.examples_created) == (3, 2)
+    identical = report.campaign.examples.get(
+        signature__endswith=report.campaign.examples.get(
+            answers__worker__platform_id="w2"
+        ).signature.split("|", 1)[1]
+    )
+    lists = {side: [i.clip.external_id for i in identical.items.filter(side=side).order_by("rank")]
+             for side in "ab"}  # fmt: skip
+    assert lists["a"] == lists["b"] == same.split()
+    assert sorted(identical.answers.values_list("outcome", flat=True)) == ["both_bad", "both_good"]
+    again = run(crowd_collection, text)  # and importing it again adds nothing
+    assert (again.answers_created, again.answers_present) == (0, 3)
+
+
+def test_the_command_reads_the_file_as_a_stream_and_replaces_judgments_only_when_asked(
+    crowd_collection, tmp_path, capsys
+):
+    path = tmp_path / "answers.csv"
+    path.write_text(f"{HEADER},fine_a\nq1,d01,d02,a_better,w1,50\n")
+    call_command("import_preference_answers", str(crowd_collection.pk), str(path))
+    path.write_text(f"{HEADER},fine_a\nq1,d01,d02,a_better,w1,70\n")
+    with pytest.raises(CommandError, match=r"would change \(line 2: q1 d01 Fine 50 → 70\)"):
+        call_command("import_preference_answers", str(crowd_collection.pk), str(path))
+    call_command("import_preference_answers", str(crowd_collection.pk), str(path), "--replace")
+    source = crowd_collection.judgment_sources.get(name="answers: Imported: answers.csv")
+    assert list(source.judgments.values_list("fine", flat=True)) == [70]

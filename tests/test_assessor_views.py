@@ -109,7 +109,7 @@ def test_a_save_returns_the_progress(client, personas, work):
     judgment = RelevanceJudgment.objects.get()
     assert (judgment.assessor, judgment.source) == (
         personas.assessor,
-        f"campaign:{work.campaign_id}",
+        work.campaign.source,
     )
 
 

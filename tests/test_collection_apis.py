@@ -77,7 +77,10 @@ def test_an_organiser_builds_a_collection_through_the_api(api, personas):
         {"judgments": [{"query": "q", "clip": "a", "fine": 70, "broad": 2}]},
         format="json",
     )
-    assert response.json() == {"created": 1, "updated": 0}
+    assert response.json() == {
+        "source": "api:olivia", "source_created": True, "created": 1, "updated": 0,
+        "unchanged": 0, "kept": 0,
+    }  # fmt: skip
 
     assert api.get(f"/api/collections/{pk}/systems/{system['id']}/run/").json() == {
         "system": "S",
@@ -93,13 +96,22 @@ def test_an_organiser_builds_a_collection_through_the_api(api, personas):
     assert (detail["clip_count"], detail["query_count"], detail["system_count"]) == (3, 1, 1)
 
 
-def test_sending_the_same_judgments_twice_updates_instead_of_duplicating(api, personas):
+def test_sending_the_same_judgments_twice_changes_nothing_and_a_change_needs_replace(api, personas):
     pk = personas.collection.pk
     body = {"judgments": [{"query": "c1", "clip": "c2", "fine": 40}]}
     api.post(f"/api/collections/{pk}/judgments/create/", body, format="json")
+    again = api.post(f"/api/collections/{pk}/judgments/create/", body, format="json").json()
+    assert (again["created"], again["updated"], again["unchanged"]) == (0, 0, 1)
     body["judgments"][0]["fine"] = 45
+    refused = api.post(f"/api/collections/{pk}/judgments/create/", body, format="json")
+    assert refused.status_code == 409
+    assert refused.json()["detail"].startswith(
+        "1 judgment(s) already in source 'api:olivia' would change (judgment 1: c1 c2 Fine 40 → 45)"
+    )
+    assert RelevanceJudgment.objects.get().fine == 40
+    body["replace"] = True
     response = api.post(f"/api/collections/{pk}/judgments/create/", body, format="json")
-    assert response.json() == {"created": 0, "updated": 1}
+    assert (response.json()["created"], response.json()["updated"]) == (0, 1)
     assert RelevanceJudgment.objects.get().fine == 45
 
 
@@ -178,4 +190,8 @@ def test_a_wrong_password_or_a_non_organiser_gets_no_token(personas):
     assessor = APIClient().post(
         "/api/token/", {"username": personas.assessor.username, "password": PASSWORD}
     )
-    assert assessor.status_code == 403
+    # The same answer as a wrong password: it must not tell that the account exists and
+    # that the password was right (it used to be a 403 naming the missing role).
+    assert (assessor.status_code, assessor.json()) == (400, wrong.json())
+    unknown = APIClient().post("/api/token/", {"username": "nobody-at-all", "password": "x"})
+    assert (unknown.status_code, unknown.json()) == (400, wrong.json())

@@ -128,7 +128,8 @@ def test_judgments_cover_the_pooled_lists_of_every_query_with_consistent_broad_a
     for query_id in judged_queries:
         pool = set(RunEntry.objects.filter(query_id=query_id).values_list("clip_id", flat=True))
         assert pool == {j.clip_id for j in judgments if j.query_id == query_id}
-    assert all(j.source == "demo" and j.assessor is None for j in judgments)
+    assert all(j.source.name == "demo" and j.assessor is None for j in judgments)
+    assert {j.source.kind for j in judgments} == {"demo"}
     # Broad follows Fine: a higher Broad category never has a lower Fine score.
     for lower, higher in ((0, 1), (1, 2)):
         top_of_lower = max(j.fine for j in judgments if j.broad == lower)
@@ -248,7 +249,7 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
 def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(media):
     summary = demo_seed(audio=False)
 
-    imported = RelevanceJudgment.objects.filter(source="demo")
+    imported = RelevanceJudgment.objects.filter(source__name="demo")
     judged = {(j.query_id, j.clip_id): j.fine / 100 for j in imported}
     judged_queries = {q for q, _ in judged}
     mean_fine = {}

@@ -10,6 +10,7 @@ from evaluation.selectors import (
 )
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from tests.personas import make_user
+from tests.sources import source_for
 
 pytestmark = pytest.mark.django_db
 
@@ -31,10 +32,15 @@ def collection():
         RunEntry.objects.create(system=s1, query=q1, rank=rank, clip=clips[clip])
     RunEntry.objects.create(system=s1, query=q2, rank=1, clip=clips["c"])
     anna, bob = make_user("anna", "assessor"), make_user("bob", "assessor")
-    RelevanceJudgment.objects.create(query=q1, clip=clips["a"], assessor=anna, broad=1, fine=40)
-    RelevanceJudgment.objects.create(query=q1, clip=clips["a"], assessor=bob, broad=2, fine=61)
-    RelevanceJudgment.objects.create(query=q1, clip=clips["b"], source="import:x", fine=90)
-    RelevanceJudgment.objects.create(query=q2, clip=clips["c"], source="import:x", broad=0)
+    panel, imported = source_for(collection, "panel"), source_for(collection, "x")
+    RelevanceJudgment.objects.create(
+        query=q1, clip=clips["a"], assessor=anna, source=panel, broad=1, fine=40
+    )
+    RelevanceJudgment.objects.create(
+        query=q1, clip=clips["a"], assessor=bob, source=panel, broad=2, fine=61
+    )
+    RelevanceJudgment.objects.create(query=q1, clip=clips["b"], source=imported, fine=90)
+    RelevanceJudgment.objects.create(query=q2, clip=clips["c"], source=imported, broad=0)
     return collection
 
 

@@ -126,7 +126,7 @@ def test_import_judgments_prints_what_it_read_and_created(tmp_path):
     out = run("import_judgments", str(collection.pk), str(path), "--source", "trec")
 
     assert out.splitlines()[0].startswith(
-        "Read 2 judgments (qrels format, broad scale, source 'trec')"
+        "Read 2 judgments (qrels format, broad scale) into source 'trec' (a new source)"
     )
     assert sorted(RelevanceJudgment.objects.values_list("broad", flat=True)) == [0, 2]
 

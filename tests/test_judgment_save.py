@@ -62,7 +62,7 @@ def test_a_judgment_lands_in_relevance_judgments_with_assessor_and_source(work):
         entries[0].clip,
         assignment.assessor,
     )
-    assert judgment.source == f"campaign:{assignment.campaign_id}"
+    assert judgment.source == assignment.campaign.source
     assert (judgment.broad, judgment.fine) == (2, 81)
 
 

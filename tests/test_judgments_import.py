@@ -96,10 +96,11 @@ def test_it_names_the_source_after_the_file_unless_told(collection, tmp_path):
     judgments_import(collection=collection, path=path)
     judgments_import(collection=collection, path=path, source="evalutron")
 
-    assert sorted(RelevanceJudgment.objects.values_list("source", "assessor")) == [
+    assert sorted(RelevanceJudgment.objects.values_list("source__name", "assessor")) == [
         ("evalutron", None),
-        ("import:judgments.tsv", None),
+        ("judgments.tsv", None),
     ]
+    assert set(collection.judgment_sources.values_list("kind", flat=True)) == {"import"}
 
 
 @pytest.mark.parametrize(
@@ -219,16 +220,23 @@ def test_importing_the_same_file_twice_changes_nothing(collection, tmp_path):
     )
 
 
-def test_importing_a_corrected_file_updates_only_the_changed_judgments(collection, tmp_path):
+def test_importing_a_corrected_file_changes_only_the_changed_judgments_with_replace(
+    collection, tmp_path
+):
     judgments_import(
         collection=collection, path=write_lines(tmp_path, "judgments.tsv", "q1 d1 10", "q1 d2 90")
     )
     untouched = RelevanceJudgment.objects.get(clip__external_id="d2")
     changed = RelevanceJudgment.objects.get(clip__external_id="d1")
+    corrected = write_lines(tmp_path, "judgments.tsv", "q1 d1 15", "q1 d2 90")
 
-    summary = judgments_import(
-        collection=collection, path=write_lines(tmp_path, "judgments.tsv", "q1 d1 15", "q1 d2 90")
+    # Without replace, the import says what it would change and changes nothing.
+    assert import_failure(collection, corrected) == (
+        "judgments.tsv: 1 judgment(s) already in source 'judgments.tsv' would change "
+        "(line 1: q1 d1 Fine 10 → 15): give replace (--replace) to change them, "
+        "or another source name to keep both"
     )
+    summary = judgments_import(collection=collection, path=corrected, replace=True)
 
     assert (summary.judgments_created, summary.judgments_updated, summary.judgments_present) == (
         0,

@@ -105,7 +105,8 @@ def test_the_pages_render_the_computed_results(mirex, client):
     board = client.get(f"{base}leaderboard/?measure={quote(MEASURE)}").content.decode()
     assert "18 systems in" in board and "(p=" in board
     top = Leaderboard.objects.get(collection=mirex, measure=MEASURE).payload["rows"][0]["system"]
-    assert client.get(f"{base}systems/{top}/?measure={quote(MEASURE)}").status_code == 200
+    top_id = mirex.systems.get(name=top).pk  # systems are addressed by id
+    assert client.get(f"{base}systems/{top_id}/?measure={quote(MEASURE)}").status_code == 200
     study = client.get(f"{base}reliability/?measure={quote(MEASURE)}").content.decode()
     assert "32 queries reach Eρ² = 0.95" in study
 

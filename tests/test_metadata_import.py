@@ -73,7 +73,7 @@ def test_it_creates_a_clip_for_an_unknown_document_when_asked(collection, tmp_pa
         (["# empty"], "metadata.tsv: no data lines"),
         (
             ["d1\t" + "x" * 301 + "\tg"],
-            "metadata.tsv, line 1: artist '" + "x" * 40 + "…' is longer than 300 characters",
+            "metadata.tsv, line 1: artist '" + "x" * 40 + "'… is longer than 300 characters (301)",
         ),
     ],
 )

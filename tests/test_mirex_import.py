@@ -46,7 +46,7 @@ def test_it_keeps_the_rank_order_fine_scores_and_metadata_of_the_files(owner):
     judgment = RelevanceJudgment.objects.get(
         query__clip__external_id="001a6a", clip__external_id="0a6d04"
     )
-    assert (judgment.fine, judgment.broad, judgment.source) == (18, None, "import:judgments.tsv")
+    assert (judgment.fine, judgment.broad, judgment.source.name) == (18, None, "judgments.tsv")
     # The first line of metadata.tsv: 0001e0 898f04 282918.
     clip = Clip.objects.get(collection=collection, external_id="0001e0")
     assert (clip.artist, clip.genre) == ("898f04", "282918")

@@ -34,7 +34,7 @@ from django.utils import timezone
 from evaluation.core.answers import mapping_payload
 from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
 from evaluation.services.estimates import campaign_estimate_compute
-from judging.models import CollectionShare, Example, Job, TrapQuestion, Worker
+from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion, Worker
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
@@ -101,6 +101,8 @@ def world(personas) -> World:
     EstimatedLeaderboard.objects.create(collection=c, measure=MEASURE, computed_at=timezone.now(),
                                         payload=low.estimate.payload)  # fmt: skip
     store_results(c)
+    alpha = c.systems.get(name="Alpha")  # results pages address a system by id
+    source = JudgmentSource.objects.create(collection=c, name="Pilot", kind="import")
     job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
                              state="running", params={"campaign": p.pk})  # fmt: skip
     done = Job.objects.create(kind="generate_examples", owner=olivia, collection=c, state="done",
@@ -164,7 +166,8 @@ def world(personas) -> World:
         Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
         Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),
         Url("evaluation:leaderboard_export", "GET", f"{rs}/leaderboard.csv?measure={M}", "read", 200),
-        Url("evaluation:system", "GET", f"{rs}/systems/Alpha/?measure={M}", "read", 200),
+        Url("evaluation:significance", "GET", f"{rs}/significance/?measure={M}", "read", 200),
+        Url("evaluation:system", "GET", f"{rs}/systems/{alpha.pk}/?measure={M}", "read", 200),
         Url("evaluation:reliability", "GET", f"{rs}/reliability/?measure={M}", "read", 200),
         Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),
         Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
@@ -174,6 +177,7 @@ def world(personas) -> World:
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
+        Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
         Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
         Url("judging:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
         Url("judging:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
@@ -223,6 +227,7 @@ def world(personas) -> World:
         # --- API: read ---
         Url("api:collection_detail", "GET", f"{a}/collections/{c.pk}/", "read", 200),
         Url("api:clip_list", "GET", f"{a}/collections/{c.pk}/clips/?q=d0", "read", 200),
+        Url("api:judgment_source_list", "GET", f"{a}/collections/{c.pk}/judgment-sources/", "read", 200),
         Url("api:query_list", "GET", f"{a}/collections/{c.pk}/queries/", "read", 200),
         Url("api:system_list", "GET", f"{a}/collections/{c.pk}/systems/", "read", 200),
         Url("api:run_detail", "GET", f"{a}/collections/{c.pk}/systems/{system.pk}/run/", "read", 200),
@@ -248,6 +253,7 @@ def world(personas) -> World:
         Url("api:run_replace", "PUT", f"{a}/collections/{c.pk}/systems/{system.pk}/run/replace/", "write", 200, {"rankings": {query: [clip]}}),
         Url("api:judgment_create", "POST", f"{a}/collections/{c.pk}/judgments/create/", "write", 201, {"judgments": [{"query": query, "clip": clip, "fine": 50}]}),
         Url("api:collection_update", "POST", f"{a}/collections/{c.pk}/update/", "write", 200, {"description": "New words"}),
+        Url("api:judgment_source_status", "POST", f"{a}/collections/{c.pk}/judgment-sources/{source.pk}/status/", "write", 200, {"status": "pilot"}),
         Url("api:collection_archive", "POST", f"{a}/collections/{c.pk}/archive/", "write", 200, {"archived": True}),
         Url("api:relevance_campaign_create", "POST", f"{a}/relevance-campaigns/create/", "write", 201, {"collection": c.pk, "name": "Second"}),
         Url("api:relevance_campaign_settings_update", "POST", f"{a}/relevance-campaigns/{r.pk}/settings/update/", "write", 200, {"take_back_minutes": 30}),

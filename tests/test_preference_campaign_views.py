@@ -130,3 +130,37 @@ def test_an_organiser_creates_a_campaign_adds_system_lists_and_imports_examples(
     )
     assert campaign.examples.count() == 5
     assert campaign.examples.filter(trap__accepted_answers=["a_better"]).count() == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (
+            b"query,list_a,list_b\nq1,d01 d02\rd03 d04 d05,d20 d21 d22 d23 d24\n",
+            "line 2: a line break (CR) inside a field that is not in double quotes",
+        ),
+        (
+            b"query,list_a,list_b\nq1," + b"d" * (128 * 1024 + 1) + b",d20\n",
+            "line 2: a field is longer than 131,072 characters",
+        ),
+        (b"query,list_a,list_b\nq1,\xff\xfe,d20\n", "line 2: not UTF-8 text"),
+        (b"query,list_a,list_b\nq1,d\x0001,d20\n", "line 2: list_a: unknown clip 'd\\x0001'"),
+        (b'query,list_a,list_b\nq1,"d01,d20\n', "line 2: malformed CSV (unexpected end of data)"),
+    ],
+)
+def test_a_broken_examples_csv_upload_is_a_clear_message_not_a_500(
+    client, personas, crowd_collection, content, message
+):
+    campaign = make_campaign(crowd_collection, traps=0)
+    before = campaign.examples.count()
+    client.force_login(personas.organiser)
+    response = client.post(
+        f"/campaigns/{campaign.pk}/examples/from-csv/",
+        {"file": SimpleUploadedFile("e.csv", content)},
+        follow=True,
+    )
+    assert response.status_code == 200
+    shown = [str(m) for m in response.context["messages"]]
+    assert len(shown) == 1 and shown[0].startswith("Nothing imported: "), shown
+    assert message in shown[0]
+    assert campaign.examples.count() == before

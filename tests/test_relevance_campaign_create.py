@@ -71,4 +71,8 @@ def test_a_query_no_system_answered_gets_no_work(personas):
 
 def test_judgments_of_the_campaign_are_marked_with_its_source(personas):
     campaign = make_campaign(personas)
-    assert campaign.source == f"campaign:{campaign.pk}"
+    source = campaign.source  # a judgment source of its own, named after the campaign
+    assert (source.kind, source.relevance_campaign, source.name) == (
+        "campaign", campaign, campaign.name,
+    )  # fmt: skip
+    assert source.collection == campaign.collection and source.counts

@@ -149,7 +149,7 @@ def test_the_csv_has_every_recorded_field(client, personas, campaign):
     assert row["assessor"] == personas.assessor.username
     assert (row["broad"], row["broad_label"]) == ("2", "Very similar")
     assert (row["listened_seconds"], row["judging_seconds"], row["plays"]) == ("7.5", "30.0", "2")
-    assert row["source"] == f"campaign:{campaign.pk}"
+    assert row["source"] == campaign.source.name == campaign.name
     assert row["created_at"] and row["updated_at"]
 
 

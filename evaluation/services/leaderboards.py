@@ -4,10 +4,12 @@ Everything numerical comes from :mod:`evaluation.core` (``evaluate`` for the sco
 ``evaluation.core.stats`` for intervals, tests, mappings and Generalizability Theory);
 this module only arranges inputs and stores outputs as JSON payloads.
 
-Leaderboard payload (what pages, exports and the API show)::
+Leaderboard payload (what the exports and the API give; the pages read the parts
+:mod:`evaluation.services.leaderboard_store` splits from it when it is stored)::
 
     measure, n_queries, systems, queries, scores[i][j], psat[i][j] | None,
     mapping: {source: "published" | "campaign", label, coefficients} | None,
+    judgment_sources: {used: [name, ...], left_out: [name, ...], consolidation},
     test, test_label, resamples, adjustment, alpha, seed,
     prediction_family,
     rows: [{rank, system, mean, ci_low, ci_high, half_width, psat_mean, psat_low,
@@ -39,8 +41,9 @@ from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.core.trec import Qrels, Run
-from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
+from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
+from evaluation.services.leaderboard_store import leaderboard_store
 from evaluation.services.recompute import Report, no_report
 from judging.models import Collection
 
@@ -299,12 +302,15 @@ def collection_results_store(
     runs: CollectionRuns,
     qrels: list[QrelsRecord],
     mappings: dict[str, dict] | None = None,
+    sources: dict | None = None,
     report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
 
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
-    the published Table 4.3 mapping when there is one. Returns the measure labels.
+    the published Table 4.3 mapping when there is one. ``sources`` (which judgment
+    sources were used and left out, :func:`evaluation.selectors.collection_judgment_sources`)
+    is stored in every payload as ``judgment_sources``. Returns the measure labels.
     """
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)
@@ -323,6 +329,8 @@ def collection_results_store(
         board = leaderboard_payload(matrix, config=config, mapping=mapping, report=step)
         step(0.9, f"{label}: G-study and D-study")
         study = reliability_payload(matrix, target=config.reliability_target)
+        if sources is not None:
+            board["judgment_sources"] = study["judgment_sources"] = sources
         payloads.append((label, json_safe(board), json_safe(study)))
     now = timezone.now()
     with transaction.atomic():
@@ -330,11 +338,7 @@ def collection_results_store(
         collection.leaderboards.exclude(measure__in=labels).delete()
         collection.reliability_studies.exclude(measure__in=labels).delete()
         for label, board, study in payloads:
-            Leaderboard.objects.update_or_create(
-                collection=collection,
-                measure=label,
-                defaults={"payload": board, "computed_at": now},
-            )
+            leaderboard_store(collection=collection, measure=label, payload=board, computed_at=now)
             ReliabilityStudy.objects.update_or_create(
                 collection=collection,
                 measure=label,

@@ -32,6 +32,7 @@ from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import (
     Clip,
     Collection,
+    JudgmentSource,
     PreferenceCampaign,
     Query,
     RelevanceCampaign,
@@ -127,7 +128,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         queries_created, queries = _seed_queries(collection, plan, clips)
         systems_created, systems = _seed_systems(collection, plan)
         entries_created = _seed_runs(plan, clips, queries, systems)
-        judgments_created = _seed_judgments(plan, clips, queries)
+        judgments_created = _seed_judgments(plan, collection, clips, queries)
         if entries_created or judgments_created:
             handoff.collection_data_changed(collection_id=collection.pk)  # results follow
         campaigns_created = _seed_relevance_campaign(collection)
@@ -417,17 +418,20 @@ def _seed_runs(
     return len(missing)
 
 
-def _seed_judgments(plan: DemoPlan, clips: dict[str, Clip], queries: dict[str, Query]) -> int:
+def _seed_judgments(plan: DemoPlan, collection: Collection, clips: dict, queries: dict) -> int:
+    source, _ = JudgmentSource.objects.get_or_create(
+        collection=collection, name=JUDGMENT_SOURCE, defaults={"kind": JudgmentSource.DEMO}
+    )
     existing = set(
         RelevanceJudgment.objects.filter(
-            query__in=queries.values(), source=JUDGMENT_SOURCE, assessor__isnull=True
+            query__in=queries.values(), source=source, assessor__isnull=True
         ).values_list("query_id", "clip_id")
     )
     missing = [
         RelevanceJudgment(
             query=queries[j.query],
             clip=clips[j.clip],
-            source=JUDGMENT_SOURCE,
+            source=source,
             broad=j.broad,
             fine=j.fine,
         )

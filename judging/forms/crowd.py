@@ -7,11 +7,13 @@ from urllib.parse import urlsplit
 from django import forms
 
 from judging.models import PreferenceCampaign, System, TrapQuestion
-from judging.models.crowd import CHOICES
+from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
 from judging.services.crowd.workers import Arrival
+from judging.validation import name_validator, text_validator
 from judging.worker_session import mturk_submit_origins
 
 MTURK_PREVIEW = "ASSIGNMENT_ID_NOT_AVAILABLE"
+NAME = name_validator()  # lengths are the fields' own max_length
 
 
 class TaskLinkForm(forms.Form):
@@ -20,14 +22,14 @@ class TaskLinkForm(forms.Form):
     ``cleaned_data["arrival"]`` is an :class:`Arrival`, or ``None`` for an MTurk preview.
     """
 
-    PROLIFIC_PID = forms.CharField(required=False, max_length=200)
-    STUDY_ID = forms.CharField(required=False, max_length=200)
-    SESSION_ID = forms.CharField(required=False, max_length=200)
-    workerId = forms.CharField(required=False, max_length=200)
-    assignmentId = forms.CharField(required=False, max_length=200)
-    hitId = forms.CharField(required=False, max_length=200)
-    turkSubmitTo = forms.CharField(required=False, max_length=500)
-    worker = forms.CharField(required=False, max_length=200)
+    PROLIFIC_PID = forms.CharField(required=False, max_length=200, validators=[NAME])
+    STUDY_ID = forms.CharField(required=False, max_length=200, validators=[NAME])
+    SESSION_ID = forms.CharField(required=False, max_length=200, validators=[NAME])
+    workerId = forms.CharField(required=False, max_length=200, validators=[NAME])
+    assignmentId = forms.CharField(required=False, max_length=200, validators=[NAME])
+    hitId = forms.CharField(required=False, max_length=200, validators=[NAME])
+    turkSubmitTo = forms.CharField(required=False, max_length=500, validators=[NAME])
+    worker = forms.CharField(required=False, max_length=200, validators=[NAME])
 
     def clean(self):
         data = super().clean()
@@ -73,7 +75,8 @@ class AnswerForm(forms.Form):
         choices=CHOICES, widget=forms.RadioSelect, label="Which list is better?"
     )
     comment = forms.CharField(
-        required=False, max_length=2000, label="Comments (optional)",
+        required=False, max_length=COMMENT_MAX_LENGTH, label="Comments (optional)",
+        validators=[text_validator(COMMENT_MAX_LENGTH)],
         widget=forms.Textarea(attrs={"rows": 2}),
     )  # fmt: skip
 
@@ -136,7 +139,9 @@ class TrapQuestionForm(forms.Form):
         choices=[(k, f"{label} (list a = A)") for k, label in CHOICES],
         widget=forms.CheckboxSelectMultiple,
     )
-    explanation = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    explanation = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 2}), required=False, validators=[text_validator()]
+    )
     pool = forms.ChoiceField(
         choices=TrapQuestion.POOLS, initial=TrapQuestion.WORK, widget=forms.RadioSelect,
         required=False,

@@ -14,16 +14,29 @@ preference campaign of the collection (created if needed, closed to workers, its
 worker, handed over to evaluation like answers collected in Earshot
 (:mod:`judging.handoff`), so the campaign's satisfaction mapping is computed from them
 the same way. Importing the same file again adds nothing.
+
+Answers comparing two identical lists are kept (real studies have them: 27 of the
+2,200 answers of the thesis author's CrowdFlower study): "both good" and "both bad"
+still say whether a list satisfies (§3.3.1), and a preference between them is an
+observation of P(Agr | Δλ = 0).
+
+This module is long because checking a whole file before writing anything (all or
+nothing) needs every rule of the format in one pass, and writing it needs workers,
+examples, tasks and answers in batches; both halves share the row type.
+
+Limits: the file is read as a stream, a record at a time (1 MiB a line, 128 KiB a
+field); at most :data:`MAX_ROWS` answers; ``answered_at`` between 1970 and a day from
+now, ``seconds`` at most :data:`MAX_SECONDS`; ids as :mod:`judging.validation` says.
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import math
 import re
+import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -32,23 +45,37 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from judging import handoff
+from judging.importers.csvfile import csv_records
+from judging.importers.errors import ImportFailed
+from judging.importers.inputs import Progress, as_input, no_progress
 from judging.models import (
     Answer,
     Collection,
     Example,
     ExampleItem,
+    JudgmentSource,
     PreferenceCampaign,
     PreferenceTask,
     RelevanceJudgment,
     Worker,
 )
-from judging.models.crowd import CHOICE_LABELS, choice_as_stored
+from judging.models.crowd import CHOICE_LABELS, COMMENT_MAX_LENGTH, choice_as_stored
 from judging.services.collections import judgments_upsert, queries_create
 from judging.services.crowd.examples import examples_create
+from judging.services.sources import SourceConflict
+from judging.validation import check_text, column_length
 
 REQUIRED = ("query", "list_a", "list_b", "answer", "worker")
 OPTIONAL = ("fine_a", "fine_b", "broad_a", "broad_b", "answered_at", "seconds", "comment")
 SEPARATORS = re.compile(r"[\s|]+")
+MAX_ROWS = 500_000
+"""Answers in one file (the thesis' study had 11,042): larger files are imported in parts."""
+MAX_SECONDS = 30 * 24 * 3600
+"""The longest ``seconds`` an answer may have taken: 30 days."""
+EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
+BATCH_SIZE = 1000
+WORKER_ID_MAX_LENGTH = column_length(Worker, "platform_id")
+CAMPAIGN_NAME_MAX_LENGTH = column_length(PreferenceCampaign, "name")
 
 
 class AnswersImportError(ValidationError):
@@ -67,6 +94,7 @@ class AnswersImportReport:
     queries_created: int = 0
     judgments_created: int = 0
     judgments_updated: int = 0
+    judgments_present: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -84,7 +112,7 @@ class _Row:
 
 
 def _split(text: str) -> list[str]:
-    return [t for t in SEPARATORS.split(text.strip()) if t]
+    return [sys.intern(t) for t in SEPARATORS.split(text.strip()) if t]
 
 
 def _levels(text: str, *, n: int, column: str, top: int) -> list[int] | None:
@@ -105,9 +133,52 @@ def _levels(text: str, *, n: int, column: str, top: int) -> list[int] | None:
     return out
 
 
-def _parse(text: str, *, name: str, clips: set[str]) -> list[_Row]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [(h or "").strip() for h in reader.fieldnames or []]
+def _answered_at(text: str, *, latest: datetime) -> datetime:
+    try:
+        moment = parse_datetime(text)
+    except ValueError:  # well formed but impossible, e.g. month 13
+        moment = None
+    if moment is None:
+        raise ValueError(f"answered_at {text!r} is not an ISO 8601 time")
+    if timezone.is_naive(moment):
+        moment = moment.replace(tzinfo=UTC)
+    try:
+        moment = moment.astimezone(UTC)
+    except OverflowError:
+        moment = None
+    if moment is None or not EARLIEST <= moment <= latest:
+        raise ValueError(
+            f"answered_at {text!r} is out of range: from {EARLIEST:%Y-%m-%d} to a day from now"
+        )
+    return moment
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise ValueError(f"seconds {text!r} is not a number") from None
+    if not math.isfinite(seconds) or seconds < 0:
+        raise ValueError("seconds must be a number ≥ 0")
+    if seconds > MAX_SECONDS:
+        raise ValueError(f"seconds {text!r} is more than {MAX_SECONDS:,} (30 days)")
+    return seconds
+
+
+def _text(value: str, *, what: str, kind: str, max_length: int, required: bool = True) -> str:
+    try:
+        return check_text(value, what=what, kind=kind, max_length=max_length, required=required)
+    except ValidationError as error:
+        raise ValueError(error.messages[0]) from None
+
+
+def _parse(source, *, name: str, clips: set[str]) -> list[_Row]:
+    records = csv_records(source, path=name)
+    try:
+        first = next(records, None)
+    except ImportFailed as error:
+        raise AnswersImportError(f"{name}:{error.line}: {error.message}") from None
+    header = [h.strip() for h in (first[1] if first else [])]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise AnswersImportError(f"{name}:1: missing column(s) {', '.join(missing)}")
@@ -118,19 +189,27 @@ def _parse(text: str, *, name: str, clips: set[str]) -> list[_Row]:
     k = None
     seen: dict[tuple[str, tuple, tuple, str], int] = {}
     inline: dict[tuple[str, str], tuple[int | None, int | None, int]] = {}
-    for line, raw in enumerate(reader, start=2):
-        if None in raw:
-            raise AnswersImportError(f"{name}:{line}: more fields than columns")
-        row = {(key or "").strip(): (value or "").strip() for key, value in raw.items()}
-        if not any(row.values()):
-            continue
-        try:
+    latest = timezone.now() + timedelta(days=1)
+    line = 1
+    try:
+        for line, cells in records:
+            if len(cells) > len(header):
+                raise ValueError("more fields than columns")
+            row = {key: value.strip() for key, value in zip(header, cells, strict=False) if key}
+            if not any(row.values()):
+                continue
+            if len(rows) >= MAX_ROWS:
+                raise ValueError(
+                    f"more than {MAX_ROWS:,} answers: the limit of one import "
+                    "(split the file and import the parts one after the other)"
+                )
             for column in REQUIRED:
                 if not row.get(column):
                     raise ValueError(f"{column} is empty")
             query = row["query"]
             if query not in clips:
                 raise ValueError(f"query {query!r} is not a clip of the collection")
+            query = sys.intern(query)
             lists = []
             for column in ("list_a", "list_b"):
                 ids = tuple(_split(row[column]))
@@ -144,8 +223,6 @@ def _parse(text: str, *, name: str, clips: set[str]) -> list[_Row]:
                 lists.append(ids)
             if len(lists[0]) != len(lists[1]):
                 raise ValueError(f"list_a has {len(lists[0])} clips and list_b {len(lists[1])}")
-            if lists[0] == lists[1]:
-                raise ValueError("the two lists are identical")
             if k is None:
                 k = len(lists[0])
             elif len(lists[0]) != k:
@@ -153,6 +230,10 @@ def _parse(text: str, *, name: str, clips: set[str]) -> list[_Row]:
             answer = row["answer"]
             if answer not in CHOICE_LABELS:
                 raise ValueError(f"answer {answer!r} is not one of {', '.join(CHOICE_LABELS)}")
+            worker = _text(row["worker"], what="worker", kind="name",
+                           max_length=WORKER_ID_MAX_LENGTH)  # fmt: skip
+            comment = _text(row.get("comment", ""), what="comment", kind="text",
+                            max_length=COMMENT_MAX_LENGTH, required=False)  # fmt: skip
             judgments: dict[tuple[str, str], tuple[int | None, int | None]] = {}
             for side, ids in zip("ab", lists, strict=True):
                 fine = _levels(row.get(f"fine_{side}", ""), n=k, column=f"fine_{side}", top=100)
@@ -177,33 +258,22 @@ def _parse(text: str, *, name: str, clips: set[str]) -> list[_Row]:
                     broad = broad if broad is not None else b0
                     fine = fine if fine is not None else f0
                 inline[pair] = (broad, fine, line)
-            answered_at = None
-            if row.get("answered_at"):
-                answered_at = parse_datetime(row["answered_at"])
-                if answered_at is None:
-                    raise ValueError(f"answered_at {row['answered_at']!r} is not an ISO 8601 time")
-                if timezone.is_naive(answered_at):
-                    answered_at = timezone.make_aware(answered_at, UTC)
-            seconds = None
-            if row.get("seconds"):
-                try:
-                    seconds = float(row["seconds"])
-                except ValueError:
-                    raise ValueError(f"seconds {row['seconds']!r} is not a number") from None
-                if not math.isfinite(seconds) or seconds < 0:
-                    raise ValueError("seconds must be a number ≥ 0")
-            key = (row["worker"], query, *sorted([lists[0], lists[1]]))
+            answered_at = (
+                _answered_at(row["answered_at"], latest=latest) if row.get("answered_at") else None
+            )
+            seconds = _seconds(row["seconds"]) if row.get("seconds") else None
+            key = (worker, query, *sorted([lists[0], lists[1]]))
             if key in seen:
-                raise ValueError(
-                    f"worker {row['worker']!r} answered this example on line {seen[key]}"
-                )
+                raise ValueError(f"worker {worker!r} answered this example on line {seen[key]}")
             seen[key] = line
-        except ValueError as error:
-            raise AnswersImportError(f"{name}:{line}: {error}") from None
-        rows.append(
-            _Row(line, query, (lists[0], lists[1]), answer, row["worker"], judgments,
-                 answered_at, seconds, row.get("comment", ""))
-        )  # fmt: skip
+            rows.append(
+                _Row(line, query, (lists[0], lists[1]), answer, worker, judgments,
+                     answered_at, seconds, comment)
+            )  # fmt: skip
+    except ValueError as error:
+        raise AnswersImportError(f"{name}:{line}: {error}") from None
+    except ImportFailed as error:
+        raise AnswersImportError(f"{name}:{error.line}: {error.message}") from None
     if not rows:
         raise AnswersImportError(f"{name}: no answers in the file")
     # Merged inline judgments, per pair (a later row may add the other scale).
@@ -258,14 +328,35 @@ def _example_index(campaign) -> dict[tuple, Example]:
 
 
 def preference_answers_import(
-    *, collection: Collection, text: str, filename: str, campaign_name: str = ""
+    *,
+    collection: Collection,
+    filename: str,
+    text: str | bytes | None = None,
+    stream: BinaryIO | None = None,
+    campaign_name: str = "",
+    replace: bool = False,
+    progress: Progress = no_progress,
 ) -> AnswersImportReport:
-    """Import the answers of ``text`` (CSV) into a campaign of ``collection``; see the module."""
+    """Import the answers of a CSV file into a campaign of ``collection``; see the module.
+
+    The file is ``text`` (its content) or an open binary ``stream`` (an upload), read a
+    record at a time; ``filename`` is what messages call it. Inline judgments go into
+    the judgment source ``answers: <campaign name>``; changing judgments it already
+    holds needs ``replace`` (:mod:`judging.services.sources`).
+    """
+    if (text is None) == (stream is None):
+        raise ValueError("give exactly one of text and stream")
     report = AnswersImportReport()
+    name = campaign_name or f"Imported: {filename.rsplit('/', 1)[-1]}"[:CAMPAIGN_NAME_MAX_LENGTH]
+    try:
+        check_text(name, what="campaign name", max_length=CAMPAIGN_NAME_MAX_LENGTH)
+    except ValidationError as error:
+        raise AnswersImportError(f"{filename}: {error.messages[0]}") from None
     clips = {c.external_id: c for c in collection.clips.all()}
-    rows = _parse(text, name=filename, clips=set(clips))
+    data = as_input(text if stream is None else stream, path=filename)
+    data.progress = progress
+    rows = _parse(data, name=filename, clips=set(clips))
     k = len(rows[0].lists[0])
-    name = campaign_name or f"Imported: {filename.rsplit('/', 1)[-1]}"[:200]
     report.rows = len(rows)
 
     judged = set(
@@ -273,9 +364,11 @@ def preference_answers_import(
             "query__clip__external_id", "clip__external_id"
         )
     )
-    inline = {}
+    inline, first_line = {}, {}
     for row in rows:
         inline.update(row.judgments)
+        for pair in row.judgments:
+            first_line.setdefault(pair, row.line)
     for row in rows:
         for ids in row.lists:
             for clip in ids:
@@ -284,7 +377,9 @@ def preference_answers_import(
                         f"{filename}:{row.line}: {clip} has no judgment for query {row.query} "
                         "in the collection; give fine_a/fine_b or broad_a/broad_b"
                     )
+    del judged
 
+    progress(None, "writing")
     now = timezone.now()
     with transaction.atomic():
         campaign = _campaign(collection, name, filename, k, report)
@@ -295,15 +390,28 @@ def preference_answers_import(
             queries_create(collection=collection, clip_ids=new_queries)
             report.queries_created = len(new_queries)
         if inline:
-            created, updated = judgments_upsert(
-                collection=collection,
-                judgments=[
-                    {"query": q, "clip": c, "broad": b, "fine": f}
-                    for (q, c), (b, f) in sorted(inline.items())
-                ],
-                source=f"answers-import:{campaign.pk}",
-            )
-            report.judgments_created, report.judgments_updated = created, updated
+            try:
+                write = judgments_upsert(
+                    collection=collection,
+                    judgments=[
+                        {
+                            "query": q,
+                            "clip": c,
+                            "broad": b,
+                            "fine": f,
+                            "where": f"line {first_line[q, c]}",
+                        }
+                        for (q, c), (b, f) in sorted(inline.items())
+                    ],
+                    source=f"answers: {campaign.name}"[:200],
+                    kind=JudgmentSource.ANSWERS,
+                    replace=replace,
+                    origin=filename,
+                )
+            except SourceConflict as conflict:
+                raise AnswersImportError(f"{filename}: {conflict.messages[0]}") from None
+            report.judgments_created, report.judgments_updated = write.created, write.updated
+            report.judgments_present = write.unchanged
         queries = {q.clip.external_id: q for q in collection.queries.select_related("clip")}
         index = _example_index(campaign)
         specs, wanted = [], set()
@@ -313,9 +421,8 @@ def preference_answers_import(
                 (row.query, a, b) in index
                 or (row.query, b, a) in index
                 or (row.query, a, b) in wanted
+                or (row.query, b, a) in wanted
             ):
-                continue
-            if (row.query, b, a) in wanted:
                 continue
             wanted.add((row.query, a, b))
             specs.append(
@@ -324,63 +431,98 @@ def preference_answers_import(
             )  # fmt: skip
         try:
             report.examples_created = len(
-                examples_create(campaign=campaign, examples=specs, source=Example.SOURCE_CSV)
+                examples_create(
+                    campaign=campaign,
+                    examples=specs,
+                    source=Example.SOURCE_CSV,
+                    allow_identical=True,
+                )
             )
         except ValidationError as error:
             raise AnswersImportError(f"{filename}: {'; '.join(error.messages)}") from None
         index = _example_index(campaign)
-
-        workers = {w.platform_id: w for w in campaign.workers.filter(platform=Worker.GENERIC)}
-        for row in rows:
-            if row.worker not in workers:
-                workers[row.worker] = Worker.objects.create(
-                    campaign=campaign, platform=Worker.GENERIC, platform_id=row.worker,
-                    seed=0, consented_at=now, status=Worker.FINISHED, trusted=True,
-                )  # fmt: skip
-                report.workers_created += 1
-        answered = {
-            (worker_id, example_id): outcome
-            for worker_id, example_id, outcome in Answer.objects.filter(
-                example__campaign=campaign
-            ).values_list("worker_id", "example_id", "outcome")
-        }
-        positions = dict(campaign.workers.values_list("pk", "served_count"))
-        for row in rows:
-            a, b = row.lists
-            example = index.get((row.query, a, b))
-            swapped = example is None
-            if swapped:
-                example = index[(row.query, b, a)]
-            worker = workers[row.worker]
-            outcome = choice_as_stored(row.answer, swapped=swapped)
-            before = answered.get((worker.pk, example.pk))
-            if before is not None:
-                if before != outcome:
-                    raise AnswersImportError(
-                        f"{filename}:{row.line}: worker {row.worker!r} already has a different "
-                        f"answer to this example in the campaign ({before})"
-                    )
-                report.answers_present += 1
-                continue
-            answered_at = row.answered_at or now
-            seconds = row.seconds if row.seconds is not None else 0.0
-            served_at = answered_at - timedelta(seconds=seconds)
-            positions[worker.pk] += 1
-            task = PreferenceTask.objects.create(
-                worker=worker, example=example, position=positions[worker.pk], swapped=swapped,
-                served_at=served_at, answered_at=answered_at,
-            )  # fmt: skip
-            Answer.objects.create(
-                task=task, worker=worker, example=example, choice=row.answer, outcome=outcome,
-                swapped=swapped, comment=row.comment[:2000], served_at=served_at,
-                answered_at=answered_at, seconds=seconds, accepted_at=now,
-            )  # fmt: skip
-            Worker.objects.filter(pk=worker.pk).update(
-                served_count=F("served_count") + 1, answer_count=F("answer_count") + 1
-            )
-            Example.objects.filter(pk=example.pk).update(slots_taken=F("slots_taken") + 1)
-            answered[(worker.pk, example.pk)] = outcome
-            report.answers_created += 1
+        _answers_write(campaign=campaign, rows=rows, index=index, now=now,
+                       filename=filename, report=report)  # fmt: skip
         if report.answers_created:
             handoff.preference_answers_changed(campaign_id=campaign.pk)
     return report
+
+
+def _answers_write(*, campaign, rows, index, now, filename, report) -> None:
+    """Workers, tasks and accepted answers of ``rows``, in batches; a different answer
+    of a worker already stored for an example stops the import."""
+    workers = {w.platform_id: w for w in campaign.workers.filter(platform=Worker.GENERIC)}
+    new_workers = [
+        Worker(campaign=campaign, platform=Worker.GENERIC, platform_id=worker_id, seed=0,
+               consented_at=now, status=Worker.FINISHED, trusted=True)
+        for worker_id in dict.fromkeys(row.worker for row in rows)
+        if worker_id not in workers
+    ]  # fmt: skip
+    Worker.objects.bulk_create(new_workers, batch_size=BATCH_SIZE)
+    report.workers_created = len(new_workers)
+    workers = {w.platform_id: w for w in campaign.workers.filter(platform=Worker.GENERIC)}
+    answered = {
+        (worker_id, example_id): outcome
+        for worker_id, example_id, outcome in Answer.objects.filter(
+            example__campaign=campaign
+        ).values_list("worker_id", "example_id", "outcome")
+    }
+    positions = dict(campaign.workers.values_list("pk", "served_count"))
+    added: dict[int, int] = {}  # worker id → answers added
+    slots: dict[int, int] = {}  # example id → answers added
+    pending: list[tuple[PreferenceTask, Answer]] = []
+    for row in rows:
+        a, b = row.lists
+        example = index.get((row.query, a, b))
+        swapped = example is None
+        if swapped:
+            example = index[(row.query, b, a)]
+        worker = workers[row.worker]
+        outcome = choice_as_stored(row.answer, swapped=swapped)
+        before = answered.get((worker.pk, example.pk))
+        if before is not None:
+            if before != outcome:
+                raise AnswersImportError(
+                    f"{filename}:{row.line}: worker {row.worker!r} already has a different "
+                    f"answer to this example in the campaign ({before})"
+                )
+            report.answers_present += 1
+            continue
+        answered_at = row.answered_at or now
+        seconds = row.seconds if row.seconds is not None else 0.0
+        served_at = answered_at - timedelta(seconds=seconds)
+        positions[worker.pk] += 1
+        task = PreferenceTask(
+            worker=worker, example=example, position=positions[worker.pk], swapped=swapped,
+            served_at=served_at, answered_at=answered_at,
+        )  # fmt: skip
+        answer = Answer(
+            worker=worker, example=example, choice=row.answer, outcome=outcome,
+            swapped=swapped, comment=row.comment, served_at=served_at,
+            answered_at=answered_at, seconds=seconds, accepted_at=now,
+        )  # fmt: skip
+        pending.append((task, answer))
+        answered[(worker.pk, example.pk)] = outcome
+        added[worker.pk] = added.get(worker.pk, 0) + 1
+        slots[example.pk] = slots.get(example.pk, 0) + 1
+        if len(pending) >= BATCH_SIZE:
+            _flush(pending)
+        report.answers_created += 1
+    _flush(pending)
+    for worker_id, n in added.items():
+        Worker.objects.filter(pk=worker_id).update(
+            served_count=F("served_count") + n, answer_count=F("answer_count") + n
+        )
+    for example_id, n in slots.items():
+        Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") + n)
+
+
+def _flush(pending: list[tuple[PreferenceTask, Answer]]) -> None:
+    """Write a batch of tasks, then their answers (which need the tasks' keys)."""
+    if not pending:
+        return
+    tasks = PreferenceTask.objects.bulk_create([task for task, _ in pending])
+    for task, (_, answer) in zip(tasks, pending, strict=True):
+        answer.task = task
+    Answer.objects.bulk_create([answer for _, answer in pending])
+    pending.clear()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import wave
 from dataclasses import dataclass
@@ -11,14 +10,16 @@ from pathlib import Path
 from django.core.files import File
 from django.db import transaction
 
+from judging.importers.csvfile import csv_records
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.importers.index import BATCH_SIZE, check_field, check_id
 from judging.models import Clip, Collection
+from judging.validation import column_length
 
 AUDIO_SUFFIXES: tuple[str, ...] = (".wav", ".mp3", ".ogg", ".flac")
 CSV_COLUMNS: tuple[str, ...] = ("id", "title", "artist", "genre")
 METADATA_FIELDS: tuple[str, ...] = ("title", "artist", "genre")
-MAX_LENGTHS = {name: Clip._meta.get_field(name).max_length for name in METADATA_FIELDS}
+MAX_LENGTHS = {name: column_length(Clip, name) for name in METADATA_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -47,10 +48,7 @@ def audio_files_find(folder: Path) -> dict[str, Path]:
                 None,
                 f"two audio files for clip '{path.stem}': {found[path.stem].name}, {path.name}",
             )
-        if len(path.stem) > ID_MAX_LENGTH:
-            raise ImportFailed(
-                path, None, f"the file name is longer than {ID_MAX_LENGTH} characters"
-            )
+        check_id(path, None, "the clip id (the file name without its extension)", path.stem)
         found[path.stem] = path
     return found
 
@@ -70,7 +68,7 @@ def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
     left out, in any order) → {id: {column: value}}. Blank rows and rows starting with
     ``#`` are skipped."""
     try:
-        handle = path.open(encoding="utf-8-sig", newline="")
+        handle = path.open("rb")
     except FileNotFoundError:
         raise ImportFailed(path, None, "no such file") from None
     except OSError as error:
@@ -79,47 +77,37 @@ def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
     first_line: dict[str, int] = {}
     header: list[str] | None = None
     with handle:
-        reader = csv.reader(handle)
-        try:
-            for cells in reader:
-                line = reader.line_num
-                if not any(cell.strip() for cell in cells) or cells[0].lstrip().startswith("#"):
-                    continue
-                cells = [cell.strip() for cell in cells]
-                if header is None:
-                    header = [cell.lower() for cell in cells]
-                    unknown = [name for name in header if name not in CSV_COLUMNS]
-                    if unknown or "id" not in header or len(set(header)) != len(header):
-                        raise ImportFailed(
-                            path,
-                            line,
-                            f"the header must name the columns {', '.join(CSV_COLUMNS)} "
-                            f"(id required, each at most once), found: {', '.join(cells)}",
-                        )
-                    continue
-                if len(cells) != len(header):
-                    raise ImportFailed(
-                        path, line, f"expected {len(header)} cells, found {len(cells)}"
-                    )
-                values = dict(zip(header, cells, strict=True))
-                clip_id = values.pop("id")
-                if not clip_id:
-                    raise ImportFailed(path, line, "empty id")
-                check_length(path, line, "id", clip_id, ID_MAX_LENGTH)
-                for name, value in values.items():
-                    check_length(path, line, name, value, MAX_LENGTHS[name])
-                if clip_id in rows:
+        for line, cells in csv_records(handle, path=path):
+            if not any(cell.strip() for cell in cells) or cells[0].lstrip().startswith("#"):
+                continue
+            cells = [cell.strip() for cell in cells]
+            if header is None:
+                header = [cell.lower() for cell in cells]
+                unknown = [name for name in header if name not in CSV_COLUMNS]
+                if unknown or "id" not in header or len(set(header)) != len(header):
                     raise ImportFailed(
                         path,
                         line,
-                        f"duplicate id '{clip_id}' (first on line {first_line[clip_id]})",
+                        f"the header must name the columns {', '.join(CSV_COLUMNS)} "
+                        f"(id required, each at most once), found: {', '.join(cells)}",
                     )
-                rows[clip_id] = values
-                first_line[clip_id] = line
-        except UnicodeDecodeError:
-            raise ImportFailed(path, reader.line_num + 1, "not UTF-8 text") from None
-        except csv.Error as error:
-            raise ImportFailed(path, reader.line_num, f"malformed CSV ({error})") from None
+                continue
+            if len(cells) != len(header):
+                raise ImportFailed(path, line, f"expected {len(header)} cells, found {len(cells)}")
+            values = dict(zip(header, cells, strict=True))
+            clip_id = values.pop("id")
+            if not clip_id:
+                raise ImportFailed(path, line, "empty id")
+            check_id(path, line, "id", clip_id)
+            for name, value in values.items():
+                if value:
+                    check_field(path, line, name, value, kind="name", max_length=MAX_LENGTHS[name])
+            if clip_id in rows:
+                raise ImportFailed(
+                    path, line, f"duplicate id '{clip_id}' (first on line {first_line[clip_id]})"
+                )
+            rows[clip_id] = values
+            first_line[clip_id] = line
     if header is None:
         raise ImportFailed(path, None, "no header row")
     return rows

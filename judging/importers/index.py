@@ -7,20 +7,28 @@ from pathlib import Path
 
 from judging.importers.errors import ImportFailed
 from judging.models import Clip, Collection, Query, System
+from judging.validation import Kind, column_length, shown, text_problem
 
 BATCH_SIZE = 1000
 """Rows per INSERT/UPDATE statement in bulk writes (well under SQLite's variable limit)."""
 
-ID_MAX_LENGTH = Clip._meta.get_field("external_id").max_length
-SYSTEM_NAME_MAX_LENGTH = System._meta.get_field("name").max_length
+ID_MAX_LENGTH = column_length(Clip, "external_id")
+SYSTEM_NAME_MAX_LENGTH = column_length(System, "name")
 
 
-def check_length(path: Path, line: int, what: str, value: str, max_length: int) -> None:
-    """Stop with a message when ``value`` would not fit its column."""
-    if len(value) > max_length:
-        raise ImportFailed(
-            path, line, f"{what} '{value[:40]}…' is longer than {max_length} characters"
-        )
+def check_field(
+    path: Path, line: int | None, what: str, value: str, *, kind: Kind, max_length: int
+) -> None:
+    """Stop, naming file and line, unless ``value`` is a fine ``kind`` for its column
+    (:mod:`judging.validation`: length, NUL, control characters, whitespace in ids)."""
+    problem = text_problem(value, kind=kind, max_length=max_length)
+    if problem:
+        raise ImportFailed(path, line, f"{what} {shown(value)} {problem}")
+
+
+def check_id(path: Path, line: int | None, what: str, value: str) -> None:
+    """A clip or query id (:data:`ID_MAX_LENGTH` characters, no whitespace)."""
+    check_field(path, line, what, value, kind="identifier", max_length=ID_MAX_LENGTH)
 
 
 class CollectionIndex:

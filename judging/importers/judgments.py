@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
 
-from judging import handoff
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, CollectionIndex, check_length
+from judging.importers.index import CollectionIndex, check_id
+from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
 from judging.importers.rows import Row, read_rows
-from judging.models import Collection, RelevanceJudgment
+from judging.models import Collection, JudgmentSource, RelevanceJudgment
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.services.sources import (
+    SourceConflict,
+    judgment_source_for_writing,
+    source_judgments_write,
+)
 
 JudgmentFormat = Literal["auto", "qrels", "fine"]
 JUDGMENT_FORMATS: tuple[str, ...] = ("auto", "qrels", "fine")
@@ -28,9 +34,14 @@ FINE_LAYOUT = "query doc fine [broad]"
 SOURCE_MAX_LENGTH = RelevanceJudgment._meta.get_field("source").max_length
 
 
+MAX_LINES = 2_000_000
+"""Data lines of one judgments file (a pair takes ~0.3 KB while the file is checked;
+``docs/benchmarks.md``): larger files are imported in parts."""
+
+
 @dataclass(frozen=True)
 class JudgmentsImportSummary:
-    """What a judgment import found and wrote."""
+    """What a judgment import found and wrote (or, with ``dry_run``, would write)."""
 
     format: str
     scale: str
@@ -40,6 +51,10 @@ class JudgmentsImportSummary:
     judgments_created: int
     judgments_updated: int
     judgments_present: int
+    judgments_kept: int = 0
+    source_created: bool = False
+    dry_run: bool = False
+    changes: tuple[str, ...] = ()
 
 
 def detect_judgment_format(path: Path, row: Row) -> str:
@@ -74,16 +89,89 @@ def parse_grade(path: Path, line: int, text: str, scale: str) -> int:
     return int(value)
 
 
+def _parse(
+    data: Input,
+    *,
+    format: str,
+    scale: str | None,
+    index: CollectionIndex,
+    create_missing_clips: bool,
+) -> tuple[str, str, dict[tuple[str, str], tuple[int, int | None, int | None]]]:
+    """Check every line (no database writes): format, scale, {(query, doc): (line, broad, fine)}."""
+    path, name = data.path, index.collection.name
+    detected = None if format == "auto" else format
+    single_scale = scale
+    parsed: dict[tuple[str, str], tuple[int, int | None, int | None]] = {}
+    for row in read_rows(data):
+        check_line_count(path, row.line, len(parsed) + 1, MAX_LINES)
+        if detected is None:
+            detected = detect_judgment_format(path, row)
+        if single_scale is None:
+            single_scale = "broad" if detected == "qrels" else "fine"
+        fields = row.fields
+        if detected == "qrels":
+            if len(fields) != 4:
+                raise ImportFailed(
+                    path, row.line, f"expected 4 fields ({QRELS_LAYOUT}), found {len(fields)}"
+                )
+            query, _iteration, doc, value = fields
+            values = [(single_scale, value)]
+        else:
+            if len(fields) not in (3, 4):
+                raise ImportFailed(
+                    path, row.line, f"expected 3 or 4 fields ({FINE_LAYOUT}), found {len(fields)}"
+                )
+            query, doc = fields[:2]
+            if len(fields) == 3:
+                values = [(single_scale, fields[2])]
+            else:
+                values = [("fine", fields[2]), ("broad", fields[3])]
+        check_id(path, row.line, "query id", query)
+        check_id(path, row.line, "document id", doc)
+        grades: dict[str, int | None] = {"broad": None, "fine": None}
+        for grade_scale, text in values:
+            grades[grade_scale] = parse_grade(path, row.line, text, grade_scale)
+        if query not in index.queries:
+            raise ImportFailed(
+                path, row.line, f"unknown query '{query}': not a query of collection '{name}'"
+            )
+        if doc not in index.clips and not create_missing_clips:
+            raise ImportFailed(
+                path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
+            )
+        key = (sys.intern(query), sys.intern(doc))
+        if key in parsed:
+            raise ImportFailed(
+                path,
+                row.line,
+                f"duplicate judgment of document '{doc}' for query '{query}' "
+                f"(first on line {parsed[key][0]})",
+            )
+        parsed[key] = (row.line, grades["broad"], grades["fine"])
+    if detected is None:
+        raise ImportFailed(path, None, "no data lines")
+    return detected, single_scale, parsed
+
+
 def judgments_import(
     *,
     collection: Collection,
-    path: str | Path,
+    path: str | Path | None = None,
+    stream: BinaryIO | None = None,
+    name: str | None = None,
     format: JudgmentFormat = "auto",
     scale: Scale | None = None,
     source: str | None = None,
     create_missing_clips: bool = False,
+    replace: bool = False,
+    dry_run: bool = False,
+    progress: Progress = no_progress,
 ) -> JudgmentsImportSummary:
-    """Import relevance judgments from ``path`` into ``collection``, all or nothing.
+    """Import relevance judgments from a file into ``collection``, all or nothing.
+
+    The file is ``path`` or an open binary ``stream`` (``name`` is what messages call
+    it), read a line at a time; at most :data:`MAX_LINES` data lines, 1 MiB a line.
+    ``progress`` hears how far it has got (:mod:`judging.importers.inputs`).
 
     Formats (``format="auto"`` decides from the first data line, see
     :func:`detect_judgment_format`):
@@ -95,125 +183,74 @@ def judgments_import(
     range stops the import. ``scale`` names the scale of the one relevance column of a
     qrels line or of a 3-field ``fine`` line; it defaults to ``"broad"`` for qrels (TREC
     grades are small integers) and ``"fine"`` for the 3-field format. A 4-field ``fine``
-    line always carries Fine then Broad. The scale a line does not carry is stored empty.
+    line always carries Fine then Broad. The scale a line does not carry is empty.
     The rule is explicit rather than guessed from the values, so that one file's values
     never change the meaning of another's.
 
-    Each judgment is stored with no assessor and ``source`` (default
-    ``import:<file name>``), one per (query, document, source). A pair judged twice in
-    one file stops the import. Importing a file again updates the pairs whose values
-    changed and leaves the others untouched, so the same file twice changes nothing.
-    Query ids must name queries of the collection; document ids must name clips unless
-    ``create_missing_clips`` creates them.
+    Sources. The judgments go into the collection's judgment source named ``source``
+    (default: the file's name), created if needed (:mod:`judging.services.sources`); no
+    other source is touched. Pairs the source does not have are added, identical ones
+    left alone (so the same file twice changes nothing), pairs of the source missing
+    from the file kept. A judgment the source holds with another value — or with a scale
+    the file does not carry, which the import would erase — stops the import, naming
+    the first changes, unless ``replace`` is true. ``dry_run`` checks everything and
+    reports what would happen without writing anything.
+
+    A pair judged twice in one file stops the import. Query ids must name queries of
+    the collection; document ids must name clips unless ``create_missing_clips``
+    creates them.
     """
     if format not in JUDGMENT_FORMATS:
         raise ValueError(f"format must be one of {JUDGMENT_FORMATS}, not {format!r}")
     if scale is not None and scale not in SCALES:
         raise ValueError(f"scale must be one of {SCALES} or None, not {scale!r}")
-    path = Path(path)
-    source = (source or f"import:{path.name}")[:SOURCE_MAX_LENGTH]
-    name = collection.name
-    with transaction.atomic():
-        index = CollectionIndex(collection)
-        detected = None if format == "auto" else format
-        single_scale = scale
-        # (query id, document id) → (line, broad, fine)
-        parsed: dict[tuple[str, str], tuple[int, int | None, int | None]] = {}
-        for row in read_rows(path):
-            if detected is None:
-                detected = detect_judgment_format(path, row)
-            if single_scale is None:
-                single_scale = "broad" if detected == "qrels" else "fine"
-            fields = row.fields
-            if detected == "qrels":
-                if len(fields) != 4:
-                    raise ImportFailed(
-                        path,
-                        row.line,
-                        f"expected 4 fields ({QRELS_LAYOUT}), found {len(fields)}",
-                    )
-                query, _iteration, doc, value = fields
-                values = [(single_scale, value)]
-            else:
-                if len(fields) not in (3, 4):
-                    raise ImportFailed(
-                        path,
-                        row.line,
-                        f"expected 3 or 4 fields ({FINE_LAYOUT}), found {len(fields)}",
-                    )
-                query, doc = fields[:2]
-                if len(fields) == 3:
-                    values = [(single_scale, fields[2])]
-                else:
-                    values = [("fine", fields[2]), ("broad", fields[3])]
-            check_length(path, row.line, "query id", query, ID_MAX_LENGTH)
-            check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
-            grades: dict[str, int | None] = {"broad": None, "fine": None}
-            for grade_scale, text in values:
-                grades[grade_scale] = parse_grade(path, row.line, text, grade_scale)
-            if query not in index.queries:
-                raise ImportFailed(
-                    path, row.line, f"unknown query '{query}': not a query of collection '{name}'"
-                )
-            if doc not in index.clips and not create_missing_clips:
-                raise ImportFailed(
-                    path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
-                )
-            if (query, doc) in parsed:
-                raise ImportFailed(
-                    path,
-                    row.line,
-                    f"duplicate judgment of document '{doc}' for query '{query}' "
-                    f"(first on line {parsed[query, doc][0]})",
-                )
-            parsed[query, doc] = (row.line, grades["broad"], grades["fine"])
-        if detected is None:
-            raise ImportFailed(path, None, "no data lines")
-
-        clips_created = index.clips_create(doc for _, doc in parsed)
-        stored = {
-            (query_id, clip_id): (pk, broad, fine)
-            # No ordering: the model's default joins clips and queries to sort, which
-            # PostgreSQL can plan badly on freshly filled tables; a dict needs no order.
-            for pk, query_id, clip_id, broad, fine in RelevanceJudgment.objects.filter(
-                query__collection=collection, assessor__isnull=True, source=source
-            )
-            .order_by()
-            .values_list("pk", "query_id", "clip_id", "broad", "fine")
-        }
-        now = timezone.now()
-        created: list[RelevanceJudgment] = []
-        updated: list[RelevanceJudgment] = []
-        present = 0
-        for (query, doc), (_, broad, fine) in parsed.items():
-            key = (index.queries[query], index.clips[doc])
-            before = stored.get(key)
-            if before is None:
-                created.append(
-                    RelevanceJudgment(
-                        query_id=key[0], clip_id=key[1], source=source, broad=broad, fine=fine
-                    )
-                )
-            elif before[1:] == (broad, fine):
-                present += 1
-            else:
-                updated.append(
-                    RelevanceJudgment(pk=before[0], broad=broad, fine=fine, updated_at=now)
-                )
-        RelevanceJudgment.objects.bulk_create(created, batch_size=BATCH_SIZE)
-        RelevanceJudgment.objects.bulk_update(
-            updated, ["broad", "fine", "updated_at"], batch_size=BATCH_SIZE
-        )
-        if created or updated:
-            handoff.collection_data_changed(collection_id=collection.pk)
+    with open_input(path=path, stream=stream, name=name, progress=progress) as data:
+        source_name = source or data.path.name
+        with transaction.atomic():
+            index = CollectionIndex(collection)
+            detected, single_scale, parsed = _parse(
+                data, format=format, scale=scale, index=index,
+                create_missing_clips=create_missing_clips,
+            )  # fmt: skip
+            try:
+                judgment_source, created = judgment_source_for_writing(
+                    collection=collection, name=source_name, kind=JudgmentSource.IMPORT,
+                    origin=str(data.path),
+                )  # fmt: skip
+            except ValidationError as error:
+                raise ImportFailed(data.path, None, "; ".join(error.messages)) from None
+            progress(None, "writing")
+            clips_created = index.clips_create(doc for _, doc in parsed)
+            lines = len(parsed)
+            judgments: dict[tuple[int, int], tuple[int | None, int | None]] = {}
+            line_of: dict[tuple[int, int], int] = {}
+            while parsed:  # from external ids to primary keys, releasing as it goes
+                (query, doc), (line, broad, fine) = parsed.popitem()
+                pair = (index.queries[query], index.clips[doc])
+                judgments[pair] = (broad, fine)
+                line_of[pair] = line
+            try:
+                write = source_judgments_write(
+                    source=judgment_source, source_created=created, judgments=judgments,
+                    replace=replace, dry_run=dry_run, where=lambda pair: f"line {line_of[pair]}",
+                    origin=str(data.path),
+                )  # fmt: skip
+            except SourceConflict as conflict:
+                raise ImportFailed(data.path, None, conflict.messages[0]) from None
+            if dry_run:
+                transaction.set_rollback(True)
 
     return JudgmentsImportSummary(
         format=detected,
         scale=single_scale,
-        source=source,
-        lines=len(parsed),
+        source=source_name,
+        lines=lines,
         clips_created=clips_created,
-        judgments_created=len(created),
-        judgments_updated=len(updated),
-        judgments_present=present,
+        judgments_created=write.created,
+        judgments_updated=write.updated,
+        judgments_present=write.unchanged,
+        judgments_kept=write.kept,
+        source_created=created,
+        dry_run=dry_run,
+        changes=tuple(str(change) for change in write.changes),
     )

@@ -2,19 +2,25 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from django.db import transaction
 
 from judging.importers.errors import ImportFailed
-from judging.importers.index import BATCH_SIZE, ID_MAX_LENGTH, check_length
+from judging.importers.index import BATCH_SIZE, check_field, check_id
+from judging.importers.inputs import Progress, check_line_count, no_progress, open_input
 from judging.importers.rows import expect_fields, read_rows
 from judging.models import Clip, Collection
+from judging.validation import column_length
 
 METADATA_LAYOUT = "doc artist genre"
-ARTIST_MAX_LENGTH = Clip._meta.get_field("artist").max_length
-GENRE_MAX_LENGTH = Clip._meta.get_field("genre").max_length
+MAX_LINES = 2_000_000
+"""Data lines of one metadata file: larger files are imported in parts."""
+ARTIST_MAX_LENGTH = column_length(Clip, "artist")
+GENRE_MAX_LENGTH = column_length(Clip, "genre")
 
 
 @dataclass(frozen=True)
@@ -30,10 +36,16 @@ class MetadataImportSummary:
 def metadata_import(
     *,
     collection: Collection,
-    path: str | Path,
+    path: str | Path | None = None,
+    stream: BinaryIO | None = None,
+    name: str | None = None,
     create_missing_clips: bool = False,
+    progress: Progress = no_progress,
 ) -> MetadataImportSummary:
-    """Set the artist and genre of the collection's clips from ``path``, all or nothing.
+    """Set the artist and genre of the collection's clips from a file, all or nothing.
+
+    The file is ``path`` or an open binary ``stream`` (``name`` is what messages call
+    it), read a line at a time; at most :data:`MAX_LINES` data lines, 1 MiB a line.
 
     Each line is ``doc artist genre`` (tab-separated when a field holds spaces). A
     document that is not a clip of the collection stops the import unless
@@ -41,9 +53,11 @@ def metadata_import(
     twice stops it too. Clips whose artist and genre already match are left untouched,
     so importing the same file twice changes nothing.
     """
-    path = Path(path)
-    name = collection.name
-    with transaction.atomic():
+    with (
+        open_input(path=path, stream=stream, name=name, progress=progress) as data,
+        transaction.atomic(),
+    ):
+        path, name = data.path, collection.name
         stored = {
             external_id: (pk, artist, genre)
             for pk, external_id, artist, genre in Clip.objects.filter(
@@ -51,12 +65,17 @@ def metadata_import(
             ).values_list("pk", "external_id", "artist", "genre")
         }
         parsed: dict[str, tuple[int, str, str]] = {}
-        for row in read_rows(path):
+        for row in read_rows(data):
+            check_line_count(path, row.line, len(parsed) + 1, MAX_LINES)
             expect_fields(path, row, 3, METADATA_LAYOUT)
             doc, artist, genre = row.fields
-            check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
-            check_length(path, row.line, "artist", artist, ARTIST_MAX_LENGTH)
-            check_length(path, row.line, "genre", genre, GENRE_MAX_LENGTH)
+            check_id(path, row.line, "document id", doc)
+            for what, value, limit in (
+                ("artist", artist, ARTIST_MAX_LENGTH),
+                ("genre", genre, GENRE_MAX_LENGTH),
+            ):
+                if value:
+                    check_field(path, row.line, what, value, kind="name", max_length=limit)
             if doc not in stored and not create_missing_clips:
                 raise ImportFailed(
                     path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
@@ -67,7 +86,7 @@ def metadata_import(
                     row.line,
                     f"duplicate document '{doc}' (first on line {parsed[doc][0]})",
                 )
-            parsed[doc] = (row.line, artist, genre)
+            parsed[sys.intern(doc)] = (row.line, sys.intern(artist), sys.intern(genre))
         if not parsed:
             raise ImportFailed(path, None, "no data lines")
 

@@ -10,10 +10,12 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from judging.importers.errors import ImportFailed
+from judging.importers.index import check_field
 from judging.importers.judgments import judgments_import
 from judging.importers.metadata import metadata_import
 from judging.importers.runs import runs_import
 from judging.models import Clip, Collection
+from judging.validation import column_length
 
 MIREX_FILES: tuple[str, ...] = ("runs.tsv", "judgments.tsv", "metadata.tsv")
 
@@ -81,6 +83,10 @@ def mirex_import(
         if not (folder / file_name).is_file():
             raise ImportFailed(folder / file_name, None, f"no such file in {folder.name or folder}")
     name = name or folder.resolve().name
+    check_field(
+        folder, None, "the collection name", name, kind="name",
+        max_length=column_length(Collection, "name"),
+    )  # fmt: skip
     with transaction.atomic():
         collection, collection_created = Collection.objects.get_or_create(owner=owner, name=name)
         clips_before = collection.clips.count()

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from judging.importers.errors import ImportFailed
+from judging.importers.inputs import Input, open_input
 
 
 class Row(NamedTuple):
@@ -30,29 +31,18 @@ def split_fields(text: str) -> list[str]:
     return text.split()
 
 
-def read_rows(path: str | Path) -> Iterator[Row]:
-    """Yield ``(line number, fields)`` for every data line of ``path`` (1-based numbers)."""
-    path = Path(path)
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        raise ImportFailed(path, None, "no such file") from None
-    except IsADirectoryError:
-        raise ImportFailed(path, None, "is a folder, not a file") from None
-    except OSError as error:
-        raise ImportFailed(path, None, f"cannot be read ({error.strerror})") from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise ImportFailed(path, number, "not UTF-8 text") from None
-            if number == 1:
-                text = text.removeprefix("\ufeff")
-            text = text.strip()
-            if not text or text.startswith("#"):
-                continue
-            yield Row(number, split_fields(text))
+def read_rows(source: Input | str | Path) -> Iterator[Row]:
+    """Yield ``(line number, fields)`` for every data line (1-based numbers) of an open
+    :class:`~judging.importers.inputs.Input` or of the file at a path."""
+    if not isinstance(source, Input):
+        with open_input(path=source) as data:
+            yield from read_rows(data)
+        return
+    for number, text in source.text_lines():
+        text = text.strip()
+        if not text or text.startswith("#"):
+            continue
+        yield Row(number, split_fields(text))
 
 
 def expect_fields(path: Path, row: Row, count: int, layout: str) -> None:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
 
 from django.db import transaction
 
@@ -13,16 +14,21 @@ from judging import handoff
 from judging.importers.errors import ImportFailed
 from judging.importers.index import (
     BATCH_SIZE,
-    ID_MAX_LENGTH,
     SYSTEM_NAME_MAX_LENGTH,
     CollectionIndex,
-    check_length,
+    check_field,
+    check_id,
 )
+from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
 from judging.importers.rows import Row, expect_fields, read_rows
 from judging.models import Collection, RunEntry, System
 
 RunFormat = Literal["auto", "trec", "ranked"]
 RUN_FORMATS: tuple[str, ...] = ("auto", "trec", "ranked")
+
+MAX_LINES = 2_000_000
+"""Data lines of one run file (an entry takes ~0.25 KB while the file is checked;
+``docs/benchmarks.md``): larger files are imported in parts."""
 
 TREC_LAYOUT = "qid Q0 docid rank score tag"
 RANKED_LAYOUT = "system query doc"
@@ -95,19 +101,21 @@ def _parse_trec_row(path: Path, row: Row) -> tuple[str, str, str, float]:
 
 def _read_lists(
     *,
-    path: Path,
+    data: Input,
     run_format: str,
     index: CollectionIndex,
     create_missing_clips: bool,
     create_missing_queries: bool,
 ) -> tuple[str, int, dict[tuple[str, str], _RankedList]]:
     """Parse and check every line, in file order; no database writes."""
+    path = data.path
     lists: dict[tuple[str, str], _RankedList] = {}
     detected = None if run_format == "auto" else run_format
     lines = 0
     name = index.collection.name
-    for row in read_rows(path):
+    for row in read_rows(data):
         lines += 1
+        check_line_count(path, row.line, lines, MAX_LINES)
         if detected is None:
             detected = detect_run_format(path, row)
         if detected == "trec":
@@ -116,9 +124,11 @@ def _read_lists(
             expect_fields(path, row, 3, RANKED_LAYOUT)
             system, query, doc = row.fields
             score = None
-        check_length(path, row.line, "system name", system, SYSTEM_NAME_MAX_LENGTH)
-        check_length(path, row.line, "query id", query, ID_MAX_LENGTH)
-        check_length(path, row.line, "document id", doc, ID_MAX_LENGTH)
+        check_field(
+            path, row.line, "system name", system, kind="name", max_length=SYSTEM_NAME_MAX_LENGTH
+        )
+        check_id(path, row.line, "query id", query)
+        check_id(path, row.line, "document id", doc)
         if query not in index.queries:
             if not create_missing_queries:
                 raise ImportFailed(
@@ -132,6 +142,7 @@ def _read_lists(
             raise ImportFailed(
                 path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
             )
+        system, query, doc = sys.intern(system), sys.intern(query), sys.intern(doc)
         ranked_list = lists.get((system, query))
         if ranked_list is None:
             ranked_list = lists[system, query] = _RankedList(system, query, row.line)
@@ -152,13 +163,20 @@ def _read_lists(
 def runs_import(
     *,
     collection: Collection,
-    path: str | Path,
+    path: str | Path | None = None,
+    stream: BinaryIO | None = None,
+    name: str | None = None,
     format: RunFormat = "auto",
     create_missing_clips: bool = False,
     create_missing_queries: bool = False,
     replace: bool = False,
+    progress: Progress = no_progress,
 ) -> RunsImportSummary:
     """Import systems' ranked lists from a run file into ``collection``, all or nothing.
+
+    The file is ``path`` or an open binary ``stream`` (``name`` is what messages call
+    it), read a line at a time; at most :data:`MAX_LINES` data lines, 1 MiB a line.
+    ``progress`` hears how far it has got (:mod:`judging.importers.inputs`).
 
     Formats (``format="auto"`` decides from the first data line: 6 fields → ``trec``,
     3 fields → ``ranked``):
@@ -180,16 +198,20 @@ def runs_import(
     """
     if format not in RUN_FORMATS:
         raise ValueError(f"format must be one of {RUN_FORMATS}, not {format!r}")
-    path = Path(path)
-    with transaction.atomic():
+    with (
+        open_input(path=path, stream=stream, name=name, progress=progress) as data,
+        transaction.atomic(),
+    ):
         index = CollectionIndex(collection)
         run_format, lines, lists = _read_lists(
-            path=path,
+            data=data,
             run_format=format,
             index=index,
             create_missing_clips=create_missing_clips,
             create_missing_queries=create_missing_queries,
         )
+        path = data.path
+        progress(None, "writing")
         query_ids = {query for _, query in lists}
         clips_created = index.clips_create(
             query_ids | {doc for ranked_list in lists.values() for doc in ranked_list.docs}
@@ -221,7 +243,8 @@ def runs_import(
         ):
             stored.setdefault((system_id, query_id), []).append((clip_id, score))
 
-        entries: list[RunEntry] = []
+        entries: list[RunEntry] = []  # a batch at a time
+        entries_created = 0
         lists_present = lists_replaced = entries_present = entries_deleted = 0
         for ranked_list in lists.values():
             system_id = systems[ranked_list.system]
@@ -251,8 +274,13 @@ def runs_import(
                 )
                 for rank, (clip_id, score) in enumerate(wanted, start=1)
             )
-        RunEntry.objects.bulk_create(entries, batch_size=BATCH_SIZE)
-        if entries or entries_deleted:
+            if len(entries) >= BATCH_SIZE:
+                RunEntry.objects.bulk_create(entries)
+                entries_created += len(entries)
+                entries.clear()
+        RunEntry.objects.bulk_create(entries)
+        entries_created += len(entries)
+        if entries_created or entries_deleted:
             handoff.collection_data_changed(collection_id=collection.pk)
 
     return RunsImportSummary(
@@ -265,7 +293,7 @@ def runs_import(
         lists_created=len(lists) - lists_present - lists_replaced,
         lists_present=lists_present,
         lists_replaced=lists_replaced,
-        run_entries_created=len(entries),
+        run_entries_created=entries_created,
         run_entries_present=entries_present,
         run_entries_deleted=entries_deleted,
     )

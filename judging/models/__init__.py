@@ -18,10 +18,12 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.handoff import PendingHandoff
 from judging.models.jobs import Job
 from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
+from judging.models.sources import JudgmentSource
 
 __all__ = [
     "Answer",
@@ -35,6 +37,8 @@ __all__ = [
     "Invitation",
     "Job",
     "JudgmentActivity",
+    "JudgmentSource",
+    "PendingHandoff",
     "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",

@@ -10,6 +10,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 
 from judging.search import SearchKey
+from judging.validation import identifier_validator, name_validator, text_validator
 
 BROAD_LABELS = {0: "Not similar", 1: "Somewhat similar", 2: "Very similar"}
 """The Broad scale of MIREX's Evalutron 6000 (thesis §1.4), in order of relevance."""
@@ -25,8 +26,8 @@ def _audio_token() -> str:
 class Collection(models.Model):
     """A test collection: clips, queries, systems' ranked lists and relevance judgments."""
 
-    name = models.CharField(max_length=200)
-    description = models.TextField(blank=True)
+    name = models.CharField(max_length=200, validators=[name_validator(200)])
+    description = models.TextField(blank=True, validators=[text_validator()])
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="collections"
     )
@@ -60,10 +61,10 @@ class Clip(models.Model):
     """An audio clip with its metadata. Evaluation-only collections have no audio file."""
 
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="clips")
-    external_id = models.CharField(max_length=200)
-    title = models.CharField(max_length=300, blank=True)
-    artist = models.CharField(max_length=300, blank=True)
-    genre = models.CharField(max_length=200, blank=True)
+    external_id = models.CharField(max_length=200, validators=[identifier_validator(200)])
+    title = models.CharField(max_length=300, blank=True, validators=[name_validator(300)])
+    artist = models.CharField(max_length=300, blank=True, validators=[name_validator(300)])
+    genre = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     duration = models.FloatField(null=True, blank=True, help_text="seconds")
     audio = models.FileField(upload_to=clip_upload_to, blank=True)
     audio_token = models.CharField(
@@ -127,8 +128,8 @@ class System(models.Model):
     """A retrieval system whose ranked lists (a run) are evaluated."""
 
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="systems")
-    name = models.CharField(max_length=200)
-    team = models.CharField(max_length=200, blank=True)
+    name = models.CharField(max_length=200, validators=[name_validator(200)])
+    team = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
 
     class Meta:
         ordering = ["collection", "name"]
@@ -168,8 +169,9 @@ class RelevanceJudgment(models.Model):
     """How similar a clip is to a query, on the Broad (0–2) and Fine (0–100) scales.
 
     A pair may have several judgments: one per assessor, or one per imported source
-    when nobody in Earshot made it. ``source`` names where it came from
-    (``import:<file>`` or ``campaign:<id>``).
+    when nobody in Earshot made it. ``source`` is the
+    :class:`~judging.models.sources.JudgmentSource` it came from (a relevance campaign,
+    an import, the API), which says whether it counts in results.
     """
 
     query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="judgments")
@@ -181,7 +183,9 @@ class RelevanceJudgment(models.Model):
         on_delete=models.SET_NULL,
         related_name="relevance_judgments",
     )
-    source = models.CharField(max_length=200, blank=True)
+    source = models.ForeignKey(
+        "judging.JudgmentSource", on_delete=models.CASCADE, related_name="judgments"
+    )
     broad = models.PositiveSmallIntegerField(
         null=True, blank=True, choices=sorted(BROAD_LABELS.items())
     )

@@ -21,6 +21,7 @@ from django.urls import reverse
 
 from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 from judging.models.collection import Clip, Collection, Query, System
+from judging.validation import identifier_validator, name_validator, text_validator
 
 CHOICES = [
     (A_BETTER, "A is better"),
@@ -42,6 +43,10 @@ def choice_as_stored(choice: str, *, swapped: bool) -> str:
     return _SWAPPED[choice] if swapped else choice
 
 
+COMMENT_MAX_LENGTH = 2000
+"""A worker's optional comment on an answer: at most this many characters."""
+
+
 def _token() -> str:
     return secrets.token_urlsafe(18)
 
@@ -52,13 +57,14 @@ class PreferenceCampaign(models.Model):
     collection = models.ForeignKey(
         Collection, on_delete=models.CASCADE, related_name="preference_campaigns"
     )
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[name_validator(200)])
     token = models.CharField(
         max_length=64, unique=True, default=_token, editable=False,
         help_text="Unguessable part of the task link /t/<token>/.",
     )  # fmt: skip
     instructions = models.TextField(
         blank=True,
+        validators=[text_validator()],
         default=(
             "Listen to the query clip, then to the clips of the two lists A and B. "
             "Which list would you rather get if you were looking for music similar to "
@@ -67,6 +73,7 @@ class PreferenceCampaign(models.Model):
     )
     consent_text = models.TextField(
         blank=True,
+        validators=[text_validator()],
         default=(
             "This study collects your opinion on music similarity for research. We store "
             "your platform id, your answers, optional comments and how long each answer "
@@ -90,8 +97,12 @@ class PreferenceCampaign(models.Model):
     min_trap_answers = models.PositiveSmallIntegerField(
         default=3, help_text="Trust is acted on only after this many trap answers."
     )
-    completion_code = models.CharField(max_length=64, default=_token)
-    screen_out_code = models.CharField(max_length=64, default=_token)
+    completion_code = models.CharField(
+        max_length=64, default=_token, validators=[identifier_validator(64)]
+    )
+    screen_out_code = models.CharField(
+        max_length=64, default=_token, validators=[identifier_validator(64)]
+    )
     is_open = models.BooleanField(
         default=True,
         help_text="Closed: no new arrivals and no new tasks; a task on screen can still be "
@@ -230,7 +241,7 @@ class TrapQuestion(models.Model):
 
     example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
     accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
-    explanation = models.TextField(blank=True)
+    explanation = models.TextField(blank=True, validators=[text_validator()])
     pool = models.CharField(
         max_length=4, choices=POOLS, default=WORK,
         help_text="Quiz questions are revealed in feedback; work questions never are.",
@@ -277,11 +288,11 @@ class Worker(models.Model):
         max_length=10,
         choices=[(PROLIFIC, "Prolific"), (MTURK, "Mechanical Turk"), (GENERIC, "other")],
     )
-    platform_id = models.CharField(max_length=200)
-    study_id = models.CharField(max_length=200, blank=True)
-    session_id = models.CharField(max_length=200, blank=True)
-    assignment_id = models.CharField(max_length=200, blank=True)
-    hit_id = models.CharField(max_length=200, blank=True)
+    platform_id = models.CharField(max_length=200, validators=[name_validator(200)])
+    study_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
+    session_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
+    assignment_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
+    hit_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     turk_submit_to = models.URLField(blank=True)
     seed = models.BigIntegerField(help_text="Seeds this worker's example order and sides.")
     browser_key = models.CharField(
@@ -411,7 +422,7 @@ class Answer(models.Model):
     choice = models.CharField(max_length=10, choices=CHOICES)
     outcome = models.CharField(max_length=10, choices=CHOICES)
     swapped = models.BooleanField()
-    comment = models.TextField(blank=True)
+    comment = models.TextField(blank=True, validators=[text_validator(COMMENT_MAX_LENGTH)])
     served_at = models.DateTimeField()
     answered_at = models.DateTimeField()
     seconds = models.FloatField(help_text="From serving the task to receiving the answer.")

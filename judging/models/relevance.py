@@ -17,7 +17,7 @@ stores on the pool entries (``weight``, ``priority``), until the measure's ranki
 its scores) is known with the confidence the organiser asked for.
 
 Scores land in :class:`~judging.models.collection.RelevanceJudgment` rows with the
-assessor set and ``source="campaign:<id>"``. How they were made (listening time,
+assessor set and the campaign's own :class:`~judging.models.sources.JudgmentSource`. How they were made (listening time,
 judging time, plays) lives beside them in :class:`JudgmentActivity`, one row per
 assignment and candidate: the shared judgment model stays the same for imported
 judgments (which have no timings), and listening can be recorded before any score.
@@ -35,6 +35,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from judging.models.collection import Clip, Collection, Query, RelevanceJudgment
+from judging.validation import name_validator
 
 
 class RelevanceCampaign(models.Model):
@@ -59,7 +60,7 @@ class RelevanceCampaign(models.Model):
     collection = models.ForeignKey(
         Collection, on_delete=models.CASCADE, related_name="relevance_campaigns"
     )
-    name = models.CharField(max_length=200)
+    name = models.CharField(max_length=200, validators=[name_validator(200)])
     cutoff = models.PositiveSmallIntegerField(
         default=5, help_text="k: each system's top k clips per query enter the pool."
     )
@@ -135,9 +136,10 @@ class RelevanceCampaign(models.Model):
         return reverse("judging:relevance_campaign", args=[self.pk])
 
     @property
-    def source(self) -> str:
-        """The ``RelevanceJudgment.source`` of this campaign's judgments."""
-        return f"campaign:{self.pk}"
+    def source(self):
+        """The :class:`~judging.models.sources.JudgmentSource` of this campaign's judgments
+        (made with the campaign by :func:`judging.services.relevance.relevance_campaign_create`)."""
+        return self.judgment_source
 
     @property
     def take_back_after(self) -> timedelta:

@@ -133,6 +133,6 @@ def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgmen
     """Every judgment of the collection, oldest first, with query, clip and assessor."""
     return (
         RelevanceJudgment.objects.filter(query__collection=collection)
-        .select_related("query__clip", "clip", "assessor")
+        .select_related("query__clip", "clip", "assessor", "source")
         .order_by("pk")
     )

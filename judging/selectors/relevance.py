@@ -120,7 +120,7 @@ def campaign_judgments(*, campaign: RelevanceCampaign) -> QuerySet[RelevanceJudg
     """The campaign's judgments in the order they were made, with their activity."""
     return (
         RelevanceJudgment.objects.filter(source=campaign.source)
-        .select_related("query__clip", "clip", "assessor", "activity")
+        .select_related("query__clip", "clip", "assessor", "activity", "source")
         .order_by("created_at", "pk")
     )
 

@@ -71,20 +71,33 @@ def _printable(text: str, *, allowed: str = "") -> bool:
     return not any(unicodedata.category(c) in ("Cc", "Cf") and c not in allowed for c in text or "")
 
 
+def _text_errors(values: dict) -> dict[str, str]:
+    """What is wrong with the texts among ``values`` (a name, instructions, codes)."""
+    errors: dict[str, str] = {}
+    if "name" in values:
+        if not (values["name"] or "").strip():
+            errors["name"] = "Give the campaign a name."
+        elif not _printable(values["name"]):
+            errors["name"] = "The name has a control character; type it again."
+    for field in ("instructions", "consent_text"):
+        if field in values and not _printable(values[field], allowed="\n\r\t"):
+            errors[field] = "This text has a control character; type it again."
+    for field in ("completion_code", "screen_out_code"):
+        code = values.get(field)
+        if field in values and not (code or "").strip():
+            errors[field] = "Give a code (the platform checks it)."
+        elif field in values and (not _printable(code) or any(c.isspace() for c in code)):
+            errors[field] = "A code has no spaces or control characters."
+    return errors
+
+
 def preference_settings_errors(values: dict) -> dict[str, str]:
     """What is wrong with these preference-campaign settings: ``{field: message}``.
 
     ``values`` holds every setting (the campaign's current ones with the changes) and,
     when known, the campaign's fixed ``list_length``.
     """
-    errors: dict[str, str] = {}
-    if not (values.get("name") or "").strip():
-        errors["name"] = "Give the campaign a name."
-    elif not _printable(values["name"]):
-        errors["name"] = "The name has a control character; type it again."
-    for field in ("instructions", "consent_text"):
-        if not _printable(values.get(field, ""), allowed="\n\r\t"):
-            errors[field] = "This text has a control character; type it again."
+    errors = _text_errors(values)
     if not 0 <= values["trap_rate"] <= 1:
         errors["trap_rate"] = (
             "The trap rate is a probability between 0 and 1 (0.1: one task in ten)."
@@ -124,11 +137,6 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             "honest workers away."
         )
     codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
-    for field, code in zip(("completion_code", "screen_out_code"), codes, strict=True):
-        if not code.strip():
-            errors[field] = "Give a code (the platform checks it)."
-        elif not _printable(code) or any(c.isspace() for c in code):
-            errors[field] = "A code has no spaces or control characters."
     if codes[0] and codes[0] == codes[1]:
         errors["screen_out_code"] = (
             "The screen-out code must differ from the completion code, or a worker stopped "
@@ -175,6 +183,9 @@ def _checked(campaign, changes: dict, settings: tuple[str, ...]) -> dict:
     draft = copy.copy(campaign)
     for field, value in changes.items():
         setattr(draft, field, value)
+    words = _text_errors({f: v for f, v in changes.items() if isinstance(v, str)})
+    if words:  # said as a person would, before the fields' generic checks say it otherwise
+        raise ValidationError(words)
     others = [f.name for f in campaign._meta.fields if f.name not in changes]
     draft.clean_fields(exclude=others)
     return {field: getattr(draft, field) for field in settings}
@@ -182,11 +193,7 @@ def _checked(campaign, changes: dict, settings: tuple[str, ...]) -> dict:
 
 def relevance_settings_errors(campaign: RelevanceCampaign, values: dict) -> dict[str, str]:
     """What is wrong with these relevance-campaign settings: ``{field: message}``."""
-    errors: dict[str, str] = {}
-    if not (values.get("name") or "").strip():
-        errors["name"] = "Give the campaign a name."
-    elif not _printable(values["name"]):
-        errors["name"] = "The name has a control character; type it again."
+    errors = _text_errors(values)
     per_query = values["assessors_per_query"]
     if not 1 <= per_query <= MAX_ASSESSORS_PER_QUERY:
         errors["assessors_per_query"] = (

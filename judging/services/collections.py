@@ -20,8 +20,14 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from judging import handoff
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from judging.models import Clip, Collection, JudgmentSource, Query, RunEntry, System
 from judging.models.collection import FINE_MAX
+from judging.services.conflicts import Conflict
+from judging.services.sources import (
+    SourceWrite,
+    judgment_source_for_writing,
+    source_judgments_write,
+)
 
 
 def _has_control(text: str, *, allowed: str = "") -> bool:
@@ -98,27 +104,43 @@ def collection_archive(*, collection: Collection, archived: bool) -> Collection:
     return collection
 
 
-def clips_create(*, collection: Collection, clips: Sequence[Mapping]) -> list[Clip]:
-    """Create clips (``external_id`` and optional metadata); an existing id is an error."""
+CLIP_FIELDS = ("title", "artist", "genre", "duration")
+
+
+def clips_create(*, collection: Collection, clips: Sequence[Mapping]) -> tuple[int, int]:
+    """Create clips (``external_id`` and optional metadata); returns ``(created, present)``.
+
+    Idempotent: a clip already in the collection with the same metadata is left as it is
+    (ten identical requests at once create each clip once and all succeed); one with
+    other metadata is a :class:`~judging.services.conflicts.Conflict` and nothing is created.
+    """
     ids = [c["external_id"] for c in clips]
     duplicates = sorted({i for i in ids if ids.count(i) > 1})
     if duplicates:
         raise ValidationError(f"Clip ids repeated in the request: {', '.join(duplicates)}.")
-    existing = set(
-        collection.clips.filter(external_id__in=ids).values_list("external_id", flat=True)
-    )
-    if existing:
-        raise ValidationError(f"Clips already in the collection: {', '.join(sorted(existing))}.")
-    fields = ("title", "artist", "genre", "duration")
+    wanted = {
+        c["external_id"]: {f: c.get(f, "" if f != "duration" else None) for f in CLIP_FIELDS}
+        for c in clips
+    }
     with transaction.atomic():
-        return Clip.objects.bulk_create(
-            Clip(
-                collection=collection,
-                external_id=c["external_id"],
-                **{f: c[f] for f in fields if f in c},
-            )
-            for c in clips
+        before = collection.clips.filter(external_id__in=ids).count()
+        Clip.objects.bulk_create(
+            [Clip(collection=collection, external_id=i, **fields) for i, fields in wanted.items()],
+            ignore_conflicts=True,  # a parallel identical request made it: compared below
         )
+        stored = {
+            row["external_id"]: {f: row[f] for f in CLIP_FIELDS}
+            for row in collection.clips.filter(external_id__in=ids).values(
+                "external_id", *CLIP_FIELDS
+            )
+        }
+        differing = sorted(i for i, fields in wanted.items() if stored.get(i) != fields)
+        if differing:
+            raise Conflict(
+                f"Clips already in the collection with other metadata: {', '.join(differing[:10])}"
+                f"{' …' if len(differing) > 10 else ''}."
+            )
+    return len(ids) - before, before
 
 
 def _clips_by_id(collection: Collection, external_ids, *, what: str) -> dict[str, Clip]:
@@ -137,16 +159,30 @@ def queries_create(*, collection: Collection, clip_ids: Sequence[str]) -> list[Q
     with transaction.atomic():
         existing = set(collection.queries.values_list("clip_id", flat=True))
         Query.objects.bulk_create(
-            Query(collection=collection, clip=c) for c in clips.values() if c.pk not in existing
+            [Query(collection=collection, clip=c) for c in clips.values() if c.pk not in existing],
+            ignore_conflicts=True,  # made meanwhile by a parallel request: the same query
         )
     return list(collection.queries.filter(clip__in=clips.values()).select_related("clip"))
 
 
-def system_create(*, collection: Collection, name: str, team: str = "") -> System:
-    if collection.systems.filter(name=name).exists():
-        raise ValidationError(f"The collection already has a system named {name!r}.")
-    with transaction.atomic():
-        return System.objects.create(collection=collection, name=name, team=team)
+def system_create(*, collection: Collection, name: str, team: str = "") -> tuple[System, bool]:
+    """The collection's system ``name`` with ``team``: created, or already there (idempotent).
+
+    A system of that name with another team is a :class:`~judging.services.conflicts.Conflict`.
+    Ten identical requests at once create one system and all succeed.
+    """
+    try:
+        with transaction.atomic():
+            system, created = System.objects.get_or_create(
+                collection=collection, name=name, defaults={"team": team}
+            )
+    except IntegrityError:  # made by a parallel request between the get and the create
+        system, created = System.objects.get(collection=collection, name=name), False
+    if not created and system.team != team:
+        raise Conflict(
+            f"The collection already has a system named {name!r} with team {system.team!r}."
+        )
+    return system, created
 
 
 def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int:
@@ -170,6 +206,8 @@ def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int
             raise ValidationError(f"Query {query}: clip {repeated[0]} is ranked twice.")
     clips = _clips_by_id(collection, {c for r in rankings.values() for c in r}, what="runs")
     with transaction.atomic():
+        # One replacement of a system's lists at a time: a parallel one waits, then replaces.
+        System.objects.select_for_update().filter(pk=system.pk).exists()
         RunEntry.objects.filter(system=system, query__in=queries.values()).delete()
         entries = RunEntry.objects.bulk_create(
             RunEntry(system=system, query=queries[q], rank=rank, clip=clips[c])
@@ -181,14 +219,24 @@ def run_replace(*, system: System, rankings: Mapping[str, Sequence[str]]) -> int
 
 
 def judgments_upsert(
-    *, collection: Collection, judgments: Sequence[Mapping], source: str
-) -> tuple[int, int]:
-    """Create or update judgments ``{query, clip, broad?, fine?}`` under ``source``.
+    *,
+    collection: Collection,
+    judgments: Sequence[Mapping],
+    source: str,
+    replace: bool = False,
+    kind: str = JudgmentSource.API,
+    origin: str = "",
+) -> SourceWrite:
+    """Write judgments ``{query, clip, broad?, fine?, where?}`` into the collection's source named
+    ``source`` (created as ``kind`` if missing), by :func:`judging.services.sources.source_judgments_write`.
 
-    A pair already judged under the same source is updated (so sending the same
-    judgments twice changes nothing). Returns ``(created, updated)``.
+    ``where`` names a judgment in messages (default ``judgment <n>``, its place in the list).
+    Sending the same judgments twice changes nothing; changing judgments the source
+    already holds needs ``replace`` (otherwise a :class:`~judging.services.sources.SourceConflict`
+    says what would change). Returns what was written.
     """
-    for j in judgments:
+    seen: dict[tuple[str, str], int] = {}
+    for number, j in enumerate(judgments, start=1):
         if j.get("broad") is None and j.get("fine") is None:
             raise ValidationError(
                 f"Judgment of {j['query']} ~ {j['clip']} has neither broad nor fine."
@@ -199,6 +247,12 @@ def judgments_upsert(
             )
         if j.get("fine") is not None and not 0 <= j["fine"] <= FINE_MAX:
             raise ValidationError(f"Judgment of {j['query']} ~ {j['clip']}: fine must be 0–100.")
+        key = (j["query"], j["clip"])
+        if key in seen:
+            raise ValidationError(
+                f"Judgment {number} judges {j['query']} ~ {j['clip']} again (judgment {seen[key]})."
+            )
+        seen[key] = number
     query_ids = {j["query"] for j in judgments}
     queries = {
         q.clip.external_id: q
@@ -208,17 +262,19 @@ def judgments_upsert(
     if missing:
         raise ValidationError(f"No query with these ids in the collection: {', '.join(missing)}.")
     clips = _clips_by_id(collection, {j["clip"] for j in judgments}, what="judgments")
-    created = updated = 0
+    pairs = {
+        (queries[j["query"]].pk, clips[j["clip"]].pk): (j.get("broad"), j.get("fine"))
+        for j in judgments
+    }
+    numbers = {
+        (queries[j["query"]].pk, clips[j["clip"]].pk): j.get("where") or f"judgment {number}"
+        for number, j in enumerate(judgments, start=1)
+    }
     with transaction.atomic():
-        for j in judgments:
-            _, was_created = RelevanceJudgment.objects.update_or_create(
-                query=queries[j["query"]],
-                clip=clips[j["clip"]],
-                assessor=None,
-                source=source,
-                defaults={"broad": j.get("broad"), "fine": j.get("fine")},
-            )
-            created += was_created
-            updated += not was_created
-        handoff.collection_data_changed(collection_id=collection.pk)
-    return created, updated
+        judgment_source, created = judgment_source_for_writing(
+            collection=collection, name=source, kind=kind, origin=origin
+        )
+        return source_judgments_write(
+            source=judgment_source, source_created=created, judgments=pairs, replace=replace,
+            where=numbers.get, origin=origin,
+        )  # fmt: skip

@@ -29,6 +29,7 @@ from judging.models import (
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.services.listening import seconds_heard
 from judging.services.lowcost import lowcost_settings_check
+from judging.services.sources import judgment_source_for_campaign
 
 LISTEN_TOLERANCE = 0.25
 """Seconds of slack on the must-listen rule, for the browser's timer and the network."""
@@ -99,6 +100,7 @@ def relevance_campaign_create(
             lowcost_stop_at=lowcost_stop_at,
         )
         campaign.assessors.set(assessors)
+        judgment_source_for_campaign(campaign=campaign)
         entries = (
             RunEntry.objects.filter(query__collection=collection, rank__lte=cutoff)
             .exclude(clip=F("query__clip"))

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
-
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from config.json_body import BadJson, json_body
 from judging import selectors
 from judging.audio import file_range_response
 from judging.forms.relevance import JudgmentSaveForm
@@ -116,8 +115,8 @@ def judgment_save_api(request, pk: int):
     except Http404:
         return JsonResponse({"error": "This query is no longer assigned to you."}, status=409)
     try:
-        payload = json.loads(request.body or b"{}")
-    except ValueError:
+        payload = json_body(request.body or b"{}")
+    except BadJson:
         return JsonResponse({"error": "The request is not JSON."}, status=400)
     form = JudgmentSaveForm(payload if isinstance(payload, dict) else {})
     if not form.is_valid():

@@ -217,13 +217,11 @@ def examples_add_from_csv(request, pk: int):
     campaign = _own(request, pk)
     form = ExamplesCsvForm(request.POST, request.FILES)
     if form.is_valid():
-        try:
-            text = form.cleaned_data["file"].read().decode("utf-8")
-            new = examples_import_csv(campaign=campaign, text=text)
+        try:  # the upload is read as a stream, a record at a time
+            new = examples_import_csv(campaign=campaign, text=form.cleaned_data["file"].file)
             messages.success(request, f"{len(new)} examples imported.")
-        except (ValidationError, UnicodeDecodeError) as error:
-            detail = "; ".join(getattr(error, "messages", [str(error)]))
-            messages.error(request, f"Nothing imported: {detail}")
+        except ValidationError as error:
+            messages.error(request, f"Nothing imported: {'; '.join(error.messages)}")
     return redirect(campaign)
 
 

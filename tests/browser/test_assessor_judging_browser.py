@@ -117,7 +117,7 @@ def test_an_assessor_judges_with_the_mouse_then_the_keyboard_alone(page, persona
 
     judgments = RelevanceJudgment.objects.filter(assessor=personas.assessor, query=first.query)
     assert judgments.count() == n
-    assert {j.source for j in judgments} == {f"campaign:{campaign.pk}"}
+    assert {j.source for j in judgments} == {campaign.source}
     for region_number, (broad, fine) in expected.items():
         clip_pk = int(candidate(page, region_number).get_attribute("data-candidate"))
         judgment = judgments.get(clip__pool_entries__pk=clip_pk)

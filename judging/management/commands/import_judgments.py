@@ -27,7 +27,22 @@ class Command(BaseCommand):
             help="scale of the single relevance column (default: broad for qrels, "
             "fine for 'query doc fine')",
         )
-        parser.add_argument("--source", help="where they came from (default: import:<file name>)")
+        parser.add_argument(
+            "--source",
+            help="the judgment source to import into (default: the file's name); "
+            "other sources are never touched",
+        )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="change judgments the source already holds (without it, the import stops "
+            "and says what it would change)",
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="check the file and say what the import would do, writing nothing",
+        )
         parser.add_argument(
             "--create-missing-clips",
             action="store_true",
@@ -44,10 +59,14 @@ class Command(BaseCommand):
                 scale=options["scale"],
                 source=options["source"],
                 create_missing_clips=options["create_missing_clips"],
+                replace=options["replace"],
+                dry_run=options["dry_run"],
             )
+        verb = "Would read" if summary.dry_run else "Read"
+        new = " (a new source)" if summary.source_created else ""
         self.stdout.write(
-            f"Read {summary.lines:,} judgments ({summary.format} format, {summary.scale} "
-            f"scale, source '{summary.source}') into collection '{collection.name}' "
+            f"{verb} {summary.lines:,} judgments ({summary.format} format, {summary.scale} "
+            f"scale) into source '{summary.source}'{new} of collection '{collection.name}' "
             f"(id {collection.pk}):"
         )
         for line in count_lines(
@@ -55,6 +74,15 @@ class Command(BaseCommand):
         ):
             self.stdout.write(line)
         if summary.judgments_updated:
-            self.stdout.write(f"  updated {summary.judgments_updated:,} judgments")
+            self.stdout.write(f"  changed {summary.judgments_updated:,} judgments:")
+            for change in summary.changes:
+                self.stdout.write(f"    {change}")
+        if summary.judgments_kept:
+            self.stdout.write(
+                f"  kept {summary.judgments_kept:,} judgments of the source that the file "
+                "does not list"
+            )
+        if summary.dry_run:
+            self.stdout.write("Nothing was written (--dry-run).")
         if summary.clips_created:
             self.stdout.write(f"  also created {summary.clips_created:,} clips")

@@ -25,19 +25,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--campaign", default="", help="campaign name (default: 'Imported: <file name>')"
         )
+        parser.add_argument(
+            "--replace",
+            action="store_true",
+            help="change judgments an earlier import of this campaign stored differently",
+        )
 
     def handle(self, *args, **options):
         collection = collection_from_argument(options["collection"])
         path: Path = options["file"]
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            raise CommandError(f"{path}: {error}") from error
-        try:
-            report = preference_answers_import(
-                collection=collection, text=text, filename=str(path),
-                campaign_name=options["campaign"],
-            )  # fmt: skip
+            with path.open("rb") as stream:  # read a record at a time, never whole
+                report = preference_answers_import(
+                    collection=collection, stream=stream, filename=str(path),
+                    campaign_name=options["campaign"], replace=options["replace"],
+                )  # fmt: skip
+        except OSError as error:
+            raise CommandError(f"{path}: {error.strerror or error}") from error
         except ValidationError as error:
             raise CommandError(" ".join(error.messages)) from error
         campaign = report.campaign

@@ -9,14 +9,15 @@ feeds it the campaign's Fine judgments and stores what it finds.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Iterable, Sequence
+from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from evaluation.core.example_generator import GeneratorReport, generate_examples
+from judging.importers.csvfile import csv_records
+from judging.importers.errors import ImportFailed
 from judging.models import (
     Clip,
     Example,
@@ -29,6 +30,7 @@ from judging.models import (
 )
 from judging.selectors.generator import generator_judgments
 from judging.services.crowd.traps import trap_question_mark
+from judging.validation import check_text, shown
 
 
 def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> str:
@@ -37,7 +39,7 @@ def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> 
     return f"{query.pk}|{'|'.join(sorted([a, b]))}"
 
 
-def _example_check(campaign, query, list_a, list_b) -> None:
+def _example_check(campaign, query, list_a, list_b, *, allow_identical: bool = False) -> None:
     k = campaign.list_length
     for side, clips in (("a", list_a), ("b", list_b)):
         if len(clips) != k:
@@ -48,23 +50,30 @@ def _example_check(campaign, query, list_a, list_b) -> None:
             raise ValidationError(f"list {side} has a clip of another collection")
     if query.collection_id != campaign.collection_id:
         raise ValidationError("the query belongs to another collection")
-    if [c.pk for c in list_a] == [c.pk for c in list_b]:
+    if not allow_identical and [c.pk for c in list_a] == [c.pk for c in list_b]:
         raise ValidationError("the two lists are identical")
 
 
 def examples_create(
-    *, campaign: PreferenceCampaign, examples: Iterable[dict], source: str
+    *,
+    campaign: PreferenceCampaign,
+    examples: Iterable[dict],
+    source: str,
+    allow_identical: bool = False,
 ) -> list[Example]:
     """Create examples from dicts with ``query``, ``list_a``, ``list_b`` (clips, in rank
     order) and optionally ``system_a``, ``system_b``, ``scores``. Examples the campaign
-    already has (in either side order) are skipped; the new ones are returned."""
+    already has (in either side order) are skipped; the new ones are returned.
+
+    Two identical lists are refused unless ``allow_identical`` (answers imported from a
+    study that showed them, :mod:`judging.importers.answers`)."""
     with transaction.atomic():
         known = set(campaign.examples.values_list("signature", flat=True))
         new: list[Example] = []
         lists: list[tuple[Sequence[Clip], Sequence[Clip]]] = []
         for spec in examples:
             query, list_a, list_b = spec["query"], list(spec["list_a"]), list(spec["list_b"])
-            _example_check(campaign, query, list_a, list_b)
+            _example_check(campaign, query, list_a, list_b, allow_identical=allow_identical)
             signature = _signature(query, list_a, list_b)
             if signature in known:
                 continue
@@ -119,32 +128,42 @@ CSV_COLUMNS = ("query", "list_a", "list_b")
 CSV_OPTIONAL = ("accepted_answers", "explanation", "pool")
 
 
-def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Example]:
+def examples_import_csv(
+    *, campaign: PreferenceCampaign, text: str | bytes | BinaryIO
+) -> list[Example]:
     """Import examples (and trap questions) from CSV; see ``docs/preference-examples-csv.md``.
 
-    All or nothing: the first bad line stops the import with its line number.
+    ``text`` is the file's text or a stream of it (an upload is read a record at a
+    time, :mod:`judging.importers.csvfile`). All or nothing: the first bad line stops
+    the import with its line number.
     """
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip() for h in reader.fieldnames or []]
-    missing = [c for c in CSV_COLUMNS if c not in header]
-    if missing:
-        raise ValidationError(f"line 1: missing column(s) {', '.join(missing)}")
     clips = {c.external_id: c for c in campaign.collection.clips.all()}
     queries = {q.clip.external_id: q for q in campaign.collection.queries.select_related("clip")}
-    with transaction.atomic():
-        created: list[Example] = []
-        for line, row in enumerate(reader, start=2):
-            row = {(k or "").strip(): (v or "").strip() for k, v in row.items()}
-            try:
+    line = 1
+    try:
+        with transaction.atomic():
+            created: list[Example] = []
+            records = csv_records(text, path="examples.csv")
+            header = [h.strip() for h in next(records, (1, []))[1]]
+            missing = [c for c in CSV_COLUMNS if c not in header]
+            if missing:
+                raise ValidationError(f"missing column(s) {', '.join(missing)}")
+            for line, cells in records:  # noqa: B007 - the error names the line
+                if not any(cell.strip() for cell in cells):
+                    continue
+                if len(cells) > len(header):
+                    raise ValidationError("more fields than columns")
+                row = {k: v.strip() for k, v in zip(header, cells, strict=False)}
+                row.update((k, "") for k in header[len(cells) :])
                 query = queries.get(row["query"])
                 if query is None:
-                    raise ValidationError(f"unknown query {row['query']!r}")
+                    raise ValidationError(f"unknown query {shown(row['query'])}")
                 lists = []
                 for column in ("list_a", "list_b"):
                     ids = row[column].split()
                     unknown = [i for i in ids if i not in clips]
                     if unknown:
-                        raise ValidationError(f"{column}: unknown clip {unknown[0]!r}")
+                        raise ValidationError(f"{column}: unknown clip {shown(unknown[0])}")
                     lists.append([clips[i] for i in ids])
                 spec = {"query": query, "list_a": lists[0], "list_b": lists[1]}
                 new = examples_create(campaign=campaign, examples=[spec], source=Example.SOURCE_CSV)
@@ -154,12 +173,17 @@ def examples_import_csv(*, campaign: PreferenceCampaign, text: str) -> list[Exam
                     trap_question_mark(
                         example=example,
                         accepted_answers=accepted.replace("|", " ").split(),
-                        explanation=row.get("explanation", ""),
+                        explanation=check_text(
+                            row.get("explanation", ""), what="explanation", kind="text",
+                            required=False,
+                        ),
                         pool=row.get("pool") or TrapQuestion.WORK,
-                    )
+                    )  # fmt: skip
                 created.extend(new)
-            except ValidationError as error:
-                raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error
+    except ImportFailed as error:
+        raise ValidationError(f"line {error.line}: {error.message}") from None
+    except ValidationError as error:
+        raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error
     return created
 
 

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0009_crowd_integrity'),
+        ('judging', '0013_pending_handoffs'),
     ]
 
     operations = [

@@ -1,0 +1,28 @@
+"""``{% judgment_sources collection %}``: the collection's judgment sources and which count.
+
+A self-contained control: any organiser page of a collection loads it with
+``{% load judgment_sources %}`` and places it with ``{% judgment_sources collection %}``;
+it reads its own data (:mod:`judging.selectors.sources`) and posts to its own view
+(:func:`judging.views.sources.judgment_source_status`).
+"""
+
+from __future__ import annotations
+
+from django import template
+
+from judging import selectors
+
+register = template.Library()
+
+
+@register.inclusion_tag("judging/_judgment_sources.html", takes_context=True)
+def judgment_sources(context, collection):
+    return {
+        "collection": collection,
+        "sources": selectors.collection_judgment_sources_with_counts(collection=collection),
+        "rule": selectors.CONSOLIDATION_RULE,
+        "csrf_token": context.get("csrf_token"),
+        # A co-organiser with read-only access sees which count but is offered no change
+        # (the view refuses it anyway: it needs write access).
+        "read_only": context.get("access") == "read",
+    }
