@@ -105,13 +105,20 @@ def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
     assert (row.status, row.runs, row.requests) == ("done", 2, 21)
 
 
-def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_interval(
-    monkeypatch, computations, django_capture_on_commit_callbacks, settings
-):
-    """A stream of answers costs one computation per interval, not one after another."""
+@pytest.fixture
+def debounced(monkeypatch, settings):
+    """A 1 s coalescing delay, a 10 s minimum interval; the tasks sent, with their countdowns."""
     settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
     enqueued = []
     monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    return enqueued
+
+
+def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_interval(
+    debounced, computations, django_capture_on_commit_callbacks
+):
+    """A stream of answers costs one computation per interval, not one after another."""
+    enqueued = debounced
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     assert enqueued[0][1] == 1  # the first request of a burst: the coalescing delay
@@ -137,11 +144,9 @@ def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_inter
 
 
 def test_with_debouncing_a_request_soon_after_a_computation_started_waits_for_the_rest(
-    monkeypatch, computations, django_capture_on_commit_callbacks, settings
+    debounced, computations, django_capture_on_commit_callbacks
 ):
-    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
-    enqueued = []
-    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    enqueued = debounced
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     recompute_run(recompute_id=enqueued[0][0])
@@ -231,13 +236,9 @@ def test_an_unknown_kind_is_refused():
         recompute_request(kind="system", target_id=1)
 
 
-def test_low_cost_estimates_are_not_debounced(
-    monkeypatch, django_capture_on_commit_callbacks, settings
-):
+def test_low_cost_estimates_are_not_debounced(debounced, django_capture_on_commit_callbacks):
     """They choose an assessor's next pair, so they follow each judgment at once."""
-    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
-    enqueued = []
-    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    enqueued = debounced
     Recompute.objects.create(
         kind="lowcost", target_id=7, status=Recompute.DONE, claimed_at=timezone.now()
     )
