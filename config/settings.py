@@ -224,3 +224,8 @@ EARSHOT_INVITATION_DAYS = env_int("EARSHOT_INVITATION_DAYS", 7, minimum=1)
 # Results (evaluation app): a recompute task starts this many seconds after the first
 # request of a burst, so that the rest of the burst joins it (evaluation/services/recompute.py).
 EARSHOT_RECOMPUTE_DELAY = env_int("EARSHOT_RECOMPUTE_DELAY_MS", 1000, minimum=0) / 1000
+# Debouncing: two computations of one target start at least this many seconds apart, so a
+# steady stream of answers costs one computation per interval, not one after another.
+EARSHOT_RECOMPUTE_MIN_INTERVAL = (
+    env_int("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", 10_000, minimum=0) / 1000
+)

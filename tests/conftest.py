@@ -147,6 +147,9 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     # Recomputes the worker itself requests (after handed-over answers) wait this long,
     # so that a burst of answers submitted by a test lands before the one recompute.
     env.setdefault("EARSHOT_RECOMPUTE_DELAY_MS", "3000")
+    # No debouncing in the tests' worker: a rerun follows at once, as the tests expect
+    # (debouncing is tested without a worker in tests/test_recompute.py).
+    env.setdefault("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", "0")
     log = embedded_redis.socket.parent / "worker.log"
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip

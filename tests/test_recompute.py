@@ -86,8 +86,9 @@ def test_a_second_task_for_the_same_row_does_nothing(
 
 
 def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
-    enqueued, computations, django_capture_on_commit_callbacks
+    enqueued, computations, django_capture_on_commit_callbacks, settings
 ):
+    settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 0  # no debouncing: the rerun follows at once
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
 
@@ -102,6 +103,62 @@ def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
     assert computations.calls == [7, 7]
     assert len(enqueued) == 1
     assert (row.status, row.runs, row.requests) == ("done", 2, 21)
+
+
+@pytest.fixture
+def debounced(monkeypatch, settings):
+    """A 1 s coalescing delay, a 10 s minimum interval; the tasks sent, with their countdowns."""
+    settings.EARSHOT_RECOMPUTE_DELAY, settings.EARSHOT_RECOMPUTE_MIN_INTERVAL = 1, 10
+    enqueued = []
+    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: enqueued.append((pk, countdown)))
+    return enqueued
+
+
+def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_interval(
+    debounced, computations, django_capture_on_commit_callbacks
+):
+    """A stream of answers costs one computation per interval, not one after another."""
+    enqueued = debounced
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    assert enqueued[0][1] == 1  # the first request of a burst: the coalescing delay
+
+    def burst():
+        with django_capture_on_commit_callbacks(execute=True):
+            [recompute_request(kind="campaign", target_id=7) for _ in range(20)]
+
+    computations.during = burst
+    recompute_run(recompute_id=enqueued[0][0])
+    row = Recompute.objects.get()
+    assert computations.calls == [7]  # no second computation straight away
+    assert (row.status, row.dirty, row.runs, row.requests) == ("pending", True, 1, 21)
+    # The fresh task waits out the rest of the 10 s since the computation started.
+    assert len(enqueued) == 2 and 9 < enqueued[1][1] <= 10
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is False  # joins it
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=11))
+    assert recompute_run(recompute_id=row.pk) is True  # the interval has passed
+    row.refresh_from_db()
+    assert computations.calls == [7, 7]
+    assert (row.status, row.runs, row.requests) == ("done", 2, 22)
+
+
+def test_with_debouncing_a_request_soon_after_a_computation_started_waits_for_the_rest(
+    debounced, computations, django_capture_on_commit_callbacks
+):
+    enqueued = debounced
+    with django_capture_on_commit_callbacks(execute=True):
+        recompute_request(kind="campaign", target_id=7)
+    recompute_run(recompute_id=enqueued[0][0])
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=4))
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="campaign", target_id=7) is True
+    assert 5 < enqueued[1][1] <= 6  # 10 s after the last start, not the 1 s delay
+    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=30))
+    with django_capture_on_commit_callbacks(execute=True):
+        Recompute.objects.update(status=Recompute.DONE)
+        assert recompute_request(kind="campaign", target_id=7) is True
+    assert enqueued[2][1] == 1  # long ago: only the coalescing delay
 
 
 def test_a_request_after_it_finished_enqueues_a_new_task(
@@ -177,3 +234,14 @@ def test_a_row_left_running_by_a_dead_worker_is_reclaimed_after_a_while(
 def test_an_unknown_kind_is_refused():
     with pytest.raises(ValueError, match="unknown recompute kind"):
         recompute_request(kind="system", target_id=1)
+
+
+def test_low_cost_estimates_are_not_debounced(debounced, django_capture_on_commit_callbacks):
+    """They choose an assessor's next pair, so they follow each judgment at once."""
+    enqueued = debounced
+    Recompute.objects.create(
+        kind="lowcost", target_id=7, status=Recompute.DONE, claimed_at=timezone.now()
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        assert recompute_request(kind="lowcost", target_id=7) is True
+    assert enqueued[0][1] == 1  # the coalescing delay only, though it started just now

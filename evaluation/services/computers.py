@@ -27,6 +27,7 @@ from evaluation.services.recompute import (
     recompute_finish,
     recompute_hand_over,
     recompute_heartbeat,
+    recompute_may_rerun_now,
     recompute_release,
 )
 from evaluation.services.results import collection_results_compute
@@ -88,7 +89,7 @@ def recompute_run(
     stored = ProgressReport(recompute_id)
     progress = stored if report is None else _Both(stored, report)
     with _Heartbeat(recompute_id):
-        for _ in range(MAX_INLINE_RUNS):
+        for run in range(1, MAX_INLINE_RUNS + 1):
             try:
                 computer(target_id=row.target_id, report=progress)
             except TRANSIENT_ERRORS:
@@ -98,9 +99,14 @@ def recompute_run(
                 logger.exception("recompute of %s %s failed", row.kind, row.target_id)
                 recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")
                 return True
-            if recompute_finish(recompute_id=recompute_id):
+            again = run < MAX_INLINE_RUNS and recompute_may_rerun_now(recompute_id=recompute_id)
+            if recompute_finish(recompute_id=recompute_id, compute_again=again):
                 return True
-            # New data arrived while computing: compute once more with it.
+            if not again:
+                break
+            # New data arrived while computing, and the minimum interval has passed (or
+            # nothing debounces it): compute once more with it (otherwise a fresh task
+            # waits out the interval).
     recompute_hand_over(recompute_id=recompute_id)
     return True
 

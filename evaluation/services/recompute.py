@@ -19,6 +19,13 @@ One :class:`~evaluation.models.Recompute` row per target holds the state machine
   (:func:`recompute_finish`, again one conditional ``UPDATE``), and otherwise computes
   again — at most :data:`MAX_INLINE_RUNS` times before handing over to a fresh task
   (:func:`recompute_hand_over`) so that one busy target cannot hold a worker forever.
+- **Debouncing** (kinds in :data:`DEBOUNCED_KINDS`): two computations of one target
+  start at least ``settings.EARSHOT_RECOMPUTE_MIN_INTERVAL`` seconds apart. New data that arrives during
+  a computation shorter than that is handed over to a task that waits out the rest of
+  the interval, and a request soon after a computation started waits likewise, so a
+  steady stream of answers costs one computation per interval (about
+  computation ÷ (computation + interval) of a core) instead of computations back to
+  back. With an interval of 0 a rerun follows at once, as above.
 
 Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
 
@@ -73,6 +80,11 @@ RESEND_AFTER = timedelta(seconds=settings.EARSHOT_RESEND_AFTER)
 MAX_INLINE_RUNS = 3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry with backoff (a locked SQLite file, a dropped connection)."""
+
+DEBOUNCED_KINDS = frozenset({"campaign", "collection"})
+"""Kinds whose computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart: the mapping
+and the leaderboards that a stream of crowd answers (or judgments) keeps asking for.
+Not ``lowcost``: its estimates choose an assessor's next pair and follow each judgment."""
 
 RECOMPUTE_TASK = "evaluation.recompute"
 """The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
@@ -148,6 +160,27 @@ def dead(now) -> Q:
     )
 
 
+def _countdown(kind: str, claimed_at, *, now, delay: float | None = None) -> float:
+    """How long a new task for a row last claimed at ``claimed_at`` waits: the coalescing
+    delay, or longer so that computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart."""
+    delay = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
+    if claimed_at is None or kind not in DEBOUNCED_KINDS:
+        return delay
+    rest = settings.EARSHOT_RECOMPUTE_MIN_INTERVAL - (now - claimed_at).total_seconds()
+    return max(delay, rest)
+
+
+def recompute_may_rerun_now(*, recompute_id: int) -> bool:
+    """Has the minimum interval passed since the row's computation started? (Always, when
+    computing in the foreground: nobody else would compute it.)"""
+    if not _sending.get():
+        return True
+    kind, started = (
+        Recompute.objects.filter(pk=recompute_id).values_list("kind", "claimed_at").get()
+    )
+    return _countdown(kind, started, now=timezone.now(), delay=0) == 0
+
+
 def recompute_request(
     *, kind: str, target_id: int, delay: float | None = None, resend: bool = False
 ) -> bool:
@@ -175,8 +208,8 @@ def recompute_request(
         error="",
     )
     if enqueued:
-        recompute_id = rows.values_list("pk", flat=True).get()
-        countdown = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
+        recompute_id, claimed_at = rows.values_list("pk", "claimed_at").get()
+        countdown = _countdown(kind, claimed_at, now=now, delay=delay)
         if _sending.get():
             # robust: whatever escapes the send must not fail the request that committed
             transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
@@ -249,17 +282,20 @@ def recompute_fail(*, recompute_id: int, error: str) -> None:
     )
 
 
-def recompute_finish(*, recompute_id: int) -> bool:
+def recompute_finish(*, recompute_id: int, compute_again: bool = True) -> bool:
     """running → done, only if no new data arrived meanwhile (``dirty`` still clear).
 
-    Otherwise the row stays running, marked as computing again with the new data, and
-    ``False`` says so.
+    Otherwise ``False`` says so, and with ``compute_again`` the row stays running, marked
+    as computing again with the new data (without it, the caller hands over:
+    :func:`recompute_hand_over`).
     """
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
     if rows.filter(dirty=False).update(
         status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now()
     ):
         return True
+    if not compute_again:
+        return False
     rows.update(
         dirty=False,
         runs=F("runs") + 1,
@@ -272,7 +308,10 @@ def recompute_finish(*, recompute_id: int) -> bool:
 
 
 def recompute_hand_over(*, recompute_id: int) -> None:
-    """running → pending with a fresh task, so that one busy target cannot hold a worker."""
+    """running → pending with a fresh task, so that one busy target cannot hold a worker;
+    the task waits the coalescing delay, or the rest of the minimum interval."""
+    now = timezone.now()
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-    if rows.update(status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now()):
-        _enqueue(recompute_id, countdown=settings.EARSHOT_RECOMPUTE_DELAY)
+    started = rows.values_list("kind", "claimed_at").first()
+    if rows.update(status=Recompute.PENDING, dirty=True, enqueued_at=now, message="waiting"):
+        _enqueue(recompute_id, countdown=_countdown(*started, now=now))

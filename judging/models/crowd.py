@@ -389,6 +389,15 @@ class PreferenceTask(models.Model):
                 name="task_one_open_per_worker",
             ),
         ]
+        indexes = [
+            # Every task page gives back the slots of stale open tasks (tasks_release_stale):
+            # this finds them among the open ones instead of scanning every task.
+            models.Index(
+                fields=["served_at"],
+                condition=Q(answered_at__isnull=True, released=False),
+                name="task_open_unreleased",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"task {self.position} of {self.worker}"

@@ -199,7 +199,8 @@ def task_audio(request, campaign, key: str, slot: str):
     worker = worker_from_request(request, campaign)
     served = PreferenceTask.objects.filter(worker=worker, key=key).first() if worker else None
     clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
-    if clip is None or not clip.audio or not task_is_live(served):
+    # The campaign was read at the start of this request: as fresh as asking again.
+    if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
         raise Http404("No such audio.")
     response, sent = file_range_response(clip.audio, request.headers.get("Range"))
     if sent is not None:

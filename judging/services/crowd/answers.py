@@ -34,19 +34,20 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     """
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
-    task = PreferenceTask.objects.filter(worker=worker, key=key).first()
+    task = (
+        PreferenceTask.objects.filter(worker=worker, key=key)
+        .annotate(worker_status=F("worker__status"), campaign_open=F("worker__campaign__is_open"))
+        .first()
+    )  # the worker's status and the campaign's state as of now, in the same query
     if task is None:
         raise TaskError("This task is not yours or does not exist.")
     if task.answered_at is not None:
-        return Answer.objects.get(task=task)  # a repeat: nothing new
-    status, is_open = (
-        Worker.objects.filter(pk=worker.pk).values_list("status", "campaign__is_open").get()
-    )
-    if status == Worker.STOPPED:
+        return _repeat(task)
+    if task.worker_status == Worker.STOPPED:
         raise TaskError("You can no longer answer in this study.")
     campaign = worker.campaign
     now = timezone.now()
-    if not task_is_live(task, now=now, campaign_open=is_open):
+    if not task_is_live(task, now=now, campaign_open=task.campaign_open):
         raise TaskError("This study has closed and this task has expired.")
     listening = task_listening(task=task, campaign=campaign, now=now)
     if not listening.enough:
@@ -56,8 +57,14 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
         if not PreferenceTask.objects.filter(pk=task.pk, answered_at__isnull=True).update(
             answered_at=now
         ):
-            return Answer.objects.get(task=task)  # a repeat that arrived at the same time
-        if Worker.objects.filter(pk=worker.pk, status=Worker.STOPPED).exists():
+            return _repeat(task)  # a repeat that arrived at the same time
+        # Counts the answer and locks the worker's row until the commit: a worker stopped
+        # meanwhile answers nothing (the transaction rolls back).
+        if not (
+            Worker.objects.filter(pk=worker.pk)
+            .exclude(status=Worker.STOPPED)
+            .update(answer_count=F("answer_count") + 1)
+        ):
             raise TaskError("You can no longer answer in this study.")
         trap = TrapQuestion.objects.filter(example_id=task.example_id).first()
         outcome = choice_as_stored(choice, swapped=task.swapped)
@@ -78,9 +85,15 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
         if task.released:  # answered after the lease: take the slot again
             PreferenceTask.objects.filter(pk=task.pk).update(released=False)
             Example.objects.filter(pk=task.example_id).update(slots_taken=F("slots_taken") + 1)
-        Worker.objects.filter(pk=worker.pk).update(answer_count=F("answer_count") + 1)
         worker_trust_update(worker=worker)
         # Announced after every answer, trap question or not, so that the work done
         # after the commit (a message to the broker) takes the same time either way.
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
+    return answer
+
+
+def _repeat(task: PreferenceTask) -> Answer:
+    """The answer already given to ``task`` (a repeat changes nothing)."""
+    answer = Answer.objects.get(task=task)
+    answer.task = task
     return answer

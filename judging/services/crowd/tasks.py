@@ -11,7 +11,8 @@ import random
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Value
+from django.db.models.functions import Mod
 from django.utils import timezone
 
 from judging.models import Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
@@ -21,15 +22,32 @@ TASK_LEASE = timedelta(minutes=30)
 """An unanswered task holds its example's redundancy slot this long."""
 
 _UNLIMITED = 2**31 - 1
+_CANDIDATES = 20
+"""Examples tried in turn when the first ones' slots were taken by workers served meanwhile."""
 
 
 class TaskError(Exception):
     """A worker's request that cannot be honoured (unknown task, stopped worker...)."""
 
 
-def _order_key(seed: int, example_id: int) -> bytes:
-    """A worker's random but stable order of the examples."""
-    return hashlib.blake2b(f"{seed}:{example_id}".encode(), digest_size=8).digest()
+_PRIME = 2_147_483_647
+"""2**31 - 1, a prime: x -> (x * m) mod p permutes the residues for any m in [1, p - 1]."""
+
+
+def _order_key(seed: int):
+    """A worker's random but stable order of the examples, computed by the database.
+
+    ``((pk + offset) * multiplier) mod (2**31 - 1)``, both drawn from a hash of the
+    worker's secret seed: a different permutation for each worker (not a rotation of one order),
+    the same for one worker on every request. The database sorts and returns only the
+    few candidates needed, instead of every example of the campaign for Python to hash
+    and sort (issue 14). Products stay below 2**63 for primary keys below 2**32, on
+    SQLite and PostgreSQL alike.
+    """
+    digest = hashlib.blake2b(str(seed).encode(), digest_size=16).digest()
+    multiplier = 1 + int.from_bytes(digest[:8], "big") % (_PRIME - 1)
+    offset = int.from_bytes(digest[8:], "big") % _PRIME
+    return Mod((F("pk") + Value(offset)) * Value(multiplier), Value(_PRIME))
 
 
 class _NothingToServe(Exception):
@@ -57,11 +75,12 @@ def task_serve(*, worker: Worker) -> PreferenceTask | None:
     if not PreferenceCampaign.objects.filter(pk=campaign.pk, is_open=True).exists():
         current = _open_task(worker)
         return current if current is not None and task_is_live(current, now=now) else None
-    for _attempt in range(3):
+    for attempt in range(3):
         current = _open_task(worker)
         if current is not None:
             return current
-        worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
+        if attempt:  # the caller's worker was read in this request; a retry reads it again
+            worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
         if worker.status != Worker.ACTIVE or worker.consented_at is None:
             return None
         try:
@@ -103,19 +122,19 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
     unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
-    quiz_served = worker.tasks.filter(is_quiz=True).count()
-    in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
+    # Without a quiz (the same for every task of the campaign) nothing needs counting.
+    quiz_target = campaign_quiz_target(campaign=campaign)
+    in_quiz = bool(quiz_target) and worker.tasks.filter(is_quiz=True).count() < quiz_target
     pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
-    traps = sorted(
-        unseen.filter(trap__isnull=False, trap__contested=False, trap__pool=pool).values_list(
-            "pk", flat=True
-        ),
-        key=lambda pk: _order_key(worker.seed, pk),
-    )
-    work = sorted(
+    order = _order_key(worker.seed)
+    traps = list(
+        unseen.filter(trap__isnull=False, trap__contested=False, trap__pool=pool)
+        .annotate(order=order).order_by("order").values_list("pk", flat=True)[:_CANDIDATES]
+    )  # fmt: skip
+    work = list(
         unseen.filter(trap__isnull=True, slots_taken__lt=campaign.answers_per_example)
-        .values_list("pk", "slots_taken"),
-        key=lambda row: (row[1], _order_key(worker.seed, row[0])),
+        .annotate(order=order).order_by("slots_taken", "order")
+        .values_list("pk", "slots_taken")[:_CANDIDATES]
     )  # fmt: skip
     roll = rng.random()
     if not work and not in_quiz:
@@ -127,7 +146,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
         else [(pk, campaign.answers_per_example) for pk, _ in work]
     )
     example_id = None
-    for pk, limit in candidates[:20]:
+    for pk, limit in candidates:
         if Example.objects.filter(pk=pk, slots_taken__lt=limit).update(
             slots_taken=F("slots_taken") + 1
         ):

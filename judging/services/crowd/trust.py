@@ -29,8 +29,13 @@ from judging.selectors.crowd import campaign_quiz_target
 
 
 def worker_trust_update(*, worker: Worker) -> Worker:
-    """Recompute a worker's trust, status and the flags of their answers."""
-    with transaction.atomic():
+    """Recompute a worker's trust, status and the flags of their answers.
+
+    One transaction; inside a caller's transaction (an answer, a forgive, a reinstate)
+    it is part of that one, without a savepoint of its own: an error here undoes the
+    caller's whole transaction anyway.
+    """
+    with transaction.atomic(savepoint=False):
         worker = Worker.objects.select_for_update().select_related("campaign").get(pk=worker.pk)
         campaign = worker.campaign
         counts = Answer.objects.filter(

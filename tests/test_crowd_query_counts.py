@@ -1,0 +1,102 @@
+"""How many SQL statements each crowd request makes (issue 14: crowd capacity).
+
+Pinned so that a regression shows up in ``make test``; the figures behind them are in
+``docs/benchmarks.md`` ("Crowd capacity"). Savepoints count: the test runs inside a
+transaction, where each ``atomic()`` block is a SAVEPOINT/RELEASE pair (on a live server
+a BEGIN/COMMIT pair instead). The same counts hold on SQLite and PostgreSQL, for a
+trap question and any other task alike (one more thing a worker cannot tell them
+apart by), and whatever the number of examples in the campaign: the database picks the
+next example, it does not send them all.
+
+Where the statements of an answer go (17; 21 before issue 14): the campaign by its
+token and the worker by the cookie (2); the task by its key with the worker's status
+and the campaign's state (1); the listening evidence (3: audio served, the query's
+clip, the lists' clips); the answer's transaction (2 savepoint statements), claiming
+the task (1), counting the answer while locking the worker (1), the trap question if
+any (1), the answer (1); the trust update in the same transaction (5: the worker
+locked, the trap counts, the worker's new trust, the flags of the worker's answers, 2).
+"""
+
+import pytest
+
+from judging.models import Example, PreferenceTask
+from tests.crowd_fixtures import make_campaign
+from tests.crowd_http import Browser
+
+pytestmark = pytest.mark.django_db
+
+TASK_GET_NEW = 14  # serves a new task (16 before): stale slots, the candidates, the claim
+TASK_GET_AGAIN = 7  # a reload of the open task
+ANSWER_POST = 17
+DOUBLE_POST = 4  # the same answer again, a double click (5 before): nothing written
+AUDIO_GET = 11  # 12 before
+
+
+def started(collection, **options) -> Browser:
+    campaign = make_campaign(
+        collection, traps=4, listening_check=True, min_seconds_on_task=5, **options
+    )
+    browser = Browser(campaign)
+    browser.start("worker=w1")
+    return browser
+
+
+def answer_after_listening(browser, django_assert_num_queries, choice="a_better"):
+    browser.listen()
+    browser.wait(20)
+    with django_assert_num_queries(ANSWER_POST):
+        response = browser.answer(choice)
+    assert response.status_code == 302
+    return response
+
+
+@pytest.mark.parametrize("trap_rate", [0.0, 1.0], ids=["work task", "trap question"])
+def test_an_answer_and_its_double_post_make_the_same_statements_for_any_task(
+    audible_collection, django_assert_num_queries, trap_rate
+):
+    browser = started(audible_collection, trap_rate=trap_rate)
+    task = PreferenceTask.objects.get(key=browser.key)
+    assert hasattr(task.example, "trap") == (trap_rate == 1.0)
+    answer_after_listening(browser, django_assert_num_queries)
+    with django_assert_num_queries(DOUBLE_POST):
+        assert browser.answer("a_better").status_code == 302
+
+
+@pytest.mark.parametrize("trap_rate", [0.0, 1.0], ids=["work task", "trap question"])
+def test_the_task_page_makes_the_same_statements_for_any_task(
+    audible_collection, django_assert_num_queries, trap_rate
+):
+    browser = started(audible_collection, trap_rate=trap_rate)
+    answer_after_listening(browser, django_assert_num_queries)
+    with django_assert_num_queries(TASK_GET_NEW):
+        assert browser.task().status_code == 200
+    with django_assert_num_queries(TASK_GET_AGAIN):
+        assert browser.task().status_code == 200
+
+
+def test_serving_a_task_costs_the_same_in_a_campaign_four_times_larger(
+    audible_collection, django_assert_num_queries
+):
+    browser = started(audible_collection, answers_per_example=3)
+    examples = list(Example.objects.filter(campaign=browser.campaign))
+    for copy in range(3):  # three more examples per example: other signatures, same lists
+        for example in examples:
+            items = list(example.items.all())
+            example.pk, example.signature = None, f"{example.signature}#{copy}"
+            example.save()
+            for item in items:
+                item.pk, item.example = None, example
+                item.save()
+    assert Example.objects.filter(campaign=browser.campaign).count() == 4 * len(examples)
+    answer_after_listening(browser, django_assert_num_queries)
+    with django_assert_num_queries(TASK_GET_NEW):
+        assert browser.task().status_code == 200
+
+
+def test_an_audio_range_of_the_task_makes_a_fixed_number_of_statements(
+    audible_collection, django_assert_num_queries
+):
+    browser = started(audible_collection)
+    query_url = next(u for u in browser.audio_urls() if u.endswith("/query"))
+    with django_assert_num_queries(AUDIO_GET):
+        assert browser.get(query_url, HTTP_RANGE="bytes=0-99").status_code == 206
