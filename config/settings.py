@@ -126,6 +126,7 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout"
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
+CSRF_FAILURE_VIEW = "judging.views.errors.csrf_failure"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -199,6 +200,9 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
+
+# Invitation links for new assessors and organisers work once, for this many days.
+EARSHOT_INVITATION_DAYS = env_int("EARSHOT_INVITATION_DAYS", 7, minimum=1)
 
 # Results (evaluation app): a recompute task starts this many seconds after the first
 # request of a burst, so that the rest of the burst joins it (evaluation/services/recompute.py).

@@ -3,7 +3,13 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from judging.views import errors
 from judging.views.collections import home
+
+handler400 = errors.bad_request
+handler403 = errors.permission_denied
+handler404 = errors.page_not_found
+handler500 = errors.server_error
 
 api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

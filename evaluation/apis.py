@@ -12,7 +12,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from evaluation import selectors
+from evaluation.models import MappingConfig, ResultsConfig
 from evaluation.services import collection_results_request
+from evaluation.services.settings import mapping_config_update, results_config_update
 from judging.apis import OrganiserApi
 
 MEASURE = OpenApiParameter("measure", OpenApiTypes.STR, required=True, description="e.g. CG@5")
@@ -102,3 +104,85 @@ class MappingDetailApi(OrganiserApi):
         measure = request.query_params.get("measure", "")
         mapping = selectors.campaign_mapping(campaign=campaign, measure=measure)
         return Response(self.OutputSerializer(mapping).data)
+
+
+# --- settings of results (evaluation.services.settings) --------------------------------
+
+
+class ResultsSettingsSerializer(serializers.Serializer):
+    measures = serializers.ListField(
+        child=serializers.CharField(max_length=200), max_length=20,
+        help_text="Leaderboard measures; empty: CG@5 and DCG@5 on each scale judged",
+    )  # fmt: skip
+    test = serializers.ChoiceField(choices=ResultsConfig.TESTS)
+    adjustment = serializers.ChoiceField(choices=ResultsConfig.ADJUSTMENTS)
+    resamples = serializers.IntegerField(min_value=1)
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
+    alpha = serializers.FloatField()
+    reliability_target = serializers.FloatField()
+
+
+class ResultsSettingsApi(OrganiserApi):
+    """How the collection's results are computed (defaults until someone saves them)."""
+
+    @extend_schema(responses=ResultsSettingsSerializer)
+    def get(self, request, collection_id: int):
+        config = ResultsConfig.for_collection(self.get_collection(collection_id))
+        return Response(ResultsSettingsSerializer(config).data)
+
+
+class ResultsSettingsUpdateApi(OrganiserApi):
+    """Change the results settings (fields left out stay); one recompute follows."""
+
+    class OutputSerializer(serializers.Serializer):
+        changed = serializers.ListField(child=serializers.CharField())
+        settings = ResultsSettingsSerializer()
+        recompute = RecomputeSerializer()
+
+    @extend_schema(request=ResultsSettingsSerializer, responses=OutputSerializer)
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = ResultsSettingsSerializer(data=request.data, partial=True)
+        data.is_valid(raise_exception=True)
+        changed = results_config_update(collection=collection, changes=dict(data.validated_data))
+        body = {
+            "changed": changed,
+            "settings": ResultsConfig.for_collection(collection),
+            "recompute": selectors.collection_recompute(collection=collection),
+        }
+        return Response(self.OutputSerializer(body).data)
+
+
+class MappingSettingsSerializer(serializers.Serializer):
+    measures = serializers.ListField(
+        child=serializers.CharField(max_length=200), max_length=20,
+        help_text="Measures of the campaign's mapping; empty: those of its examples, else CG_l@5",
+    )  # fmt: skip
+
+
+class MappingSettingsApi(OrganiserApi):
+    @extend_schema(responses=MappingSettingsSerializer)
+    def get(self, request, campaign_id: int):
+        config = MappingConfig.for_campaign(self.get_campaign(campaign_id))
+        return Response(MappingSettingsSerializer(config).data)
+
+
+class MappingSettingsUpdateApi(OrganiserApi):
+    """Change the measures of a campaign's mapping; one recompute of it follows."""
+
+    class OutputSerializer(MappingSettingsSerializer):
+        changed = serializers.BooleanField()
+        recompute = RecomputeSerializer()
+
+    @extend_schema(request=MappingSettingsSerializer, responses=OutputSerializer)
+    def post(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        data = MappingSettingsSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        changed = mapping_config_update(campaign=campaign, measures=data.validated_data["measures"])
+        body = {
+            "changed": changed,
+            "measures": MappingConfig.for_campaign(campaign).measures,
+            "recompute": selectors.campaign_recompute(campaign=campaign),
+        }
+        return Response(self.OutputSerializer(body).data)

@@ -23,7 +23,7 @@ LEADERBOARD_TABLES = ("systems", "pairs", "scores")
 
 LEADERBOARD_COLUMNS = [
     "rank", "system", "mean", "ci_low", "ci_high", "psat_mean", "psat_low", "psat_high",
-    "psucc", "pred_low", "pred_high", "group",
+    "psucc", "psat_floor", "pred_low", "pred_high", "pred_family", "group",
 ]  # fmt: skip
 PAIR_COLUMNS = ["a", "b", "delta", "ci_low", "ci_high", "p", "p_adjusted", "delta_psat"]
 SCORE_COLUMNS = ["system", "query", "score", "psat"]

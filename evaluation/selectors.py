@@ -7,14 +7,12 @@ collection's judgments and runs into tuples and dicts keyed by external ids, the
 Consolidation policy
 --------------------
 A (query, clip) pair may have several judgments (one per assessor, or per imported
-source). :func:`collection_qrels_records` consolidates them into one record per pair:
-
-- ``"mean"`` (the default): Fine is the arithmetic mean of the Fine scores given
-  (a float, as trec_eval accepts decimal relevance); Broad is the median of the Broad
-  levels given, rounded half down to a level (so two assessors saying 1 and 2 give 1:
-  a pair is only "very similar" if at least half the assessors said so).
-- ``"latest"``: the most recently updated judgment wins, on each scale separately
-  (a judgment with no Fine score does not erase an older Fine score).
+source). :func:`collection_qrels_records` consolidates them into one record per pair,
+each scale separately, with :func:`evaluation.core.consolidation.consolidate` — the
+function the qrels download uses too: ``"mean"`` (the default: the mean rounded to the
+nearest level, halves up, so Broad 1 and 2 give 2 and Fine 40 and 61 give 51),
+``"median"``, ``"first"`` or ``"latest"``, over the judgments ordered by last update
+(a judgment with no Fine score does not erase an older Fine score).
 
 Judgments that leave a scale empty are ignored on that scale; a pair with no value on
 a scale gets ``None`` there, and the adapter to the core decides (unjudged on that scale).
@@ -30,7 +28,6 @@ which were left out; results store it beside the numbers.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -40,9 +37,10 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
+from evaluation.core.consolidation import consolidate
 from judging.models import Collection, ExampleItem, JudgmentSource, RelevanceJudgment, RunEntry
 
-CONSOLIDATION_POLICIES = ("mean", "latest")
 CONSOLIDATION_POLICY = "mean"
 """The policy leaderboards and mappings consolidate with (:func:`collection_qrels_records`)."""
 
@@ -53,7 +51,7 @@ class QrelsRecord(NamedTuple):
     query: str
     clip: str
     broad: int | None
-    fine: float | None
+    fine: int | None
 
 
 @dataclass(frozen=True)
@@ -76,27 +74,22 @@ class CollectionRuns:
         )
 
 
-def _median_half_down(levels: list[int]) -> int:
-    ordered = sorted(levels)
-    return ordered[(len(ordered) - 1) // 2]
-
-
 def consolidate_judgments(
     judgments: Iterable[tuple[str, str, int | None, int | None]], *, policy: str = "mean"
 ) -> list[QrelsRecord]:
     """Consolidate ``(query, clip, broad, fine)`` rows, oldest first, into one per pair.
 
     >>> consolidate_judgments([("q", "c", 1, 40), ("q", "c", 2, 61)])
-    [QrelsRecord(query='q', clip='c', broad=1, fine=50.5)]
+    [QrelsRecord(query='q', clip='c', broad=2, fine=51)]
     >>> consolidate_judgments([("q", "c", 1, 40), ("q", "c", None, 61)], policy="latest")
-    [QrelsRecord(query='q', clip='c', broad=1, fine=61.0)]
+    [QrelsRecord(query='q', clip='c', broad=1, fine=61)]
     """
     if policy not in CONSOLIDATION_POLICIES:
         raise ValueError(
             f"unknown consolidation policy {policy!r}; use one of {CONSOLIDATION_POLICIES}"
         )
     broads: dict[tuple[str, str], list[int]] = defaultdict(list)
-    fines: dict[tuple[str, str], list[float]] = defaultdict(list)
+    fines: dict[tuple[str, str], list[int]] = defaultdict(list)
     order: dict[tuple[str, str], None] = {}
     for query, clip, broad, fine in judgments:
         key = (query, clip)
@@ -104,16 +97,12 @@ def consolidate_judgments(
         if broad is not None:
             broads[key].append(int(broad))
         if fine is not None:
-            fines[key].append(float(fine))
+            fines[key].append(fine)
     records = []
     for key in order:
         b, f = broads.get(key), fines.get(key)
-        if policy == "mean":
-            broad = _median_half_down(b) if b else None
-            fine = math.fsum(f) / len(f) if f else None
-        else:
-            broad = b[-1] if b else None
-            fine = f[-1] if f else None
+        broad = consolidate(b, policy=policy) if b else None
+        fine = consolidate(f, policy=policy) if f else None
         records.append(QrelsRecord(key[0], key[1], broad, fine))
     return records
 

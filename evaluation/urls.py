@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation import views
+from evaluation import views, views_settings
 
 app_name = "evaluation"
 
@@ -16,4 +16,5 @@ urlpatterns = [
     path("collections/<int:pk>/results/mapping/recompute/", views.mapping_recompute, name="mapping_recompute"),
     path("collections/<int:pk>/results/mapping.<str:fmt>", views.mapping_export, name="mapping_export"),
     path("collections/<int:pk>/results/<str:page>/plots/<str:plot>.csv", views.plot_csv, name="plot_csv"),
+    path("collections/<int:pk>/results/settings/", views_settings.results_settings, name="results_settings"),
 ]  # fmt: skip

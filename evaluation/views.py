@@ -20,7 +20,11 @@ from judging.roles import organiser_required
 
 
 def _collection(request, pk: int) -> Collection:
-    return judging_selectors.collection_for_organiser(user=request.user, collection_id=pk)
+    # Every view here is GET-only (shows) or POST-only (asks for a recompute).
+    need = judging_selectors.need_for_method(request.method)
+    return judging_selectors.collection_for_organiser(
+        user=request.user, collection_id=pk, need=need
+    )
 
 
 def _measure(request) -> str:

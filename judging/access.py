@@ -20,7 +20,7 @@ def clip_audible_by(request, clip: Clip) -> bool:
     """
     user = request.user
     if user.is_authenticated:
-        if organises(user=user, collection=clip.collection):
+        if organises(user=user, collection=clip.collection, need="read"):
             return True
         if is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip):
             return True

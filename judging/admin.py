@@ -147,3 +147,29 @@ class AnswerAdmin(admin.ModelAdmin):
     list_display = ["worker", "example", "outcome", "correct", "excluded", "accepted_at"]
     list_filter = ["excluded", "example__campaign"]
     raw_id_fields = ["task", "worker", "example"]
+
+
+# --- organiser self-service: sharing, background jobs, invitations ----------------------
+
+from judging.models import CollectionShare, Invitation, Job  # noqa: E402
+
+
+@admin.register(CollectionShare)
+class CollectionShareAdmin(admin.ModelAdmin):
+    list_display = ["collection", "user", "access", "created_at"]
+    list_filter = ["access"]
+
+
+@admin.register(Job)
+class JobAdmin(admin.ModelAdmin):
+    list_display = ["pk", "kind", "state", "owner", "collection", "done", "total", "created_at"]
+    list_filter = ["kind", "state"]
+    readonly_fields = ["created_at", "started_at", "finished_at", "updated_at"]
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    """Who was invited and when; the link itself is never stored, so it cannot be shown."""
+
+    list_display = ["user", "created_by", "created_at", "expires_at", "used_at"]
+    readonly_fields = ["user", "token_hash", "created_by", "created_at", "expires_at"]

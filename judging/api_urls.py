@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from judging import apis
+from judging import apis, apis_campaigns, apis_collections, apis_jobs, apis_people
 
 urlpatterns = [
     path("token/", apis.TokenObtainApi.as_view(), name="token"),
@@ -24,4 +24,31 @@ urlpatterns = [
     path("campaigns/", apis.CampaignListApi.as_view(), name="campaign_list"),
     path("campaigns/<int:campaign_id>/", apis.CampaignDetailApi.as_view(), name="campaign_detail"),
     path("campaigns/<int:campaign_id>/answers/", apis.AnswerListApi.as_view(), name="answer_list"),
+    # A collection itself and who organises it (judging.apis_collections)
+    path("collections/<int:collection_id>/update/", apis_collections.CollectionUpdateApi.as_view(), name="collection_update"),
+    path("collections/<int:collection_id>/archive/", apis_collections.CollectionArchiveApi.as_view(), name="collection_archive"),
+    path("collections/<int:collection_id>/shares/", apis_collections.ShareListApi.as_view(), name="share_list"),
+    path("collections/<int:collection_id>/shares/create/", apis_collections.ShareCreateApi.as_view(), name="share_create"),
+    path("collections/<int:collection_id>/shares/delete/", apis_collections.ShareDeleteApi.as_view(), name="share_delete"),
+    # People (judging.apis_people)
+    path("people/", apis_people.PeopleListApi.as_view(), name="people_list"),
+    path("people/create/", apis_people.PersonCreateApi.as_view(), name="person_create"),
+    path("people/<int:user_id>/invitation/", apis_people.InvitationCreateApi.as_view(), name="invitation_create"),
+    # Relevance campaigns (judging.apis_campaigns)
+    path("relevance-campaigns/", apis_campaigns.RelevanceCampaignListApi.as_view(), name="relevance_campaign_list"),
+    path("relevance-campaigns/create/", apis_campaigns.RelevanceCampaignCreateApi.as_view(), name="relevance_campaign_create"),
+    path("relevance-campaigns/<int:campaign_id>/", apis_campaigns.RelevanceCampaignDetailApi.as_view(), name="relevance_campaign_detail"),
+    path("relevance-campaigns/<int:campaign_id>/settings/update/", apis_campaigns.RelevanceCampaignSettingsUpdateApi.as_view(), name="relevance_campaign_settings_update"),
+    path("relevance-campaigns/<int:campaign_id>/open/", apis_campaigns.RelevanceCampaignOpenApi.as_view(), name="relevance_campaign_open"),
+    path("relevance-campaigns/<int:campaign_id>/assessors/add/", apis_campaigns.RelevanceCampaignAssessorAddApi.as_view(), name="relevance_campaign_assessor_add"),
+    path("relevance-campaigns/<int:campaign_id>/assessors/remove/", apis_campaigns.RelevanceCampaignAssessorRemoveApi.as_view(), name="relevance_campaign_assessor_remove"),
+    # Preference campaigns' settings and the example generator (judging.apis_campaigns)
+    path("campaigns/<int:campaign_id>/settings/", apis_campaigns.PreferenceCampaignSettingsApi.as_view(), name="campaign_settings"),
+    path("campaigns/<int:campaign_id>/settings/update/", apis_campaigns.PreferenceCampaignSettingsUpdateApi.as_view(), name="campaign_settings_update"),
+    path("campaigns/<int:campaign_id>/open/", apis_campaigns.PreferenceCampaignOpenApi.as_view(), name="campaign_open"),
+    path("campaigns/<int:campaign_id>/generator/coverage/", apis_campaigns.GeneratorCoverageApi.as_view(), name="generator_coverage"),
+    path("campaigns/<int:campaign_id>/generator/run/", apis_campaigns.GeneratorRunApi.as_view(), name="generator_run"),
+    # Background jobs (judging.apis_jobs)
+    path("jobs/<int:job_id>/", apis_jobs.JobDetailApi.as_view(), name="job_detail"),
+    path("jobs/<int:job_id>/cancel/", apis_jobs.JobCancelApi.as_view(), name="job_cancel"),
 ]  # fmt: skip

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from django.contrib.auth import authenticate
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.authtoken.models import Token
 from rest_framework.exceptions import ValidationError
@@ -33,10 +34,12 @@ from judging.models import (
     Collection,
     JudgmentSource,
     PreferenceCampaign,
+    RelevanceCampaign,
     RelevanceJudgment,
     System,
 )
 from judging.roles import is_organiser
+from judging.search import MAX_SEARCH_LENGTH
 from judging.services.collections import (
     clips_create,
     collection_create,
@@ -109,11 +112,30 @@ class OrganiserApi(APIView):
         if request.method in ("POST", "PUT", "PATCH"):
             request.data  # noqa: B018 - a malformed body is a 400 even where no field is read
 
+    @property
+    def need(self) -> selectors.Need:
+        """One operation per method: GET reads, every other method writes."""
+        return selectors.need_for_method(self.request.method)
+
     def get_collection(self, pk: int) -> Collection:
-        return selectors.collection_for_organiser(user=self.request.user, collection_id=pk)
+        return selectors.collection_for_organiser(
+            user=self.request.user, collection_id=pk, need=self.need
+        )
 
     def get_campaign(self, pk: int) -> PreferenceCampaign:
-        return selectors.campaign_for_organiser(user=self.request.user, campaign_id=pk)
+        return selectors.campaign_for_organiser(
+            user=self.request.user, campaign_id=pk, need=self.need
+        )
+
+    def get_relevance_campaign(self, pk: int) -> RelevanceCampaign:
+        return selectors.relevance_campaign_for_organiser(
+            user=self.request.user, campaign_id=pk, need=self.need
+        )
+
+    @property
+    def search(self) -> str:
+        """The ``q`` parameter of list APIs (cut to the longest search the page allows)."""
+        return self.request.query_params.get("q", "")[:MAX_SEARCH_LENGTH]
 
     def paginate(self, queryset, serializer_class):
         paginator = LimitOffsetPagination()
@@ -163,7 +185,7 @@ class TokenObtainApi(APIView):
 class CollectionOutputSerializer(serializers.ModelSerializer):
     class Meta:
         model = Collection
-        fields = ["id", "name", "description", "created_at"]
+        fields = ["id", "name", "description", "created_at", "archived_at"]
 
 
 class CollectionListApi(OrganiserApi):
@@ -171,7 +193,9 @@ class CollectionListApi(OrganiserApi):
 
     @extend_schema(responses=CollectionOutputSerializer(many=True))
     def get(self, request):
-        collections = selectors.collections_for_organiser(user=request.user).order_by("pk")
+        collections = selectors.collections_for_organiser(user=request.user, need="read").order_by(
+            "pk"
+        )
         return Response(self.OutputSerializer(collections, many=True).data)
 
 
@@ -204,7 +228,7 @@ class CollectionDetailApi(OrganiserApi):
     @extend_schema(responses=OutputSerializer)
     def get(self, request, collection_id: int):
         collection = selectors.collection_with_counts(
-            user=request.user, collection_id=collection_id
+            user=request.user, collection_id=collection_id, need="read"
         )
         return Response(self.OutputSerializer(collection).data)
 
@@ -218,15 +242,20 @@ class ClipSerializer(serializers.Serializer):
     has_audio = serializers.BooleanField(read_only=True)
 
 
+SEARCH = OpenApiParameter(
+    "q", OpenApiTypes.STR, description="Only rows whose id, title or artist (systems: name or "
+    "team) starts with this, case-insensitive; as the collection page's search box.",
+)  # fmt: skip
+
+
 class ClipListApi(OrganiserApi):
     OutputSerializer = ClipSerializer
 
-    @extend_schema(responses=ClipSerializer(many=True))
+    @extend_schema(parameters=[SEARCH], responses=ClipSerializer(many=True))
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        return self.paginate(
-            selectors.collection_clips(collection=collection), self.OutputSerializer
-        )
+        clips = selectors.collection_clips(collection=collection, search=self.search)
+        return self.paginate(clips, self.OutputSerializer)
 
 
 class ClipCreateApi(OrganiserApi):
@@ -259,10 +288,11 @@ class QuerySerializer(serializers.Serializer):
 class QueryListApi(OrganiserApi):
     OutputSerializer = QuerySerializer
 
-    @extend_schema(responses=QuerySerializer(many=True))
+    @extend_schema(parameters=[SEARCH], responses=QuerySerializer(many=True))
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        return self.paginate(selectors.collection_queries(collection=collection), QuerySerializer)
+        queries = selectors.collection_queries(collection=collection, search=self.search)
+        return self.paginate(queries, QuerySerializer)
 
 
 class QueryCreateApi(OrganiserApi):
@@ -287,10 +317,10 @@ class SystemSerializer(serializers.ModelSerializer):
 class SystemListApi(OrganiserApi):
     OutputSerializer = SystemSerializer
 
-    @extend_schema(responses=SystemSerializer(many=True))
+    @extend_schema(parameters=[SEARCH], responses=SystemSerializer(many=True))
     def get(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        systems = selectors.collection_systems(collection=collection)
+        systems = selectors.collection_systems(collection=collection, search=self.search)
         return Response(SystemSerializer(systems, many=True).data)
 
 
@@ -444,7 +474,7 @@ class CampaignListApi(OrganiserApi):
 
     @extend_schema(responses=CampaignSerializer(many=True))
     def get(self, request):
-        campaigns = selectors.campaigns_for_organiser(user=request.user).order_by("pk")
+        campaigns = selectors.campaigns_for_organiser(user=request.user, need="read").order_by("pk")
         return Response(self.OutputSerializer(campaigns, many=True).data)
 
 
@@ -461,7 +491,9 @@ class CampaignDetailApi(OrganiserApi):
 
     @extend_schema(responses=OutputSerializer)
     def get(self, request, campaign_id: int):
-        campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign_id)
+        campaign = selectors.campaign_with_counts(
+            user=request.user, campaign_id=campaign_id, need="read"
+        )
         progress = selectors.campaign_progress(campaign=campaign)
         campaign.accepted_answers = progress.accepted
         campaign.answers = progress.answers

@@ -7,7 +7,10 @@ announced *after the transaction commits* by sending a Celery task **by name**:
   accepted answers of a campaign changes (answers accepted, or earlier accepted ones
   excluded because their worker was stopped);
 - ``evaluation.collection_data_changed(collection_id=<int>)`` when a collection's
-  judgments or runs change (an assessor completes a judgment, an import, the API).
+  judgments or runs change (an assessor completes a judgment, an import, the API);
+- ``judging.job_run(job_id=<int>)`` when a page starts a background job
+  (:mod:`judging.services.jobs`); if it cannot be sent, the job is marked failed so
+  that its page says so instead of waiting forever.
 
 Both tasks are idempotent and coalesced in evaluation (they recompute from all the
 data), so however many changes one transaction makes, each task is sent once per
@@ -19,12 +22,14 @@ change (or a manual recompute) catches up.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from celery import current_app
 from django.db import transaction
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
+JOB_TASK = "judging.job_run"
 
 logger = logging.getLogger(__name__)
 
@@ -41,28 +46,43 @@ def collection_data_changed(*, collection_id: int) -> None:
     _announce(COLLECTION_CHANGED_TASK, {"collection_id": collection_id})
 
 
-def _announce(task: str, kwargs: dict[str, int]) -> None:
+def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:
+    """Send :data:`JOB_TASK` for the job once the transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error)
+
+
+def _announce(
+    task: str, kwargs: dict[str, int], *, on_error: Callable[[Exception], None] | None = None
+) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs))
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error))
 
 
-def _send_once(connection, key: tuple, task: str, kwargs: dict[str, int]) -> None:
+def _send_once(
+    connection,
+    key: tuple,
+    task: str,
+    kwargs: dict[str, int],
+    on_error: Callable[[Exception], None] | None = None,
+) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
     pending.discard(key)
     try:
         send_task(task, kwargs=kwargs)
-    except Exception:
+    except Exception as error:
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
         logger.exception(
             "could not send %s(%s); the next change or a manual recompute catches up",
             task,
             arguments,
         )
+        if on_error is not None:
+            on_error(error)
 
 
 def send_task(name: str, *, kwargs: dict) -> None:

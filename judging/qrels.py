@@ -1,16 +1,11 @@
-"""Consolidating several judgments of one query–clip pair into qrels, and writing them.
+"""Writing TREC qrels from several judgments per query–clip pair.
 
-Pure functions (no database). The **consolidation policy** says which single
-relevance value a pair gets when several assessors judged it:
-
-``mean``
-    the arithmetic mean of the scores, rounded to the nearest integer, halves up
-    (Broad 1 and 2 → 2; Fine 40 and 45 → 43);
-``median``
-    the median of the scores (the mean of the two middle ones for an even count),
-    rounded the same way;
-``first``
-    the score of the judgment made first (earliest ``created_at``).
+Pure functions (no database). Several judgments of a pair are consolidated into one
+level by :func:`evaluation.core.consolidation.consolidate`, the same function the
+leaderboards use, so the qrels a campaign downloads are the judgments its results were
+computed on. Policies (documented there): ``mean`` (the default; the mean rounded to
+the nearest level, halves up: Broad 1 and 2 → 2, Fine 40 and 45 → 43), ``median``,
+``first`` (the judgment made first, earliest ``created_at``) and ``latest``.
 
 Values are integers so that every TREC tool (trec_eval, ``python -m evaluation.core``)
 reads them. A pair judged on one scale but not yet on the other appears only in the
@@ -19,35 +14,13 @@ qrels of the scale it has.
 
 from __future__ import annotations
 
-import math
-import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
-POLICIES = ("mean", "median", "first")
+from evaluation.core.consolidation import POLICIES, consolidate
+
+__all__ = ["POLICIES", "SCALES", "consolidate", "qrels_lines"]
+
 SCALES = ("broad", "fine")
-
-
-def round_half_up(value: float) -> int:
-    return math.floor(value + 0.5)
-
-
-def consolidate(values: Sequence[int], *, policy: str) -> int:
-    """One relevance value from several, given in the order they were made.
-
-    >>> consolidate([1, 2], policy="mean"), consolidate([40, 45, 90], policy="median")
-    (2, 45)
-    >>> consolidate([70, 10], policy="first")
-    70
-    """
-    if not values:
-        raise ValueError("nothing to consolidate")
-    if policy == "mean":
-        return round_half_up(statistics.fmean(values))
-    if policy == "median":
-        return round_half_up(statistics.median(values))
-    if policy == "first":
-        return int(values[0])
-    raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
 
 
 def qrels_lines(judgments: Iterable[tuple[str, str, int]], *, policy: str) -> list[str]:

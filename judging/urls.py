@@ -2,9 +2,13 @@ from django.urls import path
 
 from judging.views import (
     assessors,
+    campaign_settings,
     collections,
     crowd_campaigns,
     crowd_tasks,
+    generator,
+    jobs,
+    people,
     relevance_campaigns,
     sources,
 )
@@ -13,6 +17,7 @@ app_name = "judging"
 
 urlpatterns = [
     path("collections/", collections.collection_list, name="collections"),
+    path("collections/new/", collections.collection_new, name="collection_new"),
     path("collections/<int:pk>/", collections.collection_detail, name="collection"),
     path("audio/<str:token>", collections.clip_audio, name="clip_audio"),
     path(
@@ -101,3 +106,25 @@ urlpatterns += [
         name="preference_campaign_answers_csv",
     ),
 ]
+
+# Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.
+urlpatterns += [
+    path("collections/<int:pk>/edit/", collections.collection_edit, name="collection_edit"),
+    path("collections/<int:pk>/archive/", collections.collection_archive_view, name="collection_archive"),
+    path("collections/<int:pk>/sharing/", collections.collection_sharing, name="collection_sharing"),
+    path("collections/<int:pk>/sharing/remove/", collections.collection_unshare_view, name="collection_unshare"),
+    path("people/", people.people, name="people"),
+    path("people/<int:user_pk>/invitation/", people.invitation_new, name="invitation_new"),
+    path("invitation/<str:token>/", people.invitation, name="invitation"),
+    path("relevance-campaigns/<int:pk>/settings/", campaign_settings.relevance_campaign_settings, name="relevance_campaign_settings"),
+    path("relevance-campaigns/<int:pk>/open/", campaign_settings.relevance_campaign_open, name="relevance_campaign_open"),
+    path("relevance-campaigns/<int:pk>/assessors/", campaign_settings.relevance_campaign_assessors, name="relevance_campaign_assessors"),
+    path("relevance-campaigns/<int:pk>/assessors/<int:user_pk>/remove/", campaign_settings.relevance_campaign_assessor_remove_view, name="relevance_campaign_assessor_remove"),
+    path("campaigns/<int:pk>/settings/", campaign_settings.preference_campaign_settings, name="preference_campaign_settings"),
+    path("campaigns/<int:pk>/open/", campaign_settings.preference_campaign_open, name="preference_campaign_open"),
+    path("campaigns/<int:pk>/generator/", generator.generator, name="preference_generator"),
+    path("jobs/<int:pk>/", jobs.job_page, name="job"),
+    path("jobs/<int:pk>/status.json", jobs.job_status, name="job_status"),
+    path("jobs/<int:pk>/result/", jobs.job_result, name="job_result"),
+    path("jobs/<int:pk>/cancel/", jobs.job_cancel_view, name="job_cancel"),
+]  # fmt: skip

@@ -18,6 +18,7 @@ def _row(rank, system, mean, group):
     return {
         "rank": rank, "system": system, "mean": mean, "ci_low": mean - 0.05, "ci_high": mean + 0.05,
         "half_width": 0.05, "pred_low": max(0.0, mean - 0.4), "pred_high": min(1.0, mean + 0.4),
+        "pred_family": "empirical", "psat_floor": round(mean - 0.3, 2),
         "psat_mean": mean + 0.1, "psat_low": mean + 0.06, "psat_high": mean + 0.14,
         "psat_half_width": 0.04, "psucc": round(mean, 2), "group": group,
         "group_label": "ab"[group - 1], "group_parity": (group - 1) % 2,
@@ -40,6 +41,7 @@ def leaderboard_payload(systems: tuple[str, str, str] = SYSTEMS) -> dict:
     return {
         "measure": MEASURE,
         "n_queries": 2,
+        "prediction_family": "empirical",
         "systems": list(systems),
         "queries": ["q1", "q2"],
         "scores": scores,
@@ -72,6 +74,7 @@ def reliability_payload() -> dict:
         "measure": MEASURE,
         "n_systems": 3,
         "n_queries": 2,
+        "prediction_family": "empirical",
         "components": [
             {"name": "systems (σ²_s)", "key": "system", "variance": 0.02, "proportion": 0.5},
             {"name": "queries (σ²_q)", "key": "query", "variance": 0.01, "proportion": 0.25},

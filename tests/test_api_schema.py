@@ -19,6 +19,14 @@ def test_the_schema_validates_against_the_openapi_specification(tmp_path):
         "/api/campaigns/{campaign_id}/",
         "/api/campaigns/{campaign_id}/answers/",
         "/api/campaigns/{campaign_id}/mapping/",
+        "/api/collections/{collection_id}/shares/create/",
+        "/api/people/create/",
+        "/api/relevance-campaigns/{campaign_id}/settings/update/",
+        "/api/campaigns/{campaign_id}/settings/update/",
+        "/api/campaigns/{campaign_id}/generator/run/",
+        "/api/jobs/{job_id}/",
+        "/api/collections/{collection_id}/results/settings/update/",
+        "/api/campaigns/{campaign_id}/mapping/settings/update/",
     ):
         assert path in schema["paths"]
     assert "tokenAuth" in schema["components"]["securitySchemes"]

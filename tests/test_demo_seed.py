@@ -21,6 +21,8 @@ from judging.demo.seed import (
     ORGANISER_USERNAME,
     PREFERENCE_CAMPAIGN_NAME,
     RELEVANCE_CAMPAIGN_NAME,
+    SECOND_ASSESSOR_PASSWORD,
+    SECOND_ASSESSOR_USERNAME,
     demo_seed,
     demo_task_link,
 )
@@ -57,7 +59,7 @@ def _files(root: Path) -> dict[str, tuple[int, str]]:
 
 
 @pytest.mark.django_db
-def test_it_creates_two_users_and_a_collection_of_48_clips_10_queries_and_4_systems(media):
+def test_it_creates_three_users_and_a_collection_of_48_clips_10_queries_and_4_systems(media):
     summary = demo_seed(audio=False)
 
     collection = Collection.objects.get(pk=summary.collection_id)
@@ -66,13 +68,20 @@ def test_it_creates_two_users_and_a_collection_of_48_clips_10_queries_and_4_syst
     assert collection.queries.count() == 10
     assert collection.systems.count() == 4
     assert RunEntry.objects.filter(system__collection=collection).count() == 4 * 10 * 5
-    # Every query's pool (the union of the 4 systems' top 5s) is judged once.
+    # Every query's pool (the union of the 4 systems' top 5s) is judged once (imported),
+    # and the first 3 queries' pools again by each of the two demo assessors.
     pooled = set(
         RunEntry.objects.filter(system__collection=collection).values_list("query", "clip")
     )
-    assert RelevanceJudgment.objects.filter(query__collection=collection).count() == len(pooled)
+    imported = RelevanceJudgment.objects.filter(query__collection=collection, assessor=None)
+    assert imported.count() == len(pooled)
+    first_three = {
+        q.pk for q in Query.objects.filter(clip__external_id__in=plan_demo().queries[:3])
+    }
+    by_assessors = RelevanceJudgment.objects.filter(assessor__isnull=False)
+    assert by_assessors.count() == 2 * len({(q, c) for q, c in pooled if q in first_three})
     assert summary.created.clips == summary.total.clips == 48
-    assert summary.created.users == 2
+    assert summary.created.users == 3
     assert len({c.artist for c in collection.clips.all()}) == 8
     assert len({c.genre for c in collection.clips.all()}) == 3
     assert all(c.title and 8.0 <= c.duration <= 10.0 for c in collection.clips.all())
@@ -82,6 +91,8 @@ def test_it_creates_two_users_and_a_collection_of_48_clips_10_queries_and_4_syst
     assert organiser.check_password(ORGANISER_PASSWORD) and is_organiser(organiser)
     assert assessor.check_password(ASSESSOR_PASSWORD) and is_assessor(assessor)
     assert not is_organiser(assessor)
+    second = get_user_model().objects.get(username=SECOND_ASSESSOR_USERNAME)
+    assert second.check_password(SECOND_ASSESSOR_PASSWORD) and is_assessor(second)
 
 
 @pytest.mark.django_db
@@ -103,7 +114,7 @@ def test_judgments_cover_the_pooled_lists_of_every_query_with_consistent_broad_a
 ):
     demo_seed(audio=False)
 
-    judgments = RelevanceJudgment.objects.all()
+    judgments = RelevanceJudgment.objects.filter(assessor=None)  # imported, not the campaign's
     judged_queries = {j.query_id for j in judgments}
     assert len(judged_queries) == 10
     for query_id in judged_queries:
@@ -230,7 +241,8 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
 def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(media):
     demo_seed(audio=False)
 
-    judged = {(j.query_id, j.clip_id): j.fine / 100 for j in RelevanceJudgment.objects.all()}
+    imported = RelevanceJudgment.objects.filter(source="demo")
+    judged = {(j.query_id, j.clip_id): j.fine / 100 for j in imported}
     judged_queries = {q for q, _ in judged}
     mean_fine = {}
     for system in System.objects.all():
@@ -263,7 +275,9 @@ def test_it_opens_a_judging_campaign_for_the_demo_assessor_over_every_top_5(medi
 
     campaign = Collection.objects.get(pk=summary.collection_id).relevance_campaigns.get()
     assert campaign.name == RELEVANCE_CAMPAIGN_NAME
-    assert list(campaign.assessors.values_list("username", flat=True)) == [ASSESSOR_USERNAME]
+    assessors = campaign.assessors.order_by("username").values_list("username", flat=True)
+    assert list(assessors) == [ASSESSOR_USERNAME, SECOND_ASSESSOR_USERNAME]
+    assert campaign.assessors_per_query == 2
     # Same-artist clips stay in the demo's pool, so the pool is every system's top 5:
     # the union of the ranked lists' clips per query.
     expected = {
@@ -298,3 +312,64 @@ def test_it_gives_a_password_to_an_organiser_account_made_by_the_mirex_import(me
     assert (
         get_user_model().objects.get(username=ORGANISER_USERNAME).check_password(ORGANISER_PASSWORD)
     )
+
+
+@pytest.mark.django_db
+def test_two_demo_assessors_judged_the_same_queries_so_agreement_shows_at_once(media):
+    """α and RMS of the seeded campaign, against the krippendorff package and numpy."""
+    krippendorff = pytest.importorskip("krippendorff")
+    from judging.selectors import campaign_agreement
+
+    summary = demo_seed(audio=False)
+    campaign = Collection.objects.get(pk=summary.collection_id).relevance_campaigns.get()
+    plan = plan_demo()
+    pairs = {(j.query, j.clip) for j in plan.assessor_judgments}
+    fine = np.array(
+        [[j.fine for j in plan.assessor_judgments if j.assessor == a] for a in (0, 1)], float
+    )
+    broad = np.array(
+        [[j.broad for j in plan.assessor_judgments if j.assessor == a] for a in (0, 1)], float
+    )
+
+    agreement = campaign_agreement(campaign=campaign)
+
+    assert agreement.queries == 3 and agreement.pairs == len(pairs) == fine.shape[1]
+    expected_alpha = krippendorff.alpha(reliability_data=fine, level_of_measurement="interval")
+    assert agreement.alpha_fine == pytest.approx(expected_alpha)
+    assert agreement.alpha_broad == pytest.approx(
+        krippendorff.alpha(reliability_data=broad, level_of_measurement="ordinal")
+    )
+    # Thesis §7.4: RMS of the differences on scores divided by the scale's top.
+    assert agreement.rms_fine == pytest.approx(np.sqrt(np.mean(((fine[0] - fine[1]) / 100) ** 2)))
+    assert agreement.rms_broad == pytest.approx(np.sqrt(np.mean(((broad[0] - broad[1]) / 2) ** 2)))
+    assert 0.5 < agreement.alpha_fine < 1  # people who mostly agree, as the plan intends
+    # Both assessors finished those queries, with timings, and the rest is left to judge.
+    done = campaign.assignments.filter(completed_at__isnull=False)
+    assert done.count() == 6 and done.filter(activity__judging_seconds__gt=0).exists()
+    assert campaign.assignments.filter(assessor__isnull=True).count() == 2 * 10 - 6
+
+
+@pytest.mark.django_db
+def test_an_older_demo_campaign_gets_the_second_assessor_and_a_second_slot(media):
+    from judging.services.relevance import relevance_campaign_create
+
+    demo_seed(audio=False)
+    collection = Collection.objects.get(name=COLLECTION_NAME)
+    collection.relevance_campaigns.all().delete()
+    old = relevance_campaign_create(
+        collection=collection,
+        name=RELEVANCE_CAMPAIGN_NAME,
+        exclude_same_artist=False,
+        must_listen_seconds=3,
+        assessors=[get_user_model().objects.get(username=ASSESSOR_USERNAME)],
+    )
+
+    again = demo_seed(audio=False)
+
+    old.refresh_from_db()
+    assert old.assessors_per_query == 2 and old.assessors.count() == 2
+    # Both assessors judge the first three queries' pools again, in the new campaign.
+    pairs = {(j.query, j.clip) for j in plan_demo().assessor_judgments}
+    assert again.created.assessor_judgments == 2 * len(pairs)
+    assert RelevanceJudgment.objects.filter(source=old.source).count() == 2 * len(pairs)
+    assert not demo_seed(audio=False).created.anything

@@ -52,12 +52,14 @@ def test_runs_are_ranked_lists_per_system_and_query_in_rank_order(collection):
     assert runs.depth() == 3
 
 
-def test_several_judgments_of_a_pair_are_consolidated_by_mean_fine_and_lower_median_broad(
+def test_several_judgments_of_a_pair_are_consolidated_by_their_mean_rounded_half_up(
     collection,
 ):
     records = collection_qrels_records(collection=collection)
     assert records == [
-        QrelsRecord("q1", "a", 1, 50.5),  # Fine (40 + 61) / 2; Broad median of {1, 2} → 1
+        # Fine (40 + 61) / 2 = 50.5 → 51; Broad (1 + 2) / 2 = 1.5 → 2 (nearest level,
+        # halves up). These moved from 50.5 (an unrounded mean) and 1 (the lower median).
+        QrelsRecord("q1", "a", 2, 51),
         QrelsRecord("q1", "b", None, 90.0),  # no Broad given
         QrelsRecord("q2", "c", 0, None),  # no Fine given
     ]
@@ -68,11 +70,14 @@ def test_the_latest_policy_keeps_the_most_recent_value_on_each_scale():
     assert consolidate_judgments(rows, policy="latest") == [QrelsRecord("q", "c", 1, 70.0)]
 
 
-def test_the_median_of_three_broad_levels_is_the_middle_one():
+def test_the_median_of_three_broad_levels_is_the_middle_one_and_the_mean_rounds():
+    # Broad 2, 0, 2: median 2; mean 4/3 → nearest level 1 (the mean policy used to be
+    # this median for Broad, so the default's expectation moved from 2 to 1)
     rows = [("q", "c", 2, None), ("q", "c", 0, None), ("q", "c", 2, None)]
-    assert consolidate_judgments(rows) == [QrelsRecord("q", "c", 2, None)]
+    assert consolidate_judgments(rows, policy="median") == [QrelsRecord("q", "c", 2, None)]
+    assert consolidate_judgments(rows) == [QrelsRecord("q", "c", 1, None)]
 
 
 def test_an_unknown_policy_is_an_error_that_lists_the_valid_ones():
-    with pytest.raises(ValueError, match="'mean', 'latest'"):
+    with pytest.raises(ValueError, match="'mean', 'median', 'first', 'latest'"):
         consolidate_judgments([], policy="max")

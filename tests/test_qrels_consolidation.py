@@ -35,14 +35,20 @@ def test_qrels_lines_are_sorted_trec_lines_with_iteration_zero():
     assert qrels_lines(rows, policy="first") == ["q1 0 c2 1", "q1 0 c9 0", "q2 0 c1 2"]
 
 
-@pytest.mark.django_db
-def test_a_campaigns_qrels_consolidate_two_assessors_per_pair(personas):
+def judge_one_pair_twice(personas, *, first: tuple[int, int], second: tuple[int, int]):
+    """Ada then bea judge the same pair (Broad, Fine); the campaign, query and clip ids."""
     ada, bea = personas.assessor, make_assessor("bea")
     campaign, ada_work, bea_work = two_assessors_on_one_query(personas, ada, bea)
     entry = campaign.pool.filter(query=ada_work.query).order_by("clip__external_id").first()
-    judgment_save(assignment=ada_work, assessor=ada, pool_entry=entry, broad=1, fine=40)
-    judgment_save(assignment=bea_work, assessor=bea, pool_entry=entry, broad=2, fine=45)
-    pair = f"{ada_work.query.external_id} 0 {entry.clip.external_id}"
+    for work, who, (broad, fine) in ((ada_work, ada, first), (bea_work, bea, second)):
+        judgment_save(assignment=work, assessor=who, pool_entry=entry, broad=broad, fine=fine)
+    return campaign, ada_work.query.external_id, entry.clip.external_id
+
+
+@pytest.mark.django_db
+def test_a_campaigns_qrels_consolidate_two_assessors_per_pair(personas):
+    campaign, query, clip = judge_one_pair_twice(personas, first=(1, 40), second=(2, 45))
+    pair = f"{query} 0 {clip}"
 
     def qrels(scale, policy):
         return selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy)
@@ -51,3 +57,18 @@ def test_a_campaigns_qrels_consolidate_two_assessors_per_pair(personas):
     assert qrels("fine", "first") == f"{pair} 40\n"  # ada saved first
     assert qrels("broad", "median") == f"{pair} 2\n"  # median of 1 and 2 = 1.5 → 2
     assert qrels("broad", "first") == f"{pair} 1\n"
+
+
+@pytest.mark.django_db
+def test_the_qrels_download_and_the_leaderboards_consolidate_alike(personas):
+    # Broad 1 and 2, Fine 40 and 61 on one pair: both give the mean rounded half up,
+    # Broad 1.5 → 2 and Fine 50.5 → 51 (the leaderboards used to read Broad 1, Fine 50.5)
+    from evaluation.selectors import collection_qrels_records
+
+    campaign, query, clip = judge_one_pair_twice(personas, first=(1, 40), second=(2, 61))
+    records = collection_qrels_records(collection=campaign.collection)
+    (record,) = [r for r in records if (r.query, r.clip) == (query, clip)]
+    for scale, expected in (("broad", 2), ("fine", 51)):
+        download = selectors.campaign_qrels(campaign=campaign, scale=scale, policy="mean")
+        assert download == f"{query} 0 {clip} {expected}\n"
+        assert getattr(record, scale) == expected

@@ -28,6 +28,7 @@ import numpy as np
 from scipy import stats
 
 __all__ = [
+    "SMALL_COLLECTION",
     "BetaFit",
     "EmpiricalFit",
     "FittedDistribution",
@@ -38,10 +39,12 @@ __all__ = [
     "fit_distribution",
     "fit_empirical",
     "fit_normal",
+    "fit_recommended",
     "fit_truncated_normal",
     "goodness_of_fit",
     "ks_distance",
     "omega_squared",
+    "recommended_family",
 ]
 
 
@@ -236,6 +239,78 @@ def fit_distribution(x, *, family: str) -> FittedDistribution:
         raise ValueError(
             f"unknown family {family!r}; choose one of {', '.join(_FITTERS)}"
         ) from None
+
+
+#: Below this many queries the thesis finds the continuous fits better than the
+#: Empirical one ("for small collections with :math:`n_Q < 30` queries", §4.4).
+SMALL_COLLECTION = 30
+#: The largest query sample the thesis studied (:math:`n_{Q_1} = 50`, Table 4.4); on the
+#: Fine scale the Beta fit is still the best there.
+LARGEST_STUDIED = 50
+
+
+def recommended_family(n_queries: int, *, n_levels: int | None = None) -> str:
+    r"""The distribution thesis §4.2.3 found to fit best, for this many queries and levels.
+
+    ``n_levels`` is how many relevance levels the measure sees (2 for a binary scale or
+    measure, 3 for Broad, 4–5 for the artificial graded scales, 101 for Fine); ``None``
+    when unknown. From Tables 4.4 (:math:`n_{Q_1} = 50`) and 4.5 (:math:`n_{Q_1} = 20`)
+    and the summaries in §4.4–4.5:
+
+    ==========================  ============  ===============  ============
+    levels                      :math:`n<30`  :math:`30..50`   :math:`n>50`
+    ==========================  ============  ===============  ============
+    2–3 (binary, Broad)         empirical     empirical        empirical
+    4–5 (graded4, graded5)      normal        empirical        empirical
+    more (Fine)                 beta          beta             empirical
+    unknown                     beta          empirical        empirical
+    ==========================  ============  ===============  ============
+
+    - Binary and Broad: the Empirical fit is the best at both sizes (Tables 4.4, 4.5).
+    - Four and five levels: the Normal is the best at 20 queries (Table 4.5), the
+      Empirical at 50 (Table 4.4); the switch is at 30 (§4.4: "for small collections
+      with :math:`n_Q < 30` queries, the Beta and Normal distributions provide better
+      fits").
+    - Fine: the Beta is the best at 20 and at 50 queries (Tables 4.4, 4.5; §4.5 "the
+      Beta distribution consistently provided the best fits for all measures and query
+      set sizes"). Beyond the 50 studied the Empirical fit, which "converges more
+      rapidly" (§4.2.3, Figure 4.5), is used, as in the thesis' own report of a
+      100-query collection (§5.6.2).
+    - Unknown levels: Beta for small collections (§4.4), Empirical otherwise.
+
+    >>> recommended_family(100, n_levels=101), recommended_family(20, n_levels=101)
+    ('empirical', 'beta')
+    >>> recommended_family(20, n_levels=5), recommended_family(20, n_levels=3)
+    ('normal', 'empirical')
+    """
+    if n_queries < 0:
+        raise ValueError(f"n_queries cannot be negative, got {n_queries}")
+    if n_levels is not None and n_levels <= 3:
+        return "empirical"
+    if n_levels is not None and n_levels <= 5:
+        return "normal" if n_queries < SMALL_COLLECTION else "empirical"
+    if n_levels is not None:
+        return "beta" if n_queries <= LARGEST_STUDIED else "empirical"
+    return "beta" if n_queries < SMALL_COLLECTION else "empirical"
+
+
+def fit_recommended(
+    x, *, n_levels: int | None = None, family: str | None = None
+) -> FittedDistribution:
+    """Fit ``family``, or the :func:`recommended_family` for the sample, with fallbacks.
+
+    A fit that cannot be made falls back to the Empirical distribution, which always
+    can: the Beta needs scores in [0, 1] that are not all equal, the Normal scores that
+    are not all equal. The returned fit's ``name`` says which was used.
+    """
+    x = _sample(x)
+    family = family or recommended_family(x.size, n_levels=n_levels)
+    try:
+        return fit_distribution(x, family=family)
+    except ValueError:
+        if family not in _FITTERS:
+            raise
+        return fit_empirical(x)
 
 
 # --------------------------------------------------------------------- goodness of fit

@@ -6,16 +6,18 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 
-from evaluation.core.measures.registry import compute
+from evaluation.core.measures.registry import WHOLE_MATRIX, compute
 from evaluation.core.names import Measure, parse_measures
-from evaluation.core.ranking import rank_judgments
+from evaluation.core.ranking import RankedJudgments, rank_judgments, rank_judgments_blocks
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.trec import Qrels, Run, read_qrels, sort_queries
+from evaluation.core.trec import FormatError, Qrels, Run, read_qrels, read_runs, sort_queries
+from evaluation.core.trec.stream import NotStreamable, run_file_blocks
 
 
 @dataclass(frozen=True)
@@ -84,8 +86,8 @@ class Results:
         if missing not in ("zero", "drop"):
             raise ValueError(f"missing must be 'zero' or 'drop', got {missing!r}")
         sets = [set(s.queries) for s in self.runs.values()]
-        common = set.union(*sets) if missing == "zero" else set.intersection(*sets)
-        queries = tuple(sort_queries(common)) if sets else ()
+        common = (set.union if missing == "zero" else set.intersection)(*sets) if sets else ()
+        queries = tuple(sort_queries(common))
         column = {q: j for j, q in enumerate(queries)}
         scores = np.zeros((len(self.runs), len(queries)))
         for i, run in enumerate(self.runs.values()):
@@ -211,6 +213,120 @@ def evaluate(
     parsed = _as_measures(measures)
     out = {}
     for name, run in _as_runs(runs).items():
-        ranked = rank_judgments(qrels, run, complete=complete)
-        out[name] = RunScores(ranked.queries, {m.label: compute(m, ranked) for m in parsed})
+        out[name] = _scores(rank_judgments(qrels, run, complete=complete), parsed)
     return Results(parsed, out, complete)
+
+
+def evaluate_files(
+    qrels: Qrels | Mapping | str | Callable[[], Qrels],
+    run_paths: Iterable[str],
+    measures: str | Measure | Iterable[str | Measure],
+    *,
+    complete: bool = False,
+    format: str = "auto",
+    keep_order: bool | None = None,
+) -> Results:
+    """:func:`evaluate` on run files, read as :func:`~evaluation.core.trec.read_run_files` reads them.
+
+    Big TREC run files are read and matched block by block
+    (:func:`~evaluation.core.trec.stream.run_file_blocks`), so memory holds the
+    judgments, one block of the run and the judgment row of each ranked document, not
+    the whole run. The results are the same as
+    ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
+    the errors, except that a file without any ranking is a :class:`FormatError`.
+
+    ``qrels`` may also be a function that reads the judgments: it is called once the
+    first run file has started to be read in the background, so that the two overlap.
+    """
+    parsed = _as_measures(measures)
+    run_paths = list(run_paths)
+    started = None
+    if callable(qrels) and run_paths:
+        started = _start_reading(run_paths[0], format, keep_order)
+    try:
+        qrels = qrels() if callable(qrels) else _as_qrels(qrels)
+    except BaseException:
+        if started is not None:
+            started.close()  # stops the background reader
+        raise
+    ranked: dict[str, RankedJudgments] = {}  # every file read before any is scored, as
+    for i, path in enumerate(run_paths):  # read_run_files + evaluate do: the same first error
+        blocks = started if i == 0 else None
+        for name, matched in _rank_file(qrels, path, format, keep_order, complete, blocks):
+            ranked[name if name not in ranked else f"{name} ({path})"] = matched
+    out = {}
+    for name in list(ranked):
+        out[name] = _scores(ranked.pop(name), parsed)  # its matrices freed once scored
+    return Results(parsed, out, complete)
+
+
+def _start_reading(path, format, keep_order) -> Iterator[Run] | None:
+    """The blocks of a run file, the first one read (the next ones being read meanwhile)."""
+    blocks = run_file_blocks(path, format=format, keep_order=keep_order)
+    if blocks is None:
+        return None
+    try:
+        first = next(blocks)
+    except (NotStreamable, StopIteration):
+        return None
+    return _chained(first, blocks)
+
+
+def _chained(first: Run, blocks: Iterator[Run]) -> Iterator[Run]:
+    try:
+        yield first
+        yield from blocks
+    finally:
+        blocks.close()
+
+
+def _rank_file(qrels, path, format, keep_order, complete, blocks=None):
+    """``(run name, RankedJudgments)`` of each run in a file, streamed when possible."""
+    blocks = blocks or _start_reading(path, format, keep_order)
+    if blocks is not None:
+        try:
+            first = next(blocks)
+            ranked = rank_judgments_blocks(qrels, chain([first], blocks), complete=complete)
+            return [(first.name, ranked)]
+        except (NotStreamable, ValueError):
+            blocks.close()  # read whole: the same run, or the error naming the line
+    runs = read_runs(path, format=format, keep_order=keep_order)
+    if not runs:
+        raise FormatError(str(path), None, "no rankings found")
+    return ((name, rank_judgments(qrels, run, complete=complete)) for name, run in runs.items())
+
+
+_CELLS = 1 << 18  # ranks scored at a time: the measures' work arrays stay in cache
+
+
+def _scores(ranked: RankedJudgments, measures: tuple[Measure, ...]) -> RunScores:
+    """Per-query scores of a matched run, a few queries at a time (the same values).
+
+    The measures that compute row by row get :meth:`RankedJudgments.rows` of about
+    ``_CELLS`` ranks at a time, so their work arrays stay in cache; the others
+    (:data:`~evaluation.core.measures.registry.WHOLE_MATRIX`) get the whole run.
+    """
+    n = len(ranked.queries)
+    step = max(1, _CELLS // ranked.match.shape[1])
+    by_rows = [m for m in measures if m.family not in WHOLE_MATRIX]
+    pieces: dict[str, list[np.ndarray]] = {m.label: [] for m in by_rows}
+    for start in range(0, max(n, 1), step):
+        part = ranked if n <= step else ranked.rows(start, start + step)
+        for m in by_rows:  # the part's matrices are shared by the measures, then freed
+            pieces[m.label].append(_compute(m, part))
+    scores = {label: np.concatenate(parts) for label, parts in pieces.items()}
+    for m in measures:
+        if m.family in WHOLE_MATRIX:
+            scores[m.label] = _compute(m, ranked)
+    return RunScores(ranked.queries, {m.label: scores[m.label] for m in measures})
+
+
+def _compute(measure: Measure, ranked: RankedJudgments) -> np.ndarray:
+    """:func:`compute`, whose errors (about the judgments' values) name the measure."""
+    try:
+        return compute(measure, ranked)
+    except ValueError as error:
+        message = str(error)
+        if message.startswith(ranked.qrels.path):  # it names the judgments' file already
+            raise
+        raise ValueError(f"{measure.label}: {message}") from None

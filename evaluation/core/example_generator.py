@@ -11,7 +11,9 @@ with bins β ∈ {[0, 0.1), [0.1, 0.2), …, [0.9, 1]} of |Δλ| = |λ_A − λ_
     until every combination has ``per_bin`` examples or is ignored.
 
 The report lists how many examples each combination got and which could not be filled
-(as the thesis reports for CG_e@k). Candidate lists are drawn per query from a pool
+(as the thesis reports for CG_e@k). ``bins`` narrows the search to some bins (an example
+found for one still counts wherever it falls), ``progress`` is told how far it got, and
+:func:`reachable_bins` says beforehand which bins no list pair can reach at all. Candidate lists are drawn per query from a pool
 that ranges from the query's least to its most similar clips (so that both small and
 large differences exist), in random order; a pair is never used twice in either order.
 
@@ -107,11 +109,17 @@ class GeneratorReport:
     examples: list[GeneratedExample] = field(default_factory=list)
     counts: dict[tuple[str, int], int] = field(default_factory=dict)
     ignored: list[tuple[str, int]] = field(default_factory=list)
+    bins: tuple[int, ...] = tuple(range(N_BINS))
+    """The bins asked for; ``counts`` covers every bin all the same."""
 
     @property
     def unfilled(self) -> list[tuple[str, int, int]]:
-        """(measure, bin, examples) of every combination below ``per_bin``."""
-        return [(m, b, n) for (m, b), n in sorted(self.counts.items()) if n < self.per_bin]
+        """(measure, bin, examples) of every combination asked for that is below ``per_bin``."""
+        return [
+            (m, b, n)
+            for (m, b), n in sorted(self.counts.items())
+            if n < self.per_bin and b in self.bins
+        ]
 
     def table(self) -> str:
         """A text table: one row per measure, one column per bin, unfilled ones starred."""
@@ -121,7 +129,8 @@ class GeneratorReport:
             cells = []
             for b in range(N_BINS):
                 n = self.counts[(m, b)]
-                cells.append(f"{n}{'*' if n < self.per_bin else ''}".rjust(11))
+                short = n < self.per_bin and b in self.bins
+                cells.append(f"{n}{'*' if short else ''}".rjust(11))
             rows.append(f"{m:38s}" + "".join(cells))
         rows.append(f"{len(self.examples)} examples; * = fewer than {self.per_bin}")
         return "\n".join(rows)
@@ -148,6 +157,51 @@ def _pool(fine: np.ndarray, *, k: int, size: int, rng: np.random.Generator) -> n
     return lists
 
 
+def _extremes(fine: np.ndarray, k: int) -> np.ndarray:
+    """``(4, k)`` Fine values: the k best clips best first and worst first, the k worst ditto."""
+    ordered = np.sort(fine)
+    best, worst = ordered[::-1][:k], ordered[:k]
+    return np.stack([best, best[::-1], worst, worst[::-1]])
+
+
+def reachable_bins(
+    judgments: Mapping[str, Mapping[str, float]],
+    measures: Sequence[str],
+    *,
+    k: int = 5,
+    score: Callable[[str, np.ndarray], np.ndarray] = list_score,
+) -> dict[str, int]:
+    """The highest |Δλ| bin each measure can reach: every bin above it cannot be filled.
+
+    For each query with at least k judged clips, the largest |Δλ| between two of its
+    lists is at most λ of the best list (its k most similar clips, most similar first)
+    minus λ of the worst (its k least similar, least similar first), for measures that
+    grow with every clip's gain and weigh the top ranks most — every user-oriented
+    measure of :func:`user_measure` (thesis §3.1). Both orders of both lists are
+    scored, so a measure indifferent to order is covered too. Returns ``{measure:
+    highest bin}``, ``-1`` when no query has k judged clips.
+
+    >>> reachable_bins({"q": {"a": 100, "b": 0, "c": 0, "d": 0, "e": 0, "f": 0}}, ["CG(scale=fine)@5"])
+    {'CG(scale=fine)@5': 2}
+    """
+    for m in measures:
+        user_measure(m)
+    lists = [
+        _extremes(np.array(list(docs.values()), dtype=float), k)
+        for docs in judgments.values()
+        if len(docs) >= k
+    ]
+    highest = {}
+    for m in measures:
+        if not lists:
+            highest[m] = -1
+            continue
+        scores = score(m, np.concatenate(lists)).reshape(len(lists), 4)
+        widest = float(np.max(scores.max(axis=1) - scores.min(axis=1)))
+        highest[m] = bin_of(widest)
+    return highest
+
+
 def generate_examples(
     judgments: Mapping[str, Mapping[str, float]],
     measures: Sequence[str],
@@ -158,6 +212,8 @@ def generate_examples(
     pool_size: int = 400,
     attempts: int = 3000,
     max_examples: int | None = None,
+    bins: Sequence[int] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
     score: Callable[[str, np.ndarray], np.ndarray] = list_score,
 ) -> GeneratorReport:
     """Run the §3.2.1 greedy generator on ``judgments`` (query → clip → Fine).
@@ -180,6 +236,12 @@ def generate_examples(
         Tries to fill one combination before it is ignored.
     max_examples : int or None
         Stop after this many examples.
+    bins : sequence of int or None
+        The |Δλ| bins (0–9) to fill; all ten when ``None``.
+    progress : callable or None
+        ``progress(done, total, message)``: ``total`` is the examples wanted
+        (combinations × ``per_bin``); ``done`` those found, plus what an ignored
+        combination still lacked.
     score : callable
         λ of lists, ``score(measure, fine)``; :func:`list_score` unless a test says so.
 
@@ -190,6 +252,12 @@ def generate_examples(
     """
     rng = np.random.default_rng(seed)
     measures = tuple(measures)
+    chosen = tuple(sorted(set(range(N_BINS) if bins is None else bins)))
+    if not chosen or any(not 0 <= b < N_BINS for b in chosen):
+        raise ValueError(f"bins must be among 0–{N_BINS - 1}, got {list(bins or [])}")
+    tell = progress or (lambda done, total, message: None)
+    total = len(measures) * len(chosen) * per_bin
+    tell(0, total, "drawing candidate lists")
     queries = sorted(q for q, docs in judgments.items() if len(docs) >= k)
     docs = {q: sorted(judgments[q]) for q in queries}
     pools, scores, sorted_idx = {}, {}, {}
@@ -202,9 +270,15 @@ def generate_examples(
             scores[(q, m)] = s
             sorted_idx[(q, m)] = np.argsort(s, kind="stable")
 
-    report = GeneratorReport(measures=measures, per_bin=per_bin)
+    report = GeneratorReport(measures=measures, per_bin=per_bin, bins=chosen)
     report.counts = {(m, b): 0 for m in measures for b in range(N_BINS)}
-    active = list(report.counts)
+    active = [(m, b) for m in measures for b in chosen]
+    cells = tuple(active)
+
+    def done() -> int:
+        lacking = set(report.ignored)
+        return sum(per_bin if c in lacking else min(report.counts[c], per_bin) for c in cells)
+
     used: set[tuple[str, bytes, bytes]] = set()
 
     def find(m: str, b: int) -> tuple[str, int, int] | None:
@@ -240,6 +314,7 @@ def generate_examples(
             break
         if max_examples is not None and len(report.examples) >= max_examples:
             break
+        tell(done(), total, f"{len(report.examples)} examples so far")
         found = find(m, b)
         if found is None:
             active.remove((m, b))
@@ -259,4 +334,5 @@ def generate_examples(
                 scores=lambdas,
             )
         )
+    tell(total, total, f"{len(report.examples)} examples")
     return report

@@ -8,6 +8,8 @@ Measures of the thesis take options in parentheses:
 ``rel``        ℓ_min: binary scale, relevant when the level is at least ℓ_min
 ``form``       ``system`` (default, thesis ch. 5) or ``user`` (thesis ch. 3)
 ``scale``      ``raw`` (as judged), ``broad``, ``fine``, ``graded3..5``
+``split``      how a graded scale splits Fine: ``range`` (default) or ``cells``
+               (:mod:`evaluation.core.scales`, thesis §3.1.2)
 ``p``          RBP persistence (default 0.8); ``beta`` Q-measure β (default 1)
 =============  ================================================================
 
@@ -23,7 +25,7 @@ import re
 from dataclasses import dataclass
 
 from evaluation.core.measures.ideal import FORMS
-from evaluation.core.scales import GAINS, SCALE_NAMES
+from evaluation.core.scales import GAINS, GRADED, GRADED_SPLITS, SCALE_NAMES, get_scale
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Family:
     description: str
 
 
-_COMMON = ("rel", "scale")
+_COMMON = ("rel", "scale", "split")
 FAMILIES = {
     f.name: f
     for f in [
@@ -99,8 +101,10 @@ TREC_PLAIN = {
     "num_rel",
     "num_rel_ret",
 }
-DEFAULTS = {"gain": "lin", "form": "system", "p": 0.8, "beta": 1.0}
+DEFAULTS = {"gain": "lin", "form": "system", "p": 0.8, "beta": 1.0, "split": "range"}
 SUMMED = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
+#: Families that only see relevant / not relevant (level >= rel, default 1).
+BINARY = {"P", "AP", "RR", "R", "Rprec", "bpref", "bpref10", "bpref_star", "num_rel_ret"}
 
 
 class MeasureNameError(ValueError):
@@ -128,6 +132,22 @@ class Measure:
         """Identity with defaults filled in: ``RBP@5`` and ``RBP(p=0.8)@5`` share it."""
         allowed = FAMILIES[self.family].options
         return (self.family, self.k, tuple((o, self.option(o)) for o in allowed))
+
+    @property
+    def relevance_levels(self) -> int | None:
+        """How many relevance levels the measure tells apart: 2 for a binary measure or a
+        ``rel=ℓ`` scale, else the scale's :math:`n_\\mathcal{L}` (``None`` when the scale
+        is ``raw`` or left to the judgments' default column).
+
+        >>> parse_measure("CG(scale=graded4)@5").relevance_levels
+        4
+        >>> parse_measure("P(scale=fine)@5").relevance_levels, parse_measure("nDCG@5").relevance_levels
+        (2, None)
+        """
+        if self.family in BINARY or self.option("rel") is not None:
+            return 2
+        scale = self.option("scale")
+        return get_scale(scale).levels_count if scale else None
 
     @property
     def summed(self) -> bool:
@@ -168,7 +188,7 @@ def _parse_value(family: str, key: str, raw: str):
         if key == "p" and not 0 < value < 1:
             raise MeasureNameError(f"{family}: p must be in (0, 1), got {raw}")
         return value
-    valid = {"gain": tuple(GAINS), "form": FORMS, "scale": SCALE_NAMES}[key]
+    valid = {"gain": tuple(GAINS), "form": FORMS, "scale": SCALE_NAMES, "split": GRADED_SPLITS}[key]
     if raw not in valid:
         raise MeasureNameError(f"{family}: {key}={raw!r} is not valid; valid: {', '.join(valid)}")
     return raw
@@ -233,6 +253,8 @@ def _parse_ir(text: str) -> Measure:
             valid = ", ".join(spec.options) or "none"
             raise MeasureNameError(f"{family}: unknown option {item!r}; valid options: {valid}")
         options[key] = _parse_value(family, key, raw.strip())
+    if "split" in options and options.get("scale") not in GRADED:
+        raise MeasureNameError(f"{family}: split applies to scale={', '.join(GRADED)} only")
     if family == "AP" and k is None and "form" in options:
         raise MeasureNameError("AP without a cut-off is trec_eval's map; form needs AP@k")
     return Measure(family, k, tuple(sorted(options.items())), _canonical(family, k, options))

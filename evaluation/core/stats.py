@@ -21,14 +21,18 @@ Many systems (:mod:`evaluation.core.multiple`)
     :func:`friedman_test`, :func:`anova_two_way`, :func:`tukey_hsd`,
     :func:`randomised_tukey_hsd` (Sakai), :func:`adjust_pvalues` (Holm, Bonferroni).
 
-Intervals and reports (:mod:`evaluation.core.intervals`, thesis §4.1.3, §5.6.2)
-    :func:`mean_ci` (eq. 4.6), :func:`mean_difference_ci`, :func:`prediction_interval`,
+Intervals and reports (:mod:`evaluation.core.intervals`, thesis §4.1.3, §4.2, §5.6.2)
+    :func:`mean_ci` (eq. 4.6), :func:`mean_difference_ci`, :func:`prediction_interval`
+    (t-based), :func:`score_prediction_interval` (the §4.2.3 distribution),
+    :func:`satisfaction_floor` and :func:`format_satisfaction_floor` ("95% of future
+    queries are expected to get P(Sat) > 0.19"),
     :func:`format_estimate` (``CG_l@5 = 0.2525 ± 0.0507``), :func:`format_difference`
     (``ΔCG_l@5 = 0.0371 ± 0.0314 (p=0.024)``), :func:`format_pvalue`.
 
 Score distributions (:mod:`evaluation.core.distributions`, thesis §4.2)
     :func:`fit_normal`, :func:`fit_truncated_normal`, :func:`fit_beta`,
     :func:`fit_empirical` (Hyndman–Fan type 7), :func:`fit_distribution`;
+    :func:`recommended_family` (§4.2.3) and :func:`fit_recommended`;
     :func:`omega_squared` (eq. 4.7), :func:`ks_distance`, :func:`goodness_of_fit`.
 
 Satisfaction mathematics (:mod:`evaluation.core.satisfaction`, thesis ch. 3–4)
@@ -72,10 +76,12 @@ from evaluation.core.distributions import (
     fit_distribution,
     fit_empirical,
     fit_normal,
+    fit_recommended,
     fit_truncated_normal,
     goodness_of_fit,
     ks_distance,
     omega_squared,
+    recommended_family,
 )
 from evaluation.core.gtheory import (
     CrossedGStudy,
@@ -88,12 +94,17 @@ from evaluation.core.gtheory import (
 )
 from evaluation.core.intervals import (
     Interval,
+    PredictionInterval,
+    SatisfactionFloor,
     format_difference,
     format_estimate,
     format_pvalue,
+    format_satisfaction_floor,
     mean_ci,
     mean_difference_ci,
     prediction_interval,
+    satisfaction_floor,
+    score_prediction_interval,
 )
 from evaluation.core.multiple import (
     ADJUSTMENTS,
@@ -172,7 +183,9 @@ __all__ = [
     "NormalFit",
     "PairedTestResult",
     "PairwiseComparison",
+    "PredictionInterval",
     "PriorFraction",
+    "SatisfactionFloor",
     "TruncatedNormalFit",
     "TukeyHSDResult",
     "adjust_pvalues",
@@ -193,11 +206,13 @@ __all__ = [
     "fit_distribution",
     "fit_empirical",
     "fit_normal",
+    "fit_recommended",
     "fit_satisfaction_mapping",
     "fit_truncated_normal",
     "format_difference",
     "format_estimate",
     "format_pvalue",
+    "format_satisfaction_floor",
     "friedman_test",
     "g_study",
     "g_study_nested",
@@ -216,8 +231,11 @@ __all__ = [
     "published_mapping_for",
     "queries_needed",
     "randomised_tukey_hsd",
+    "recommended_family",
     "satisfaction_by_bin",
+    "satisfaction_floor",
     "satisfied_users_pmf",
+    "score_prediction_interval",
     "sign_test",
     "success_probability",
     "thesis_name",

@@ -10,9 +10,10 @@ Leaderboard payload (what pages, exports and the API show)::
     mapping: {source: "published" | "campaign", label, coefficients} | None,
     judgment_sources: {used: [name, ...], left_out: [name, ...], consolidation},
     test, test_label, resamples, adjustment, alpha, seed,
+    prediction_family,
     rows: [{rank, system, mean, ci_low, ci_high, half_width, psat_mean, psat_low,
-            psat_high, psat_half_width, psucc, pred_low, pred_high, group,
-            group_label, group_parity, report}],   # sorted by mean, best first
+            psat_high, psat_half_width, psucc, pred_low, pred_high, pred_family,
+            psat_floor, group, group_label, group_parity, report}],   # best first
     pairs: [{a, b, delta, ci_low, ci_high, p, p_adjusted, delta_psat, report}],
     groups: [[system, ...], ...], report
 
@@ -34,6 +35,7 @@ from django.utils import timezone
 
 from evaluation.core import evaluate, stats
 from evaluation.core.jsonsafe import json_safe
+from evaluation.core.names import parse_measure
 from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.significance import RESAMPLING_TESTS
@@ -116,12 +118,13 @@ def leaderboard_payload(
     scores = scores[order]
     sat = _cubic(mapping["coefficients"]) if mapping else None
     psat = np.clip(sat(scores), 0.0, 1.0) if sat else None
+    levels = parse_measure(measure).relevance_levels
 
     report(0.1, f"{measure}: intervals")
     rows = []
     for i, system in enumerate(systems):
         ci = stats.mean_ci(scores[i])
-        pred = stats.prediction_interval(scores[i])
+        pred = stats.score_prediction_interval(scores[i], n_levels=levels)
         row = {
             "rank": i + 1,
             "system": system,
@@ -131,6 +134,8 @@ def leaderboard_payload(
             "half_width": ci.margin,
             "pred_low": pred.low,
             "pred_high": pred.high,
+            "pred_family": pred.family,
+            "psat_floor": None,
             "psat_mean": None,
             "psat_low": None,
             "psat_high": None,
@@ -147,7 +152,10 @@ def leaderboard_payload(
                 psat_half_width=sat_ci.margin,
                 psucc=stats.success_probability(psat[i]),
             )
+            floor = stats.satisfaction_floor(scores[i], sat, n_levels=levels)
+            row["psat_floor"] = floor.value
             lines += [stats.format_estimate("P(Sat)", sat_ci), f"P(Succ) = {row['psucc']:.2f}"]
+            lines.append(stats.format_satisfaction_floor(floor))
         row["report"] = "\n".join(lines)
         rows.append(row)
 
@@ -201,6 +209,7 @@ def leaderboard_payload(
     payload = {
         "measure": measure,
         "n_queries": len(matrix.queries),
+        "prediction_family": stats.recommended_family(len(matrix.queries), n_levels=levels),
         "systems": systems,
         "queries": list(matrix.queries),
         "scores": scores.tolist(),

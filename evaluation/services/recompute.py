@@ -98,7 +98,9 @@ def recompute_request(*, kind: str, target_id: int, delay: float | None = None) 
     if enqueued:
         recompute_id = rows.values_list("pk", flat=True).get()
         countdown = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
-        transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown))
+        # robust: a broker that cannot be reached must not undo or fail the request that
+        # committed; the row stays pending, and a request after STALE_AFTER sends again.
+        transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
     return bool(enqueued)
 
 

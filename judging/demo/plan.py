@@ -29,9 +29,17 @@ JUDGED_QUERIES = 10
 study can build examples and trap questions from the judgments."""
 JUDGE_NOISE = 8.0
 """Standard deviation of the assessor's noise on the Fine scale."""
+ASSESSORS = 2
+"""Demo assessors who judged in the relevance campaign before the demo starts."""
+ASSESSED_QUERIES = 3
+"""The first queries both demo assessors judged in the campaign (overlapping work, so
+that agreement between assessors shows at once); the rest is left to judge by ear."""
+ASSESSOR_NOISE = 12.0
+"""Standard deviation of each demo assessor's own noise on the Fine scale: larger than
+the imported judgments', as people hearing generated clips disagree (thesis §7.4)."""
 
 # Streams of randomness, one per decision, so that changing one does not move the others.
-_CLIPS, _QUERIES, _RUNS, _JUDGMENTS = 1, 2, 3, 4
+_CLIPS, _QUERIES, _RUNS, _JUDGMENTS, _ASSESSOR_WORK = 1, 2, 3, 4, 5
 
 _TITLE_WORDS = (
     ("Amber", "Borrowed", "Copper", "Distant", "Evening", "Folded", "Golden", "Hidden",
@@ -96,6 +104,16 @@ class PlannedJudgment:
 
 
 @dataclass(frozen=True)
+class PlannedAssessorJudgment:
+    assessor: int
+    """0 for the first demo assessor, 1 for the second."""
+    query: str
+    clip: str
+    broad: int
+    fine: int
+
+
+@dataclass(frozen=True)
 class DemoPlan:
     seed: int
     clips: tuple[PlannedClip, ...]
@@ -104,6 +122,9 @@ class DemoPlan:
     systems: tuple[PlannedSystem, ...]
     runs: tuple[PlannedRunEntry, ...]
     judgments: tuple[PlannedJudgment, ...]
+    assessor_judgments: tuple[PlannedAssessorJudgment, ...]
+    """What the demo assessors judged in the relevance campaign (every pooled clip of the
+    first :data:`ASSESSED_QUERIES` queries, by each of the :data:`ASSESSORS`)."""
 
 
 SYSTEMS: tuple[PlannedSystem, ...] = (
@@ -143,6 +164,7 @@ def plan_demo(*, seed: int = DEFAULT_SEED) -> DemoPlan:
         systems=SYSTEMS,
         runs=runs,
         judgments=judgments,
+        assessor_judgments=_plan_assessor_work(seed, by_id, queries[:ASSESSED_QUERIES], runs),
     )
 
 
@@ -229,4 +251,24 @@ def _plan_judgments(
             true = 100 * similarity(by_id[query_id], by_id[clip_id])
             fine = int(np.clip(round(true + rng.normal(0.0, JUDGE_NOISE)), 0, 100))
             judgments.append(PlannedJudgment(query_id, clip_id, fine_to_broad(fine), fine))
+    return tuple(judgments)
+
+
+def _plan_assessor_work(
+    seed: int,
+    by_id: dict[str, PlannedClip],
+    queries: tuple[str, ...],
+    runs: tuple[PlannedRunEntry, ...],
+) -> tuple[PlannedAssessorJudgment, ...]:
+    """Each demo assessor judges every pooled clip of ``queries``, with their own noise."""
+    rng = np.random.default_rng([seed, _ASSESSOR_WORK])
+    judgments = []
+    for assessor in range(ASSESSORS):
+        for query_id in queries:
+            for clip_id in sorted({e.clip for e in runs if e.query == query_id}):
+                true = 100 * similarity(by_id[query_id], by_id[clip_id])
+                fine = int(np.clip(round(true + rng.normal(0.0, ASSESSOR_NOISE)), 0, 100))
+                judgments.append(
+                    PlannedAssessorJudgment(assessor, query_id, clip_id, fine_to_broad(fine), fine)
+                )
     return tuple(judgments)

@@ -29,10 +29,14 @@ from judging.models import (
     System,
 )
 from judging.roles import ASSESSOR, ORGANISER, grant_role
+from judging.services.campaign_settings import (
+    relevance_campaign_assessor_add,
+    relevance_campaign_update,
+)
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_generate
 from judging.services.crowd.traps import trap_questions_from_judgments
-from judging.services.relevance import relevance_campaign_create
+from judging.services.relevance import assignment_claim, judgment_save, relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
 JUDGMENT_SOURCE = "demo"
@@ -45,9 +49,12 @@ ORGANISER_USERNAME = "organiser"
 ORGANISER_PASSWORD = "earshot-organiser"
 ASSESSOR_USERNAME = "assessor"
 ASSESSOR_PASSWORD = "earshot-assessor"
+SECOND_ASSESSOR_USERNAME = "assessor2"
+SECOND_ASSESSOR_PASSWORD = "earshot-assessor2"
 DEMO_LOGINS: tuple[tuple[str, str, str], ...] = (
     (ORGANISER, ORGANISER_USERNAME, ORGANISER_PASSWORD),
     (ASSESSOR, ASSESSOR_USERNAME, ASSESSOR_PASSWORD),
+    (ASSESSOR, SECOND_ASSESSOR_USERNAME, SECOND_ASSESSOR_PASSWORD),
 )
 """(role, username, password) of the demo accounts. For local use only."""
 
@@ -70,6 +77,7 @@ class DemoCounts:
     run_entries: int = 0
     judgments: int = 0
     campaigns: int = 0
+    assessor_judgments: int = 0
 
     def items(self) -> list[tuple[str, int]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -112,6 +120,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
             handoff.collection_data_changed(collection_id=collection.pk)  # results follow
         campaigns_created = _seed_relevance_campaign(collection)
         campaigns_created += _seed_preference_campaign(collection)
+        assessed = _seed_assessor_work(collection, plan)
 
     created = DemoCounts(
         users=users_created,
@@ -122,6 +131,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         run_entries=entries_created,
         judgments=judgments_created,
         campaigns=campaigns_created,
+        assessor_judgments=assessed,
     )
     total = DemoCounts(
         users=get_user_model().objects.filter(username__in=[u for _, u, _ in DEMO_LOGINS]).count(),
@@ -130,8 +140,13 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         queries=collection.queries.count(),
         systems=collection.systems.count(),
         run_entries=RunEntry.objects.filter(system__collection=collection).count(),
-        judgments=RelevanceJudgment.objects.filter(query__collection=collection).count(),
+        judgments=RelevanceJudgment.objects.filter(
+            query__collection=collection, assessor__isnull=True
+        ).count(),
         campaigns=collection.relevance_campaigns.count() + collection.preference_campaigns.count(),
+        assessor_judgments=RelevanceJudgment.objects.filter(
+            query__collection=collection, assessor__isnull=False
+        ).count(),
     )
     return DemoSummary(collection_id=collection.pk, created=created, total=total)
 
@@ -151,23 +166,89 @@ def _seed_users():
     return created_count, users[ORGANISER]
 
 
+def _demo_assessors() -> list:
+    names = [username for role, username, _ in DEMO_LOGINS if role == ASSESSOR]
+    users = get_user_model().objects.in_bulk(names, field_name="username")
+    return [users[name] for name in names]
+
+
 def _seed_relevance_campaign(collection: Collection) -> int:
-    """The demo assessor's judging campaign over every system's top 5, if there is none.
+    """The demo assessors' judging campaign over every system's top 5, two per query.
 
     Same-artist clips stay in the pool: in this small demo they are the most similar
-    ones, and judging them is what shows the systems apart.
+    ones, and judging them is what shows the systems apart. A campaign from an older
+    demo (one assessor per query) gets the second assessor and a second slot per query.
     """
-    if collection.relevance_campaigns.exists():
+    assessors = _demo_assessors()
+    campaign = collection.relevance_campaigns.filter(name=RELEVANCE_CAMPAIGN_NAME).first()
+    if campaign is None:
+        if collection.relevance_campaigns.exists():
+            return 0  # someone replaced the demo's campaign: leave theirs alone
+        relevance_campaign_create(
+            collection=collection,
+            name=RELEVANCE_CAMPAIGN_NAME,
+            exclude_same_artist=False,
+            must_listen_seconds=3,
+            assessors_per_query=len(assessors),
+            assessors=assessors,
+        )
+        return 1
+    if campaign.assessors_per_query < len(assessors):
+        relevance_campaign_update(
+            campaign=campaign, changes={"assessors_per_query": len(assessors)}
+        )
+    for assessor in assessors:
+        relevance_campaign_assessor_add(campaign=campaign, assessor=assessor)
+    return 0
+
+
+def _seed_assessor_work(collection: Collection, plan: DemoPlan) -> int:
+    """The demo assessors' judgments of the first queries, made through the judging service.
+
+    Each assessor takes a slot of each query (as "Get next query" would) and saves every
+    candidate with a listening time past the campaign's minimum, so their timings, the
+    campaign's progress and the agreement between them all show. An assessor who holds
+    the query already keeps what they did. Returns the judgments written.
+    """
+    campaign = collection.relevance_campaigns.filter(name=RELEVANCE_CAMPAIGN_NAME).first()
+    if campaign is None:
         return 0
-    assessor = get_user_model().objects.get(username=ASSESSOR_USERNAME)
-    relevance_campaign_create(
-        collection=collection,
-        name=RELEVANCE_CAMPAIGN_NAME,
-        exclude_same_artist=False,
-        must_listen_seconds=3,
-        assessors=[assessor],
-    )
-    return 1
+    assessors = _demo_assessors()
+    queries = {q.clip.external_id: q for q in collection.queries.select_related("clip")}
+    pool = {
+        (entry.query_id, entry.clip.external_id): entry
+        for entry in campaign.pool.select_related("clip")
+    }
+    written = 0
+    for planned in plan.assessor_judgments:
+        assessor, query = assessors[planned.assessor], queries[planned.query]
+        entry = pool.get((query.pk, planned.clip))
+        assignment = _demo_assignment(campaign, query, assessor)
+        if entry is None or assignment is None:
+            continue
+        done = RelevanceJudgment.objects.filter(
+            query=query, clip=entry.clip, assessor=assessor, source=campaign.source
+        ).exists()
+        if done:
+            continue
+        judgment_save(
+            assignment=assignment, assessor=assessor, pool_entry=entry, broad=planned.broad,
+            fine=planned.fine, listened_seconds=entry.clip.duration or campaign.must_listen_seconds,
+            judging_seconds=12.0, plays=1,
+        )  # fmt: skip
+        written += 1
+    return written
+
+
+def _demo_assignment(campaign, query, assessor):
+    """The assessor's slot of the query: the one they hold, else a free one they claim."""
+    mine = campaign.assignments.filter(query=query, assessor=assessor).first()
+    if mine is not None:
+        return mine
+    for free in campaign.assignments.filter(query=query, assessor__isnull=True).order_by("slot"):
+        if assignment_claim(assignment_id=free.pk, assessor=assessor):
+            return campaign.assignments.get(pk=free.pk)
+    return None
 
 
 def _seed_preference_campaign(collection: Collection) -> int:

@@ -3,6 +3,7 @@
 from judging.models.collection import (
     Clip,
     Collection,
+    CollectionShare,
     Query,
     RelevanceJudgment,
     RunEntry,
@@ -17,6 +18,8 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.jobs import Job
+from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
 
@@ -25,8 +28,11 @@ __all__ = [
     "Assignment",
     "Clip",
     "Collection",
+    "CollectionShare",
     "Example",
     "ExampleItem",
+    "Invitation",
+    "Job",
     "JudgmentActivity",
     "JudgmentSource",
     "PoolEntry",

@@ -6,9 +6,10 @@ import secrets
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.urls import reverse
 
+from judging.search import SearchKey
 from judging.validation import identifier_validator, name_validator, text_validator
 
 BROAD_LABELS = {0: "Not similar", 1: "Somewhat similar", 2: "Very similar"}
@@ -31,6 +32,9 @@ class Collection(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="collections"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    archived_at = models.DateTimeField(
+        null=True, blank=True, help_text="Archived collections are left out of the list."
+    )
 
     class Meta:
         ordering = ["name"]
@@ -43,6 +47,10 @@ class Collection(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("judging:collection", args=[self.pk])
+
+    @property
+    def is_archived(self) -> bool:
+        return self.archived_at is not None
 
 
 def clip_upload_to(clip: Clip, filename: str) -> str:
@@ -73,6 +81,13 @@ class Clip(models.Model):
             models.UniqueConstraint(
                 fields=["collection", "external_id"], name="clip_external_id_per_collection"
             ),
+        ]
+        # Prefix search on the collection page (judging.search): the key's range is read
+        # from these indexes, never by scanning the collection's clips.
+        indexes = [
+            models.Index(F("collection"), SearchKey("external_id"), name="clip_id_search"),
+            models.Index(F("collection"), SearchKey("title"), name="clip_title_search"),
+            models.Index(F("collection"), SearchKey("artist"), name="clip_artist_search"),
         ]
 
     def __str__(self) -> str:
@@ -201,3 +216,32 @@ class RelevanceJudgment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.query} ~ {self.clip}: broad={self.broad} fine={self.fine}"
+
+
+class CollectionShare(models.Model):
+    """Another organiser's access to a collection: ``read`` (read-only) or ``full``.
+
+    The owner keeps everything; a full co-organiser may change everything in the
+    collection except who it is shared with. The rule lives in
+    :mod:`judging.selectors.access`.
+    """
+
+    READ, FULL = "read", "full"
+    ACCESS = [(READ, "read-only"), (FULL, "full")]
+
+    collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="shares")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="collection_shares"
+    )
+    access = models.CharField(max_length=4, choices=ACCESS)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["collection", "user__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["collection", "user"], name="share_once_per_user"),
+            models.CheckConstraint(condition=Q(access__in=["read", "full"]), name="share_access"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.collection} shared with {self.user} ({self.access})"

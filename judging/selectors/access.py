@@ -1,64 +1,177 @@
-"""Who may see what on the organiser side: one rule, used by every page, form and API.
+"""Who may see and change what on the organiser side: one rule, used by every page, form and API.
 
-An organiser sees and changes the collections they own and everything in them
-(campaigns, examples, answers, results); a superuser sees everything. Whatever another
-organiser owns is a 404, as if it did not exist (healthchecks' ``_get_project_for_user``),
-so an id reveals nothing. Pages, forms and APIs reach a collection or a campaign only
-through these selectors: a permission change is one edit here.
+A collection is reached by its **owner**, by the organisers it is **shared** with
+(:class:`~judging.models.CollectionShare`: ``read`` or ``full``) and by superusers,
+and so is everything in it (campaigns, examples, answers, jobs, results). What each
+asks for is a ``need``:
+
+==========  ================================================  =========================
+need        who has it                                        used by
+==========  ================================================  =========================
+``read``    owner, full and read-only co-organisers           pages that only show, GET APIs
+``write``   owner and full co-organisers (**the default**)     every form, POST, PUT, PATCH
+``share``   the owner                                         choosing who it is shared with
+==========  ================================================  =========================
+
+Whatever the user may not see is a 404, as if it did not exist (healthchecks'
+``_get_project_for_user``), so an id reveals nothing. Someone who may see a collection
+but asks for more than they have gets a 403 that says so. The default ``need`` is the
+strict one: a caller that forgets to say ``need="read"`` refuses too much, never too
+little. Pages, forms and APIs reach collections, campaigns and jobs only through these
+selectors: a permission change is one edit here.
 """
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
-from django.shortcuts import get_object_or_404
+from typing import Literal
 
-from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
+from django.core.exceptions import PermissionDenied
+from django.db.models import Q, QuerySet
+from django.http import Http404
+
+from judging.models import Collection, CollectionShare, Job, PreferenceCampaign, RelevanceCampaign
 
 __all__ = [
+    "Need",
     "campaign_for_organiser",
+    "collection_access",
     "collection_for_organiser",
+    "job_for_organiser",
+    "need_for_method",
     "organiser_campaigns",
     "organiser_collections",
+    "organiser_jobs",
     "organiser_relevance_campaigns",
     "organises",
     "relevance_campaign_for_organiser",
 ]
 
+Need = Literal["read", "write", "share"]
+NEEDS: tuple[Need, ...] = ("read", "write", "share")
+SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
-def _organised_by(queryset: QuerySet, *, user, owner: str) -> QuerySet:
-    """The rule: rows whose collection ``user`` owns (``owner`` is the path to its owner)."""
-    return queryset if user.is_superuser else queryset.filter(**{owner: user})
+_SHARES_GIVING = {
+    "read": (CollectionShare.READ, CollectionShare.FULL),
+    "write": (CollectionShare.FULL,),
+    "share": (),
+}
+_REFUSED = {
+    "write": "You have read-only access to “{}”; ask its owner for full access.",
+    "share": "Only the owner of “{}” chooses who it is shared with.",
+}
 
 
-def organises(*, user, collection: Collection) -> bool:
-    """Whether ``user`` organises ``collection``: the rule above, for a row already loaded."""
-    return user.is_authenticated and (user.is_superuser or collection.owner_id == user.pk)
+def need_for_method(method: str) -> Need:
+    """``read`` for GET/HEAD/OPTIONS, else ``write``: an API view is one operation per method."""
+    return "read" if method in SAFE_METHODS else "write"
 
 
-def organiser_collections(*, user) -> QuerySet[Collection]:
-    return _organised_by(Collection.objects.all(), user=user, owner="owner")
+def _check(need: str) -> None:
+    if need not in NEEDS:
+        raise ValueError(f"need must be one of {NEEDS}, got {need!r}")
 
 
-def organiser_campaigns(*, user) -> QuerySet[PreferenceCampaign]:
+def _organised_by(queryset: QuerySet, *, user, path: str, need: Need) -> QuerySet:
+    """The rule: rows whose collection (at ``path``; ``""`` for collections) ``user`` may reach."""
+    _check(need)
+    if not user.is_authenticated:
+        return queryset.none()
+    if user.is_superuser:
+        return queryset
+    prefix = f"{path}__" if path else ""
+    allowed = Q(**{f"{prefix}owner": user})
+    access = _SHARES_GIVING[need]
+    if access:
+        shared = CollectionShare.objects.filter(user=user, access__in=access).values("collection")
+        allowed |= Q(**{f"{path}__in" if path else "pk__in": shared})
+    return queryset.filter(allowed)
+
+
+def organises(*, user, collection: Collection, need: Need = "write") -> bool:
+    """Whether ``user`` may reach ``collection`` for ``need``: the rule, for a row already loaded."""
+    _check(need)
+    if not user.is_authenticated:
+        return False
+    if user.is_superuser or collection.owner_id == user.pk:
+        return True
+    access = _SHARES_GIVING[need]
+    return bool(access) and collection.shares.filter(user=user, access__in=access).exists()
+
+
+def collection_access(*, user, collection: Collection) -> str | None:
+    """``"owner"`` (superusers too), ``"full"``, ``"read"`` or ``None``: what pages show and hide."""
+    if not user.is_authenticated:
+        return None
+    if user.is_superuser or collection.owner_id == user.pk:
+        return "owner"
+    return collection.shares.filter(user=user).values_list("access", flat=True).first()
+
+
+def organiser_collections(*, user, need: Need = "write") -> QuerySet[Collection]:
+    return _organised_by(Collection.objects.all(), user=user, path="", need=need)
+
+
+def organiser_campaigns(*, user, need: Need = "write") -> QuerySet[PreferenceCampaign]:
     campaigns = PreferenceCampaign.objects.select_related("collection")
-    return _organised_by(campaigns, user=user, owner="collection__owner")
+    return _organised_by(campaigns, user=user, path="collection", need=need)
 
 
-def organiser_relevance_campaigns(*, user) -> QuerySet[RelevanceCampaign]:
+def organiser_relevance_campaigns(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
     campaigns = RelevanceCampaign.objects.select_related("collection")
-    return _organised_by(campaigns, user=user, owner="collection__owner")
+    return _organised_by(campaigns, user=user, path="collection", need=need)
 
 
-def collection_for_organiser(*, user, collection_id: int) -> Collection:
-    """The collection ``collection_id`` if ``user`` organises it; else 404."""
-    return get_object_or_404(organiser_collections(user=user), pk=collection_id)
+def organiser_jobs(*, user, need: Need = "write") -> QuerySet[Job]:
+    """Jobs on a collection the user may reach; a job on no collection is its owner's alone."""
+    _check(need)
+    jobs = Job.objects.select_related("collection", "owner")
+    if not user.is_authenticated:
+        return jobs.none()
+    if user.is_superuser:
+        return jobs
+    on_collections = _organised_by(jobs, user=user, path="collection", need=need)
+    return on_collections | jobs.filter(collection__isnull=True, owner=user)
 
 
-def campaign_for_organiser(*, user, campaign_id: int) -> PreferenceCampaign:
-    """The preference campaign ``campaign_id`` if ``user`` organises its collection; else 404."""
-    return get_object_or_404(organiser_campaigns(user=user), pk=campaign_id)
+def _get(rows, *, pk: int, need: Need, what: str):
+    """``rows(need)`` holds the row: return it; else 403 if a lesser need reaches it, else 404."""
+    found = rows(need).filter(pk=pk).first()
+    if found is not None:
+        return found
+    for lesser in NEEDS[: NEEDS.index(need)]:
+        row = rows(lesser).filter(pk=pk).first()
+        if row is not None:
+            collection = row if isinstance(row, Collection) else row.collection
+            raise PermissionDenied(_REFUSED[need].format(collection))
+    raise Http404(f"No such {what}.")
 
 
-def relevance_campaign_for_organiser(*, user, campaign_id: int) -> RelevanceCampaign:
-    """The relevance campaign ``campaign_id`` if ``user`` organises its collection; else 404."""
-    return get_object_or_404(organiser_relevance_campaigns(user=user), pk=campaign_id)
+def collection_for_organiser(*, user, collection_id: int, need: Need = "write") -> Collection:
+    """The collection ``collection_id`` if ``user`` may reach it for ``need``; else 403/404."""
+    return _get(
+        lambda n: organiser_collections(user=user, need=n),
+        pk=collection_id, need=need, what="collection",
+    )  # fmt: skip
+
+
+def campaign_for_organiser(*, user, campaign_id: int, need: Need = "write") -> PreferenceCampaign:
+    """The preference campaign ``campaign_id`` if ``user`` may reach its collection; else 403/404."""
+    return _get(
+        lambda n: organiser_campaigns(user=user, need=n),
+        pk=campaign_id, need=need, what="preference campaign",
+    )  # fmt: skip
+
+
+def relevance_campaign_for_organiser(
+    *, user, campaign_id: int, need: Need = "write"
+) -> RelevanceCampaign:
+    """The relevance campaign ``campaign_id`` if ``user`` may reach its collection; else 403/404."""
+    return _get(
+        lambda n: organiser_relevance_campaigns(user=user, need=n),
+        pk=campaign_id, need=need, what="relevance campaign",
+    )  # fmt: skip
+
+
+def job_for_organiser(*, user, job_id: int, need: Need = "write") -> Job:
+    """The job ``job_id`` if ``user`` may reach it (its collection, or their own job); else 403/404."""
+    return _get(lambda n: organiser_jobs(user=user, need=n), pk=job_id, need=need, what="job")

@@ -2,44 +2,113 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
 from judging.models import (
     Clip,
     Collection,
+    CollectionShare,
     Query,
     RelevanceJudgment,
     RunEntry,
     System,
 )
-from judging.selectors.access import organiser_collections
+from judging.search import prefix_search
+from judging.selectors.access import Need, organiser_collections
 
 
-def collections_for_organiser(*, user) -> QuerySet[Collection]:
-    """The collections ``user`` organises, with their numbers of clips, queries and systems."""
-    return organiser_collections(user=user).annotate(
-        clip_count=Count("clips", distinct=True),
-        query_count=Count("queries", distinct=True),
-        system_count=Count("systems", distinct=True),
+def collections_for_organiser(*, user, need: Need = "write") -> QuerySet[Collection]:
+    """The collections ``user`` reaches for ``need``, with their numbers of clips, queries
+    and systems (each counted by its own subquery, so the counts never multiply)."""
+
+    def count(model, **outer):
+        rows = model.objects.filter(**outer).order_by().values(*outer).annotate(n=Count("pk"))
+        return Coalesce(Subquery(rows.values("n")[:1]), 0)
+
+    return organiser_collections(user=user, need=need).annotate(
+        clip_count=count(Clip, collection=OuterRef("pk")),
+        query_count=count(Query, collection=OuterRef("pk")),
+        system_count=count(System, collection=OuterRef("pk")),
     )
 
 
-def collection_with_counts(*, user, collection_id: int) -> Collection:
+def collection_list(*, user, archived: bool = False) -> list[Collection]:
+    """The collections a user may read, archived or not, each with ``access`` for the page
+    (``owner``, ``full`` or ``read``) and its owner's name."""
+    collections = list(
+        collections_for_organiser(user=user, need="read")
+        .filter(archived_at__isnull=not archived)
+        .select_related("owner")
+        .order_by("name", "pk")
+    )
+    shared = dict(
+        CollectionShare.objects.filter(user=user, collection__in=collections).values_list(
+            "collection_id", "access"
+        )
+    )
+    for collection in collections:
+        mine = user.is_superuser or collection.owner_id == user.pk
+        collection.access = "owner" if mine else shared.get(collection.pk)
+    return collections
+
+
+def collection_counts(*, collection: Collection) -> dict[str, int]:
+    """How many clips, queries and systems the collection has (three indexed counts)."""
+    return {
+        "clips": collection.clips.count(),
+        "queries": collection.queries.count(),
+        "systems": collection.systems.count(),
+    }
+
+
+def collection_shares(*, collection: Collection) -> QuerySet[CollectionShare]:
+    return collection.shares.select_related("user").order_by("user__username")
+
+
+def collection_with_counts(*, user, collection_id: int, need: Need = "write") -> Collection:
     """One collection of :func:`collections_for_organiser`, with its counts; else 404."""
-    return get_object_or_404(collections_for_organiser(user=user), pk=collection_id)
+    return get_object_or_404(collections_for_organiser(user=user, need=need), pk=collection_id)
 
 
-def collection_clips(*, collection: Collection) -> QuerySet[Clip]:
-    return collection.clips.order_by("external_id")
+CLIP_SEARCH = ("external_id", "title", "artist")
 
 
-def collection_queries(*, collection: Collection) -> QuerySet[Query]:
-    return collection.queries.select_related("clip").order_by("clip__external_id")
+def collection_clips(*, collection: Collection, search: str = "") -> QuerySet[Clip]:
+    """The collection's clips by id; with ``search``, those whose id, title or artist starts
+    with it (an index range, :mod:`judging.search`)."""
+    clips = prefix_search(
+        Clip.objects.all(), search, fields=CLIP_SEARCH, scope={"collection": collection}
+    )
+    return clips.order_by("external_id")
 
 
-def collection_systems(*, collection: Collection) -> QuerySet[System]:
-    return collection.systems.annotate(entries=Count("run_entries")).order_by("name")
+def collection_queries(*, collection: Collection, search: str = "") -> QuerySet[Query]:
+    """The collection's queries by their clip's id; ``search`` as for clips, on the clip."""
+    queries = prefix_search(
+        Query.objects.select_related("clip"),
+        search,
+        fields=tuple(f"clip__{field}" for field in CLIP_SEARCH),
+        scope={"collection": collection},
+    )
+    return queries.order_by("clip__external_id")
+
+
+def collection_systems(*, collection: Collection, search: str = "") -> QuerySet[System]:
+    """The collection's systems by name, with their numbers of run entries; ``search`` on
+    the beginning of the name or team."""
+    entries = (
+        RunEntry.objects.filter(system=OuterRef("pk"))
+        .order_by()
+        .values("system")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    systems = prefix_search(
+        System.objects.all(), search, fields=("name", "team"), scope={"collection": collection}
+    )
+    return systems.annotate(entries=Coalesce(Subquery(entries[:1]), 0)).order_by("name")
 
 
 def collection_system(*, collection: Collection, system_id: int) -> System:

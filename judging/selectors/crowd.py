@@ -22,7 +22,7 @@ from judging.models import (
     TrapQuestion,
     Worker,
 )
-from judging.selectors.access import organiser_campaigns
+from judging.selectors.access import Need, organiser_campaigns
 
 # --- worker side ----------------------------------------------------------------------
 
@@ -84,17 +84,18 @@ def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
 # --- organiser side -------------------------------------------------------------------
 
 
-def campaigns_for_organiser(*, user) -> QuerySet[PreferenceCampaign]:
-    """The preference campaigns ``user`` organises, with their numbers of examples and workers."""
-    return organiser_campaigns(user=user).annotate(
+def campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet[PreferenceCampaign]:
+    """The preference campaigns ``user`` reaches for ``need``, with their numbers of examples
+    and workers."""
+    return organiser_campaigns(user=user, need=need).annotate(
         example_count=Count("examples", distinct=True),
         worker_count=Count("workers", distinct=True),
     )
 
 
-def campaign_with_counts(*, user, campaign_id: int) -> PreferenceCampaign:
+def campaign_with_counts(*, user, campaign_id: int, need: Need = "write") -> PreferenceCampaign:
     """One campaign of :func:`campaigns_for_organiser`, with its counts; else 404."""
-    return get_object_or_404(campaigns_for_organiser(user=user), pk=campaign_id)
+    return get_object_or_404(campaigns_for_organiser(user=user, need=need), pk=campaign_id)
 
 
 @dataclass(frozen=True)

@@ -17,12 +17,13 @@ from judging.models import (
     RelevanceJudgment,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
-from judging.selectors.access import organiser_relevance_campaigns
+from judging.selectors.access import Need, organiser_relevance_campaigns
 
 
-def relevance_campaigns_for_organiser(*, user) -> QuerySet[RelevanceCampaign]:
-    """The relevance campaigns ``user`` organises, with their numbers of queries and pool size."""
-    return organiser_relevance_campaigns(user=user).annotate(
+def relevance_campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
+    """The relevance campaigns ``user`` reaches for ``need``, with their numbers of queries
+    and pool size."""
+    return organiser_relevance_campaigns(user=user, need=need).annotate(
         query_count=Count("assignments__query", distinct=True),
         pool_size=Count("pool", distinct=True),
     )

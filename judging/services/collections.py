@@ -12,10 +12,12 @@ it merges with the crowd branch's ``judging/services`` package.)
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping, Sequence
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from judging import handoff
 from judging.models import Clip, Collection, JudgmentSource, Query, RunEntry, System
@@ -28,7 +30,33 @@ from judging.services.sources import (
 )
 
 
+def _has_control(text: str, *, allowed: str = "") -> bool:
+    """Control or invisible formatting characters (e.g. right-to-left overrides)."""
+    return any(unicodedata.category(c) in ("Cc", "Cf") and c not in allowed for c in text)
+
+
+def _clean_name(name: str, *, what: str) -> str:
+    """A name as people see it: trimmed, not empty, at most 200 characters, printable."""
+    name = (name or "").strip()
+    if not name:
+        raise ValidationError(f"Give the {what} a name.")
+    if len(name) > 200:
+        raise ValidationError(f"The {what}'s name is {len(name)} characters long; at most 200.")
+    if _has_control(name):
+        raise ValidationError(f"The {what}'s name has a control character; type it again.")
+    return name
+
+
+def _clean_description(description: str) -> str:
+    description = (description or "").strip()
+    if _has_control(description, allowed="\n\r\t"):
+        raise ValidationError("The description has a control character; type it again.")
+    return description
+
+
 def collection_create(*, owner, name: str, description: str = "") -> Collection:
+    name = _clean_name(name, what="collection")
+    description = _clean_description(description)
     if Collection.objects.filter(owner=owner, name=name).exists():
         raise ValidationError(f"You already have a collection named {name!r}.")
     try:
@@ -36,6 +64,44 @@ def collection_create(*, owner, name: str, description: str = "") -> Collection:
             return Collection.objects.create(owner=owner, name=name, description=description)
     except IntegrityError:
         raise ValidationError(f"You already have a collection named {name!r}.") from None
+
+
+def collection_update(
+    *, collection: Collection, name: str | None = None, description: str | None = None
+) -> Collection:
+    """Rename and/or describe a collection; names stay unique among its owner's collections."""
+    fields = []
+    if name is not None:
+        name = _clean_name(name, what="collection")
+        taken = Collection.objects.filter(owner_id=collection.owner_id, name=name)
+        if taken.exclude(pk=collection.pk).exists():
+            raise ValidationError(f"The owner already has a collection named {name!r}.")
+        collection.name = name
+        fields.append("name")
+    if description is not None:
+        collection.description = _clean_description(description)
+        fields.append("description")
+    if fields:
+        try:
+            with transaction.atomic():
+                collection.save(update_fields=fields)
+        except IntegrityError:
+            raise ValidationError(f"The owner already has a collection named {name!r}.") from None
+    return collection
+
+
+def collection_archive(*, collection: Collection, archived: bool) -> Collection:
+    """Archive (leave out of the list) or bring back a collection; nothing else changes.
+
+    Archiving twice keeps the first date.
+    """
+    rows = Collection.objects.filter(pk=collection.pk)
+    if archived:
+        rows.filter(archived_at__isnull=True).update(archived_at=timezone.now())
+    else:
+        rows.update(archived_at=None)
+    collection.refresh_from_db(fields=["archived_at"])
+    return collection
 
 
 CLIP_FIELDS = ("title", "artist", "genre", "duration")

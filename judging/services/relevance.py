@@ -201,6 +201,8 @@ def judgment_save(
     campaign = assignment.campaign
     if assessor is None or assessor.pk is None:
         raise AssignmentTakenBack("Only an assessor can save judgments.")
+    if not campaign.assessors.filter(pk=assessor.pk).exists():
+        raise AssignmentTakenBack("You no longer judge in this campaign.")
     if pool_entry.campaign_id != campaign.pk or pool_entry.query_id != assignment.query_id:
         raise ValidationError("That clip is not a candidate of this query.")
     if broad is not None and broad not in BROAD_LABELS:

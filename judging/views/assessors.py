@@ -51,6 +51,7 @@ def _own_assignment(request, pk: int) -> Assignment:
         Assignment.objects.select_related("campaign", "query__clip"),
         pk=pk,
         assessor=request.user,
+        campaign__assessors=request.user,  # removed from the campaign: no longer theirs
     )
 
 

@@ -7,27 +7,30 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from judging import exports, selectors
 from judging.forms.crowd import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
 from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
+from judging.selectors.access import Need
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 
 
-def _own(request, pk: int) -> PreferenceCampaign:
-    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
+def _own(request, pk: int, *, need: Need = "write") -> PreferenceCampaign:
+    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
+@require_GET
 @organiser_required
 def campaign_list(request):
-    campaigns = selectors.campaigns_for_organiser(user=request.user)
+    campaigns = selectors.campaigns_for_organiser(user=request.user, need="read")
     return render(request, "judging/preference_campaign_list.html", {"campaigns": campaigns})
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def campaign_create(request, collection_pk: int):
     collection = selectors.collection_for_organiser(user=request.user, collection_id=collection_pk)
@@ -43,9 +46,10 @@ def campaign_create(request, collection_pk: int):
     )
 
 
+@require_GET
 @organiser_required
 def campaign_detail(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     context = {
         "campaign": campaign,
         "task_link": request.build_absolute_uri(campaign.task_link()),
@@ -58,9 +62,10 @@ def campaign_detail(request, pk: int):
     return render(request, "judging/preference_campaign_detail.html", context)
 
 
+@require_GET
 @organiser_required
 def campaign_examples(request, pk: int):
-    campaign = _own(request, pk)
+    campaign = _own(request, pk, need="read")
     examples = selectors.campaign_examples(campaign=campaign)
     return render(
         request,
@@ -96,6 +101,7 @@ def examples_add_from_csv(request, pk: int):
     return redirect(campaign)
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def example_trap(request, pk: int, example_pk: int):
     campaign = _own(request, pk)
@@ -126,6 +132,7 @@ def trap_contest(request, pk: int, trap_pk: int):
     return redirect(campaign)
 
 
+@require_GET
 @organiser_required
 def campaign_answers_csv(request, pk: int):
-    return exports.campaign_answers_csv(campaign=_own(request, pk))
+    return exports.campaign_answers_csv(campaign=_own(request, pk, need="read"))

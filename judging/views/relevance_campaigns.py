@@ -4,26 +4,28 @@ from __future__ import annotations
 
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from judging import exports, selectors
 from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
+from judging.selectors.access import Need
 from judging.services.relevance import relevance_campaign_create
 
 
-def _own_campaign(request, pk: int) -> RelevanceCampaign:
-    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
+def _own_campaign(request, pk: int, *, need: Need = "write") -> RelevanceCampaign:
+    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
 @require_GET
 @organiser_required
 def relevance_campaign_list(request):
-    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user)
+    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user, need="read")
     return render(request, "judging/relevance_campaign_list.html", {"campaigns": campaigns})
 
 
+@require_http_methods(["GET", "POST"])
 @organiser_required
 def relevance_campaign_new(request):
     form = RelevanceCampaignForm(
@@ -51,7 +53,7 @@ def relevance_campaign_new(request):
 @require_GET
 @organiser_required
 def relevance_campaign_detail(request, pk: int):
-    campaign = _own_campaign(request, pk)
+    campaign = _own_campaign(request, pk, need="read")
     context = {
         "campaign": campaign,
         "by_query": selectors.campaign_progress_by_query(campaign=campaign),
@@ -65,11 +67,11 @@ def relevance_campaign_detail(request, pk: int):
 @require_GET
 @organiser_required
 def relevance_campaign_qrels(request, pk: int):
-    campaign = _own_campaign(request, pk)
+    campaign = _own_campaign(request, pk, need="read")
     form = QrelsForm(request.GET)
     if not form.is_valid():
         return HttpResponse(
-            "Choose scale=broad|fine and policy=mean|median|first.\n",
+            "Choose scale=broad|fine and policy=mean|median|first|latest.\n",
             status=400,
             content_type="text/plain; charset=utf-8",
         )
@@ -84,4 +86,4 @@ def relevance_campaign_qrels(request, pk: int):
 @require_GET
 @organiser_required
 def relevance_campaign_csv(request, pk: int):
-    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk))
+    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk, need="read"))

@@ -38,10 +38,16 @@ def main(argv: list[str] | None = None) -> int:
     name = args[0] if args and args[0] in SUBCOMMANDS else "evaluate"
     if args and args[0] == name:
         args = args[1:]
-    module = importlib.import_module(SUBCOMMANDS[name])
-    if name == "evaluate":  # with estimated relevance: low-cost evaluation (issue 15)
-        from evaluation.core.cli import evaluate_estimated
+    module = SUBCOMMANDS[name]
+    if name == "evaluate" and wants_estimates(args):  # low-cost evaluation (issue 15)
+        module = "evaluation.core.cli.evaluate_estimated"
+    return importlib.import_module(module).main(args)
 
-        if evaluate_estimated.wants_estimates(args):
-            module = evaluate_estimated
-    return module.main(args)
+
+#: The options that make ``evaluate`` an evaluation with estimates (checked here, so that
+#: the plain ``evaluate`` does not import the low-cost modules and scipy).
+FLAGS = ("--estimates", "--metadata")
+
+
+def wants_estimates(args: list[str]) -> bool:
+    return any(a == f or a.startswith(f + "=") for a in args for f in FLAGS)

@@ -11,9 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evaluation.core.evaluate import evaluate
-from evaluation.core.names import FAMILIES, MeasureNameError, parse_measures
-from evaluation.core.trec import FormatError, read_qrels, read_run_files
+from evaluation.core.cli.inputs import InputError, evaluate_inputs
+from evaluation.core.names import FAMILIES, parse_measures
 
 DEFAULT_MEASURES = [
     "map",
@@ -91,12 +90,17 @@ def main(args: list[str]) -> int:
         measures = [
             m for text in options.measures or DEFAULT_MEASURES for m in parse_measures(text)
         ]
-        qrels = read_qrels(options.qrels, format=options.qrels_format, scale=options.scale)
-        runs = read_run_files(
-            options.runs, format=options.run_format, keep_order=options.keep_order or None
+        results = evaluate_inputs(
+            options.qrels,
+            options.runs,
+            measures,
+            complete=options.complete,
+            qrels_format=options.qrels_format,
+            run_format=options.run_format,
+            scale=options.scale,
+            keep_order=options.keep_order or None,
         )
-        results = evaluate(qrels, runs, measures, complete=options.complete)
-    except (FormatError, MeasureNameError, ValueError, OSError) as error:
+    except (InputError, ValueError) as error:  # bad files, or a bad measure name
         print(f"error: {error}", file=sys.stderr)
         return 2
     if options.format == "csv":

@@ -4,8 +4,9 @@
 Evaluation with incomplete judgments (thesis §8.1): per system the expected mean score
 E ± the half-width of its 95% interval (8.19) and Var; per system pair the expected
 difference, its variance and the confidence in its sign (8.20); the confidence in the
-whole ranking. The dispatcher sends ``evaluate`` here when ``--estimates`` or
-``--metadata`` is given; without them ``evaluate`` is the ordinary trec_eval-like one.
+whole ranking. The dispatcher (:func:`evaluation.core.cli.wants_estimates`) sends
+``evaluate`` here when ``--estimates`` or ``--metadata`` is given; without them
+``evaluate`` is the ordinary trec_eval-like one.
 """
 
 from __future__ import annotations
@@ -16,13 +17,6 @@ import sys
 
 from evaluation.core.cli._lowcost import add_measure_and_estimates, load_estimated, run_safely
 from evaluation.core.lowcost import ProbabilisticMeasure, stopping_state
-
-#: The options that make ``evaluate`` an evaluation with estimates.
-FLAGS = ("--estimates", "--metadata")
-
-
-def wants_estimates(args: list[str]) -> bool:
-    return any(a == f or a.startswith(f + "=") for a in args for f in FLAGS)
 
 
 def build_parser() -> argparse.ArgumentParser:

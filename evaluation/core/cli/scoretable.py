@@ -2,9 +2,10 @@
 qrels and runs evaluated by the measures of :mod:`evaluation.core`.
 
 The score table is the long format ``system query score``: one line per system and
-query, whitespace-separated (tabs or spaces), CRLF line ends accepted, blank lines and
-lines starting with ``#`` ignored, an optional header line ``system query score``.
-Every system must have a score for every query.
+query, in UTF-8, fields separated by whitespace (spaces, tabs, or any control
+character, as in the TREC readers), CRLF line ends accepted, blank lines and lines
+starting with ``#`` ignored, an optional header line ``system query score``. Every
+system must have a score for every query.
 """
 
 from __future__ import annotations
@@ -12,21 +13,20 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from evaluation.core.evaluate import evaluate
-from evaluation.core.names import MeasureNameError
+from evaluation.core.cli.inputs import InputError, evaluate_inputs
+from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.trec import FormatError, read_qrels, read_run_files
+from evaluation.core.trec.tokens import shown
 
 FORMATS = ("text", "csv", "json")
-
-
-class InputError(Exception):
-    """A problem with an input file; the message names the file (and line)."""
+_BLANK = bytes(range(33))  # whitespace and control characters, as the TREC readers see them
+_FIELD_SEPARATOR = re.compile(rb"[\x00-\x20]+")
 
 
 def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix:
@@ -43,35 +43,39 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
     """
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as e:
         raise InputError(f"{path}: cannot read the score table: {e.strerror or e}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: not a UTF-8 text file") from None
     cells: dict[tuple[str, str], float] = {}
     systems: dict[str, None] = {}
     queries: dict[str, None] = {}
-    for lineno, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
+    for lineno, line in enumerate(data.split(b"\n"), start=1):
+        fields = _FIELD_SEPARATOR.split(line.strip(_BLANK))
+        if fields == [b""] or fields[0].startswith(b"#"):
             continue
-        fields = line.split()
         if len(fields) != 3:
             raise InputError(
                 f"{path}:{lineno}: expected 3 columns 'system query score', found {len(fields)}"
             )
-        system, query, value = fields
-        if not cells and [f.lower() for f in fields] == ["system", "query", "score"]:
+        try:
+            system, query, value = (f.decode("utf-8") for f in fields)
+        except UnicodeDecodeError:
+            raise InputError(f"{path}:{lineno}: not UTF-8 text") from None
+        if not cells and [system.lower(), query.lower(), value.lower()] == [
+            "system",
+            "query",
+            "score",
+        ]:
             continue  # header
         try:
             score = float(value)
         except ValueError:
-            raise InputError(f"{path}:{lineno}: score {value!r} is not a number") from None
+            raise InputError(f"{path}:{lineno}: score {shown(value)} is not a number") from None
         if not math.isfinite(score):
-            raise InputError(f"{path}:{lineno}: score {value!r} is not finite")
+            raise InputError(f"{path}:{lineno}: score {shown(value)} is not finite")
         if (system, query) in cells:
             raise InputError(
-                f"{path}:{lineno}: second score for system {system!r} on query {query!r}"
+                f"{path}:{lineno}: second score for system {shown(system)} on query {shown(query)}"
             )
         cells[(system, query)] = score
         systems.setdefault(system)
@@ -87,7 +91,7 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
             except KeyError:
                 missing = sum((s, qq) not in cells for qq in Q)
                 raise InputError(
-                    f"{path}: system {s!r} has no score for query {q!r} "
+                    f"{path}: system {shown(s)} has no score for query {shown(q)} "
                     f"({missing} of {len(Q)} queries missing); every system needs every query"
                 ) from None
     return ScoreMatrix(measure=measure, systems=S, queries=Q, scores=X)
@@ -99,11 +103,14 @@ def matrix_from_qrels_and_runs(qrels_path: str, run_paths: list[str], measure: s
     Read and measure errors become :class:`InputError`, naming the file and line.
     """
     try:
-        qrels = read_qrels(qrels_path)
-        runs = read_run_files(run_paths)
-        return evaluate(qrels, runs, [measure]).matrix(measure)
-    except (FormatError, MeasureNameError, OSError) as error:
+        parsed = parse_measures(measure)
+    except ValueError as error:
         raise InputError(str(error)) from None
+    if len(parsed) != 1:
+        labels = ", ".join(m.label for m in parsed)
+        raise InputError(f"-m {measure!r} names {len(parsed)} measures ({labels}); give one")
+    results = evaluate_inputs(qrels_path, run_paths, parsed)
+    return results.matrix(parsed[0])
 
 
 def add_input_arguments(parser: argparse.ArgumentParser, *, min_runs: int) -> None:
@@ -139,7 +146,8 @@ def load_matrix(parser: argparse.ArgumentParser, args: argparse.Namespace, *, mi
     matrix = matrix_from_qrels_and_runs(args.inputs[0], args.inputs[1:], args.measure)
     if len(matrix.systems) < min_runs:
         raise InputError(
-            f"{len(matrix.systems)} run(s) in the RUN file(s); at least {min_runs} are needed"
+            f"{', '.join(args.inputs[1:])}: {len(matrix.systems)} run(s) in all; "
+            f"at least {min_runs} are needed"
         )
     return matrix
 

@@ -19,36 +19,42 @@ def average_dynamic_recall(
     *,
     k: int,
     ideal_levels: np.ndarray,
-    retrieved: np.ndarray | None = None,
 ) -> np.ndarray:
     """Average dynamic recall at k: eq. (2.17) (system form) or eq. (3.9) (user form).
 
     .. math::
 
-        ADR@k = \\frac{1}{k} \\sum_{i=1}^{k}
-                \\frac{|\\{d \\in \\mathcal{D} : r_d \\ge r_{I_i}\\} \\cap \\{A_1, \\dots, A_i\\}|}{i}
+        ADR@k = \\frac{1}{k} \\sum_{i=1}^{k} \\frac{|\\{d \\in \\mathcal{D} : r_d \\ge
+                r_{I_i},\\ r_d > 0\\} \\cap \\{A_1, \\dots, A_i\\}|}{i}
 
     At rank i the documents that "should have been seen" are those at least as relevant
-    as the i-th ideal document. With the sorted judgments as ideal this is (2.17), best
-    used at :math:`k = |\\mathcal{R}^{>0}|` (past it every document counts); with k
-    documents of level :math:`n_\\mathcal{L} - 1` it is the restrictive user form (3.9),
-    which only counts documents of maximal relevance. ``retrieved`` (documents ranked
-    per query) keeps ranks past the end of a ranking out of the count when the ideal
-    runs out of relevant documents (:math:`r_{I_i} = 0`).
+    as the i-th ideal document. With the sorted judgments as ideal this is (2.17); with
+    k documents of level :math:`n_\\mathcal{L} - 1` it is the restrictive user form
+    (3.9), which only counts documents of maximal relevance.
+
+    Only documents of the ground truth count (:math:`r_d > 0`): Typke et al.'s relevant
+    set at rank i is the ground-truth groups up to the one holding the i-th ground-truth
+    item, so past the last item (:math:`i > |\\mathcal{R}^{>0}|`, where the ideal runs out of relevant
+    documents and :math:`r_{I_i} = 0`) it is the whole ground truth, never a document
+    outside it. Read literally, (2.17) would count every retrieved document there
+    (:math:`r_d \\ge 0`), so five non-relevant documents would score 0.8 at k = 5 with
+    one relevant document judged; here they score 0. The thesis recommends
+    :math:`k = |\\mathcal{R}^{>0}|`, where both readings agree.
 
     >>> average_dynamic_recall(np.array([[1., 2.]]), k=2,
     ...                        ideal_levels=np.array([[2., 1.]]))  # (0/1 + 2/2) / 2
     array([0.5])
+    >>> average_dynamic_recall(np.zeros((1, 5)), k=5,
+    ...                        ideal_levels=np.array([[1., 0, 0, 0, 0]]))
+    array([0.])
     """
     r = top(levels, k)
     ideal = top(ideal_levels, k)
     found = np.zeros(r.shape)
-    exists = np.ones(r.shape, dtype=bool)
-    if retrieved is not None:
-        exists = ranks(k) <= np.asarray(retrieved)[:, None]
+    in_ground_truth = r > 0
     # The threshold r_{I_i} only takes a few distinct values: one pass per value.
     for value in np.unique(ideal):
-        seen = np.cumsum((r >= value) & exists, axis=1)
+        seen = np.cumsum((r >= value) & in_ground_truth, axis=1)
         found = np.where(ideal == value, seen, found)
     return (found / ranks(k)).sum(axis=1) / k
 
@@ -65,8 +71,9 @@ def average_dynamic_recall_groups(
     .. math:: r_i = \\frac{\\#\\{R_w : w \\le i,\\ R_w \\in G^1 \\cup \\dots \\cup G^c\\}}{i},
               \\qquad ADR = \\frac{1}{n} \\sum_{i=1}^{n} r_i
 
-    with :math:`n` the number of ground-truth items (or ``k`` if given). This is
-    eq. (2.17) with group g of g_total groups taking level g_total - g + 1.
+    with :math:`n` the number of ground-truth items (or ``k`` if given; past the
+    ground truth, :math:`c` is the last group). This is eq. (2.17) with group g of
+    g_total groups taking level g_total - g + 1.
 
     >>> round(average_dynamic_recall_groups([2, 3, 1, 5, 7, 8, 9, 4], [(1, 2), (3, 4, 5)]), 4)
     0.86
@@ -80,7 +87,5 @@ def average_dynamic_recall_groups(
     ideal = sorted(level_of.values(), reverse=True)
     k = len(ideal) if k is None else k
     levels = np.array([[level_of.get(item, 0.0) for item in ranking]])
-    score = average_dynamic_recall(
-        levels, k=k, ideal_levels=np.array([ideal]), retrieved=np.array([len(ranking)])
-    )
+    score = average_dynamic_recall(levels, k=k, ideal_levels=np.array([ideal]))
     return float(score[0])

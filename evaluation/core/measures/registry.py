@@ -31,8 +31,9 @@ class _Inputs:
         default = ranked.qrels.default
         name = measure.option("scale") or default
         # graded measures turn rel=ℓ into a binary scale; binary ones threshold the levels
-        self.scale: Scale = get_scale(name, threshold=threshold)
-        self.plain_scale: Scale = get_scale(name)
+        split = measure.option("split")
+        self.scale: Scale = get_scale(name, threshold=threshold, split=split)
+        self.plain_scale: Scale = get_scale(name, split=split)
         self.column = self.scale.source if name != default else default
 
     @cached_property
@@ -136,9 +137,7 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "GAP": lambda x: gap.graded_average_precision(
         x.levels, k=x.k, ideal_levels=x.ideal(), top_level=int(x.top_level)
     ),
-    "ADR": lambda x: adr.average_dynamic_recall(
-        x.levels, k=x.k, ideal_levels=x.ideal(), retrieved=x.r.retrieved
-    ),
+    "ADR": lambda x: adr.average_dynamic_recall(x.levels, k=x.k, ideal_levels=x.ideal()),
     "bpref": lambda x: bpref(
         x.relevant, x.judged, num_rel=x.num_rel, num_nonrel=x.num_nonrel, k=x.k
     ),
@@ -149,6 +148,12 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "num_rel": lambda x: x.num_rel.astype(np.float64),
     "num_rel_ret": lambda x: x.relevant.sum(axis=1),
 }
+
+
+#: Families whose scores for a query can depend, in the last bits, on the other queries
+#: of the matrix: GAP weights its thresholds by the levels found in the whole matrix.
+#: The others compute row by row and can be given a few queries at a time.
+WHOLE_MATRIX = frozenset({"GAP"})
 
 
 def compute(measure: Measure, ranked: RankedJudgments) -> np.ndarray:

@@ -6,8 +6,9 @@ ranking into a binary relevance vector, on which the usual P@n, MAP and Judged@n
 computed (§2 of the report):
 
 ``overlap`` (§2.1)
-    Relevant if it overlaps a segment judged relevant; judged if it overlaps any
-    judged segment.
+    Relevant if it overlaps a segment judged relevant that no higher-ranked result
+    overlapped; judged if it overlaps any judged segment. Each relevant segment is
+    credited once, to the first result that reaches it.
 ``bin`` (§2.2), bin size ``BS``
     Segments are reduced to the bin ``floor(start / BS)`` their start falls in; a
     result is relevant if its bin holds the start of a relevant segment, and a result
@@ -15,6 +16,14 @@ computed (§2 of the report):
 ``tol`` (§2.3), window ``l``
     The user watches ``[start, start + l)``; the result is relevant if that window
     overlaps a relevant segment not already seen through a higher-ranked result.
+
+Counting each relevant segment once keeps the measures in [0, 1], as the report's §2
+requires of every measure (:math:`m: \\mathcal{V}^l \\to [0, 1]`): at most
+:math:`|R_q|` results are relevant, so AP (normalised by :math:`|R_q|`) is at most 1.
+The report notes that plain overlap relevance counts one relevant segment several times
+(§2.1, results 2 and 4 of its Figure 1) and calls that a disadvantage; counted that way,
+three results overlapping the only relevant segment would give AP = 3 and P@5 = 0.6.
+Here they give AP = 1 and P@5 = 0.2, as the binned and tolerance variants would.
 
 Reference: R. Aly, M. Eskevich, R. Ordelman, G. J. F. Jones, "Adapting binary
 information retrieval evaluation metrics for segment-based retrieval tasks",
@@ -81,11 +90,9 @@ def _one_query(results, judgments, method, bin_size, window):
         end = start + window
     hits = _overlap(docs, start, end, jdocs, jstart, jend)
     judged = hits.any(axis=1)
-    if method == "tol":
-        seen_before = (np.cumsum(hits, axis=0) - hits) > 0
-        relevant = (hits & jrel[None, :] & ~seen_before).any(axis=1)
-    else:
-        relevant = (hits & jrel[None, :]).any(axis=1)
+    # a relevant segment reached by a higher-ranked result was already seen
+    seen_before = (np.cumsum(hits, axis=0) - hits) > 0
+    relevant = (hits & jrel[None, :] & ~seen_before).any(axis=1)
     return relevant, judged, int(jrel.sum())
 
 

@@ -19,7 +19,35 @@ def _rows(path: Path):
 
 
 @pytest.fixture(scope="session")
-def mirex2011_cg_l5_fine():
+def mirex2011_files():
+    """MIREX 2011 as read straight from the files: ``fine[(query, doc)]`` (ints) and
+    ``lists[(system, query)]`` (documents in rank order)."""
+    require(MIREX2011)
+    fine = {(q, d): int(f) for q, d, f in _rows(MIREX2011 / "judgments.tsv")}
+    lists = collections.defaultdict(list)
+    for system, query, doc in _rows(MIREX2011 / "runs.tsv"):
+        lists[(system, query)].append(doc)
+    return fine, dict(lists)
+
+
+@pytest.fixture(scope="session")
+def mirex2011_core(mirex2011_files):
+    """MIREX 2011 as the core's ``Qrels`` (Fine column) and ``{system: Run}``."""
+    from evaluation.core.trec import Qrels, Run
+
+    fine, lists = mirex2011_files
+    qrels = Qrels.from_records(
+        [(q, d, float(f)) for (q, d), f in fine.items()], columns=("fine",), default="fine"
+    )
+    by_system = collections.defaultdict(dict)
+    for (system, query), docs in lists.items():
+        by_system[system][query] = docs
+    runs = {s: Run.from_ranked_lists(v, name=s) for s, v in sorted(by_system.items())}
+    return qrels, runs
+
+
+@pytest.fixture(scope="session")
+def mirex2011_cg_l5_fine(mirex2011_files):
     r"""CG_l@5 with Fine judgments on MIREX 2011: an 18 systems × 100 queries matrix.
 
     User-oriented CG@k with linear gain g(ℓ) = ℓ on the Fine scale (n_L = 101), thesis
@@ -30,11 +58,7 @@ def mirex2011_cg_l5_fine():
 
     computed here directly from the files, independently of the measures module.
     """
-    require(MIREX2011)
-    fine = {(q, d): float(f) for q, d, f in _rows(MIREX2011 / "judgments.tsv")}
-    lists = collections.defaultdict(list)
-    for system, query, doc in _rows(MIREX2011 / "runs.tsv"):
-        lists[(system, query)].append(doc)
+    fine, lists = mirex2011_files
     systems = sorted({s for s, _ in lists})
     queries = sorted({q for _, q in lists})
     X = np.array(

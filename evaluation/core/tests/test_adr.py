@@ -1,11 +1,13 @@
 """Average dynamic recall: Typke et al.'s (2006) worked examples and both thesis forms."""
 
+import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
 from evaluation.core import evaluate
 from evaluation.core.measures import average_dynamic_recall, average_dynamic_recall_groups
 from evaluation.core.tests import worked_example as ex
+from evaluation.core.trec import Qrels, Run
 
 GROUND_TRUTH = [(1, 2), (3, 4, 5)]
 
@@ -43,3 +45,35 @@ def test_system_form_grows_the_relevant_set_with_the_ideal_ranking():
     # (1/1 + 1/2 + 1/3 + 3/4 + 3/5) / 5 = 0.63667
     expected = (1 + 1 / 2 + 1 / 3 + 3 / 4 + 3 / 5) / 5
     assert_allclose(evaluate(ex.qrels(), ex.run(), ["ADR@5"]).mean("A", "ADR@5"), expected)
+
+
+def test_past_the_ground_truth_only_ground_truth_items_count():
+    # Typke et al. 2006 §3: the relevant set only ever holds ground-truth items. Five
+    # non-relevant documents with one relevant document judged (k = 5 > |R>0| = 1):
+    # ideal ⟨1,0,0,0,0⟩, none of the retrieved is in the ground truth → 0 at every rank
+    # (read literally, eq. 2.17 counted every document once r_I = 0: 4/5 = 0.8)
+    levels = np.zeros((1, 5))
+    assert_allclose(
+        average_dynamic_recall(levels, k=5, ideal_levels=np.array([[1.0, 0, 0, 0, 0]])), [0.0]
+    )
+    qrels = Qrels.from_records([("q", "rel", 1)] + [("q", f"n{i}", 0) for i in range(5)])
+    run = Run.from_ranked_lists({"q": [f"n{i}" for i in range(5)]}, name="s")
+    assert evaluate(qrels, run, ["ADR@5"]).mean("s", "ADR@5") == 0.0
+
+
+def test_typkes_first_example_past_the_ground_truth():
+    # ⟨2,3,1,5,7,8,9,4⟩ against ⟨(1,2),(3,4,5)⟩ at k = 8 > n = 5: ranks 1–5 as in the
+    # paper (1, 0.5, 1, 1, 0.8); then the relevant set is all five items: found 4, 4, 5
+    # → 4/6, 4/7, 5/8 (not 1, 1, 1 as when every retrieved document counted)
+    ranking = [2, 3, 1, 5, 7, 8, 9, 4]
+    expected = (1 + 0.5 + 1 + 1 + 0.8 + 4 / 6 + 4 / 7 + 5 / 8) / 8
+    assert average_dynamic_recall_groups(ranking, GROUND_TRUTH, k=8) == pytest.approx(expected)
+
+
+def test_a_relevant_document_past_the_ideal_still_counts():
+    # judged: a (2), b (1); run ⟨x, b, a, y, z⟩ with x, y, z not relevant, k = 5:
+    # thresholds 2, 1, 0, 0, 0; found 0, 1, 2, 2, 2 → (0 + 1/2 + 2/3 + 2/4 + 2/5) / 5
+    levels = np.array([[0.0, 1.0, 2.0, 0.0, 0.0]])
+    ideal = np.array([[2.0, 1.0, 0.0, 0.0, 0.0]])
+    expected = (0 + 1 / 2 + 2 / 3 + 2 / 4 + 2 / 5) / 5
+    assert_allclose(average_dynamic_recall(levels, k=5, ideal_levels=ideal), [expected])

@@ -59,3 +59,21 @@ def test_it_runs_as_a_module_without_django():
         cwd=ROOT, capture_output=True, text=True, check=True,
     )  # fmt: skip
     assert done.stdout.startswith("run,measure,query,value\n")
+
+
+def test_the_plain_evaluate_command_loads_neither_scipy_nor_the_low_cost_modules(tmp_path):
+    # Importing them costs the measures command line more than its own work on a small
+    # collection (half a second and more): only `evaluate --estimates` needs them.
+    code = (
+        "import sys\n"
+        "from evaluation.core.cli import main\n"
+        f"main([{str(DATA) + '/judgments.tsv'!r}, {str(DATA) + '/runs.tsv'!r}, '-m', 'P@5'])\n"
+        "heavy = sorted(n for n in sys.modules if n.split('.')[0] == 'scipy'\n"
+        "               or n.startswith('evaluation.core.lowcost'))\n"
+        "print(heavy, file=sys.stderr)\n"
+        "sys.exit(1 if heavy else 0)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -10,10 +10,12 @@ from evaluation.core.stats import (
     fit_distribution,
     fit_empirical,
     fit_normal,
+    fit_recommended,
     fit_truncated_normal,
     goodness_of_fit,
     ks_distance,
     omega_squared,
+    recommended_family,
 )
 
 
@@ -113,3 +115,36 @@ def test_prediction_intervals_cover_the_central_mass():
         assert_allclose(
             [f.cdf(lo), f.cdf(hi)], [0.05, 0.95], atol=0.01 if family == "empirical" else 1e-9
         )
+
+
+@pytest.mark.parametrize(
+    ("n_queries", "n_levels", "family"),
+    [
+        # Tables 4.4 (50 queries) and 4.5 (20): Empirical for binary and Broad scales
+        (20, 2, "empirical"),
+        (20, 3, "empirical"),
+        (100, 3, "empirical"),
+        # four and five levels: Normal at 20 queries, Empirical from 30 (§4.4)
+        (20, 4, "normal"),
+        (29, 5, "normal"),
+        (30, 5, "empirical"),
+        # Fine: Beta at 20 and 50 queries, Empirical past the sizes studied (§5.6.2)
+        (20, 101, "beta"),
+        (50, 101, "beta"),
+        (51, 101, "empirical"),
+        (100, 101, "empirical"),
+        # unknown levels: Beta or Normal for small collections (§4.4), Empirical else
+        (10, None, "beta"),
+        (30, None, "empirical"),
+    ],
+)
+def test_the_recommended_family_follows_thesis_section_4_2_3(n_queries, n_levels, family):
+    assert recommended_family(n_queries, n_levels=n_levels) == family
+
+
+def test_an_impossible_fit_falls_back_to_the_empirical_distribution():
+    assert fit_recommended([0.4] * 10, n_levels=101).name == "empirical"  # Beta: sd = 0
+    assert fit_recommended([0.4] * 10, n_levels=5).name == "empirical"  # Normal: sd = 0
+    assert fit_recommended([0.2, 1.7, 0.4], n_levels=101).name == "empirical"  # outside [0, 1]
+    with pytest.raises(ValueError, match="unknown family"):
+        fit_recommended([0.2, 0.4], family="gamma")

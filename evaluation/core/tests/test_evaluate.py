@@ -1,10 +1,15 @@
 """evaluate() and Results: per-query scores, aggregates, the score matrix, CSV/JSON."""
 
 import json
+import sys
 
+import numpy as np
+import pytest
 from numpy.testing import assert_allclose
 
 from evaluation.core import Qrels, Run, evaluate, read_qrels, read_runs
+
+evaluate_module = sys.modules["evaluation.core.evaluate"]  # the module, not the function
 
 QRELS = Qrels.from_records(
     [("1", "a", 1), ("1", "b", 0), ("2", "c", 1), ("3", "d", 1), ("10", "e", 1)]
@@ -66,3 +71,41 @@ def test_document_ids_match_whatever_the_longest_id_of_each_file():
     qrels = read_qrels(b"1 0 a 1\n1 0 a-very-long-document-id 1\n")
     runs = read_runs(b"1 Q0 a 1 2.0 s\n")
     assert evaluate(qrels, runs, ["P@1", "map"]).means() == {"s": {"P@1": 1.0, "map": 0.5}}
+
+
+def test_a_run_without_any_judged_query_scores_nothing_instead_of_failing():
+    # No query of the run is judged: nothing to evaluate (before, recip_rank failed on
+    # an empty matrix). With -c every judged query has an empty ranking and scores 0.
+    qrels = Qrels.from_records([("q1", "a", 1)])
+    run = Run.from_records([("q9", "a", 1.0)], name="r")
+    results = evaluate(qrels, run, ["recip_rank", "ndcg", "map", "num_q"])
+    assert results.runs["r"].queries == () and results.mean("r", "num_q") == 0
+    complete = evaluate(qrels, run, ["recip_rank", "ndcg", "map"], complete=True)
+    assert complete.means() == {"r": {"recip_rank": 0.0, "ndcg": 0.0, "map": 0.0}}
+
+
+EVERY_FAMILY = [
+    "map", "AP@10", "AP(form=user)@5", "P@5", "recip_rank", "RR@3", "recall.10", "Rprec",
+    "ndcg", "nDCG@10", "nDCG(gain=exp)", "CG@5", "DCG@10", "Q@10", "RBP(p=0.8)@10", "ERR@10",
+    "EDCG@10", "GAP@10", "ADR@5", "ADR(form=user)@20", "bpref", "bpref10", "bpref_star",
+    "num_ret", "num_rel", "num_rel_ret", "P(rel=2)@10", "nDCG(scale=graded3)@5",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scoring_a_few_queries_at_a_time_gives_the_same_values_bit_for_bit(seed, monkeypatch):
+    # Rankings of very different depths and queries with very different numbers of
+    # judgments, so that the matrices of a few queries would be narrower than the whole.
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(int(rng.integers(20, 60))):
+        for d in rng.choice(400, size=int(rng.integers(1, 200)), replace=False):
+            qrels.append((f"q{q}", f"d{d}", float(rng.choice([-1, 0, 0, 1, 2, 3]))))
+        depth = int(rng.choice([1, 3, 10, 50, 400]))
+        for r, d in enumerate(rng.choice(400, size=depth, replace=False)):
+            run.append((f"q{q}", f"d{d}", float(rng.integers(0, 64)) / 8 - r * 1e-3))
+    qrels = Qrels.from_records(qrels)
+    run = Run.from_records(run, name="r")
+    whole = evaluate(qrels, run, EVERY_FAMILY).to_csv(per_query=True)
+    monkeypatch.setattr(evaluate_module, "_CELLS", 700)  # a couple of queries at a time
+    assert evaluate(qrels, run, EVERY_FAMILY).to_csv(per_query=True) == whole

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from evaluation.core import evaluate
 from evaluation.core.stats import (
     anova_two_way,
     d_study,
@@ -30,6 +31,42 @@ def test_mirex_2011_cg_l5_fine_reproduces_thesis_tables_6_1_to_6_3(mirex2011_cg_
     # Table 6.3: Φ = 0.9576 and 85 queries for Φ = 0.95
     assert round(float(d.phi[0]), 4) == 0.9576
     assert queries_needed(g, target=0.95, coefficient="phi") == 85
+
+
+# Thesis Tables 6.1 (σ²_s, σ²_q, σ²_e over the total), 6.2 (Eρ², queries for Eρ² = 0.95)
+# and 6.3 (Φ, queries for Φ = 0.95), MIREX 2011 column: Fine scale for the gain measures,
+# ℓ_min = 40 for P@5 and AP@5. Forms as in thesis §5.2.1: CG (3.3), DCG (3.4), nDCG
+# (2.10), Q (5.7), RBP (5.8), GAP (5.9), P (2.2), AP (5.6). CG_l@5 is checked above on
+# scores computed independently of the measures module.
+TABLES_6_1_TO_6_3_2011 = [
+    ("DCG(scale=fine)@5", (0.186, 0.501, 0.314), (0.9834, 33), (0.958, 84)),
+    ("nDCG(scale=fine)@5", (0.219, 0.412, 0.369), (0.9834, 33), (0.9655, 68)),
+    ("Q(scale=fine)@5", (0.214, 0.405, 0.381), (0.9825, 34), (0.9646, 70)),
+    ("RBP(scale=fine)@5", (0.217, 0.413, 0.37), (0.9833, 33), (0.9653, 69)),
+    ("GAP(scale=fine)@5", (0.226, 0.419, 0.355), (0.9845, 30), (0.9669, 66)),
+    ("P(rel=40,scale=fine)@5", (0.167, 0.464, 0.369), (0.9784, 42), (0.9526, 95)),
+    ("AP(rel=40,scale=fine)@5", (0.174, 0.452, 0.375), (0.9789, 41), (0.9546, 91)),
+]
+
+
+@pytest.mark.parametrize(
+    ("measure", "table_6_1", "table_6_2", "table_6_3"),
+    TABLES_6_1_TO_6_3_2011,
+    ids=[row[0] for row in TABLES_6_1_TO_6_3_2011],
+)
+def test_mirex_2011_reproduces_the_other_rows_of_thesis_tables_6_1_to_6_3(
+    mirex2011_core, measure, table_6_1, table_6_2, table_6_3
+):
+    qrels, runs = mirex2011_core
+    X = evaluate(qrels, runs, [measure]).matrix(measure).scores
+    assert X.shape == (18, 100)
+    g = g_study(X)
+    p = g.proportions()
+    assert tuple(round(p[c], 3) for c in ("system", "query", "residual")) == table_6_1
+    d = d_study(g, [100])
+    assert (round(float(d.e_rho2[0]), 4), queries_needed(g, target=0.95)) == table_6_2
+    phi = (round(float(d.phi[0]), 4), queries_needed(g, target=0.95, coefficient="phi"))
+    assert phi == table_6_3
 
 
 def test_the_crossed_g_study_is_eq_6_3_on_the_anova_mean_squares():

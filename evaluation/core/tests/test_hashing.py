@@ -12,7 +12,12 @@ pairs = st.lists(st.tuples(st.integers(0, 5), st.sampled_from([b"a", b"b", b"doc
 
 def _reference(table, rows):
     index = {pair: i for i, pair in enumerate(table)}
-    return [index.get(pair, -1) if pair[0] >= 0 else -1 for pair in rows]
+    return [index.get(pair, -1) for pair in rows]
+
+
+def _hashes(docs, collide):
+    # collide: every document hashes alike, so only the bytes tell them apart
+    return np.zeros(len(docs), dtype=np.uint64) if collide else hashing.doc_hashes(docs)
 
 
 @pytest.mark.parametrize("collide", [False, True])
@@ -20,22 +25,37 @@ def _reference(table, rows):
 @given(
     table=pairs, rows=st.lists(st.tuples(st.integers(-1, 6), st.sampled_from([b"a", b"b", b"c"])))
 )
-def test_lookup_equals_a_dictionary(table, rows, collide):
+def test_matching_pairs_equals_a_dictionary(table, rows, collide):
     table = list(dict.fromkeys(table))  # a table holds a pair once
-    if collide:  # every document hashes alike: only the bytes tell them apart
-        real = hashing.doc_hashes
-        hashing.doc_hashes = lambda docs: np.zeros(len(docs), dtype=np.uint64)
-    try:
-        found = hashing.lookup(
-            np.array([c for c, _ in table], dtype=np.int64),
-            np.array([d for _, d in table], dtype="S20"),
-            np.array([c for c, _ in rows], dtype=np.int64),
-            np.array([d for _, d in rows], dtype="S1"),
-        )
-    finally:
-        if collide:
-            hashing.doc_hashes = real
+    docs = np.array([d for _, d in table], dtype="S20")
+    probes = np.array([d for _, d in rows], dtype="S1")
+    found = hashing.match_pairs(
+        np.array([c for c, _ in table], dtype=np.int64),
+        docs,
+        _hashes(docs, collide),
+        np.array([c for c, _ in rows], dtype=np.int64),
+        probes,
+        _hashes(probes, collide),
+    )
     assert found.tolist() == _reference(table, rows)
+
+
+@pytest.mark.parametrize("collide", [False, True])
+@settings(max_examples=100, deadline=None)
+@given(table=pairs)
+def test_a_pair_held_twice_is_found_with_both_rows(table, collide):
+    first = {}
+    repeated = [(first.setdefault(pair, i), i) for i, pair in enumerate(table)]
+    repeated = [(i, j) for i, j in repeated if i != j]
+    docs = np.array([d for _, d in table], dtype="S20")
+    codes = np.array([c for c, _ in table], dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    try:
+        hashing.match_pairs(codes, docs, _hashes(docs, collide), empty, docs[:0], empty)
+    except hashing.RepeatedPair as e:
+        assert table[e.first] == table[e.second] and e.first < e.second
+    else:
+        assert repeated == []
 
 
 def test_an_id_hashes_alike_in_arrays_of_any_width():
@@ -58,3 +78,19 @@ def test_blocked_hashing_equals_the_whole_array_formula():
             h = np.where(words[:, j] != 0, step, h)
         expected = hashing._mix(h)
     assert (hashing.doc_hashes(docs) == expected).all()
+
+
+@pytest.mark.parametrize("collide", [False, True])
+@settings(max_examples=100, deadline=None)
+@given(rows=pairs, grouped=st.booleans())
+def test_first_duplicate_finds_a_repeated_pair_exactly_when_there_is_one(rows, collide, grouped):
+    if grouped:  # as the readers call it: rows grouped by code
+        rows = sorted(rows, key=lambda r: r[0])
+    codes = np.array([c for c, _ in rows], dtype=np.int64)
+    docs = np.array([d for _, d in rows], dtype="S20")
+    found = hashing.first_duplicate(codes, docs, _hashes(docs, collide))
+    if len(set(rows)) == len(rows):
+        assert found is None
+    else:
+        i, j = found
+        assert i < j and rows[i] == rows[j]

@@ -33,8 +33,8 @@ def test_trec_eval_names_map_to_the_same_measures():
     ("name", "message"),
     [
         ("nDGC@10", "valid: P, AP"),
-        ("RBP(q=0.8)@5", "valid options: rel, scale, gain, form, p"),
-        ("nDCG(form=user)@5", "valid options: rel, scale, gain"),
+        ("RBP(q=0.8)@5", "valid options: rel, scale, split, gain, form, p"),
+        ("nDCG(form=user)@5", "valid options: rel, scale, split, gain"),
         ("RBP(p=1.5)@5", r"p must be in \(0, 1\)"),
         ("CG(gain=log)@5", "valid: lin, exp"),
         ("CG(scale=huge)@5", "valid: raw, broad, fine, graded3"),

@@ -15,13 +15,17 @@ error message, only the time it takes; ``test_trec_io`` checks both paths agree.
 
 from __future__ import annotations
 
+import mmap
+import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
-from evaluation.core.trec.tokens import _PAD, Source, _Columns
+from evaluation.core.trec.tokens import _PAD, Source, _after_last_newline, _Columns
 
 MIN_BYTES = 1 << 20  # smaller inputs are not worth importing pyarrow for
+STREAM_BYTES = 1 << 22  # bytes per block when reading a file block by block
 _CHUNK = 1 << 18  # bytes per block when checking the layout (work arrays stay in cache)
 _BLOCK_SIZE = 1 << 24  # bytes per pyarrow block
 _ROWS = 1 << 16  # rows per block when gathering ids
@@ -31,7 +35,7 @@ _ROWS = 1 << 16  # rows per block when gathering ids
 class RegularTable:
     """Columns read by pyarrow: the same questions a :class:`~.tokens.Table` answers.
 
-    Row ``i`` is line ``i + 1`` (a regular file has no blank lines).
+    Row ``i`` is line ``first_row + i + 1`` (a regular file has no blank lines).
     """
 
     path: str
@@ -40,11 +44,12 @@ class RegularTable:
     strings_: dict[int, np.ndarray]
     numbers_: dict[int, np.ndarray]
     first: dict[int, bytes]
+    first_row: int = 0  # rows of the file before this table (read block by block)
 
     fast = True
 
     def line(self, row: int) -> int:
-        return row + 1
+        return self.first_row + row + 1
 
     def factor(self, column: int) -> tuple[list[bytes], np.ndarray]:
         return self.factors[column]
@@ -59,8 +64,7 @@ class RegularTable:
         return self.first[column]
 
 
-def _delimiter(source: Source) -> bytes | None:
-    head = source.head()
+def _delimiter(head: bytes) -> bytes | None:
     line = head[: head.find(b"\n")] if b"\n" in head else b""
     if b" " in line and b"\t" not in line:
         return b" "
@@ -73,14 +77,17 @@ def _layout(data: np.ndarray, size: int) -> tuple[int, int, bool]:
     """``(whitespace bytes, LF bytes, two whitespace bytes in a row or at the start)``."""
     spaces = newlines = 0
     adjacent = bool(size) and bool(data[0] <= 32)
-    scratch = np.empty(_CHUNK + 1, dtype=bool)
+    ws_buffer = np.empty(_CHUNK + 1, dtype=bool)
+    work = np.empty(_CHUNK, dtype=bool)
     for lo in range(0, size, _CHUNK):
         hi = min(size, lo + _CHUNK + 1)  # one byte of overlap to see pairs across blocks
+        n = min(_CHUNK, size - lo)
         block = data[lo:hi]
-        ws = np.less_equal(block, 32, out=scratch[: len(block)])
-        spaces += int(np.count_nonzero(ws[: min(_CHUNK, size - lo)]))
-        adjacent = adjacent or bool((ws[1:] & ws[:-1]).any())
-        newlines += int(np.count_nonzero(np.equal(block[: min(_CHUNK, size - lo)], 10)))
+        ws = np.less_equal(block, 32, out=ws_buffer[: len(block)])
+        spaces += int(np.count_nonzero(ws[:n]))
+        if not adjacent and len(ws) > 1:
+            adjacent = bool(np.logical_and(ws[1:], ws[:-1], out=work[: len(ws) - 1]).any())
+        newlines += int(np.count_nonzero(np.equal(block[:n], 10, out=work[:n])))
     return spaces, newlines, adjacent
 
 
@@ -90,30 +97,89 @@ def read_regular(
     """Read a regular file with pyarrow, or ``None`` if it is not one (see the module).
 
     ``keep`` lists the columns to keep, as for :func:`~.tokens.split_columns` (the
-    results are numbered in that order); ``kinds`` says for each what it becomes: ``"factor"`` (ids, dictionary-encoded: the
-    distinct values in order of first appearance and a code per row), ``"strings"``
-    (zero-padded ``S<n>`` like :meth:`~.tokens.Table.strings`), ``"number"`` (float64)
-    or ``"first"`` (the token of the first line only).
+    results are numbered in that order); ``kinds`` says for each what it becomes:
+    ``"factor"`` (ids, dictionary-encoded: the distinct values in order of first
+    appearance and a code per row), ``"strings"`` (zero-padded ``S<n>`` like
+    :meth:`~.tokens.Table.strings`), ``"number"`` (float64) or ``"first"`` (the token of
+    the first line only).
     """
     if source.size < MIN_BYTES:
         return None
-    delimiter = _delimiter(source)
+    delimiter = _delimiter(source.head())
     if delimiter is None:
         return None
+    return _parse(source.name, source.data[: source.size], delimiter, n_fields, keep, kinds)
+
+
+class NotRegular(Exception):
+    """The file read by :func:`iter_regular` turned out not to be regular."""
+
+
+def iter_regular(
+    path: str,
+    n_fields: int,
+    keep: tuple[int, ...],
+    kinds: tuple[str, ...],
+    *,
+    block_bytes: int = STREAM_BYTES,
+) -> Iterator[RegularTable]:
+    """:func:`read_regular` block by block: tables of whole lines, about ``block_bytes`` each.
+
+    The file is mapped, and each block's pages are let go once it is parsed, so memory
+    holds a block of it at a time. Raises :class:`NotRegular` when a block is not
+    regular (possibly after yielding earlier blocks): the caller then reads the file
+    the exact way.
+    """
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size == 0:
+            return
+        mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    data = np.frombuffer(mapping, dtype=np.uint8)
+    delimiter = _delimiter(bytes(data[: min(size, 1 << 16)]))
+    if delimiter is None:
+        raise NotRegular(path)
+    rows_before = start = 0
+    while start < size:
+        end = (
+            size
+            if size - start <= block_bytes
+            else _after_last_newline(data, start, start + block_bytes)
+        )
+        table = _parse(path, data[start:end], delimiter, n_fields, keep, kinds, rows_before)
+        if table is None:
+            raise NotRegular(path)
+        _let_go(mapping, start, end)
+        yield table
+        rows_before += table.n_rows
+        start = end
+
+
+def _let_go(mapping: mmap.mmap, start: int, end: int) -> None:
+    """Drop the whole pages of ``start:end`` from memory (the file keeps them)."""
+    first, last = -(-start // mmap.PAGESIZE) * mmap.PAGESIZE, end // mmap.PAGESIZE * mmap.PAGESIZE
+    if last > first and hasattr(mmap, "MADV_DONTNEED"):
+        mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
+
+
+def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> RegularTable | None:
+    """One regular stretch of whole lines, parsed by pyarrow; ``None`` if not regular."""
     try:
         import pyarrow as pa
         import pyarrow.csv as csv
     except ImportError:  # pragma: no cover - pyarrow is a dependency
         return None
-    size = source.size
+    size = len(data)
     names = [f"f{i}" for i in range(n_fields)]
     types = {"factor": pa.dictionary(pa.int32(), pa.binary()), "strings": pa.binary()}
     types["number"] = pa.float64()
     read = [i for i, kind in enumerate(kinds) if kind != "first"]
     try:
         table = csv.read_csv(
-            pa.BufferReader(pa.py_buffer(source.data[:size])),
-            read_options=csv.ReadOptions(column_names=names, block_size=_BLOCK_SIZE),
+            pa.BufferReader(pa.py_buffer(data)),
+            read_options=csv.ReadOptions(
+                column_names=names, block_size=min(_BLOCK_SIZE, max(size // 2 + 1, 1 << 16))
+            ),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter.decode(),
                 quote_char=False,
@@ -135,13 +201,13 @@ def read_regular(
         return None
     rows = table.num_rows
     # regular: every whitespace byte is one delimiter between two tokens, or an LF
-    spaces, newlines, adjacent = _layout(source.data, size)
-    final_newline = bool(source.data[size - 1] == 10)
+    spaces, newlines, adjacent = _layout(data, size)
+    final_newline = bool(data[size - 1] == 10)
     if rows == 0 or adjacent or newlines != rows - (0 if final_newline else 1):
         return None
     if spaces != rows * (n_fields - 1) + newlines:
         return None
-    out = RegularTable(source.name, rows, {}, {}, {}, {})
+    out = RegularTable(path, rows, {}, {}, {}, {}, first_row)
     for i in read:
         chunks = table.column(names[keep[i]]).chunks
         if kinds[i] == "factor":
@@ -150,7 +216,7 @@ def read_regular(
             out.strings_[i] = _strings(chunks, rows)
         else:
             out.numbers_[i] = np.concatenate([c.to_numpy(zero_copy_only=False) for c in chunks])
-    first_line = source.head().split(b"\n", 1)[0].split(delimiter)
+    first_line = bytes(data[: min(size, 1 << 16)]).split(b"\n", 1)[0].split(delimiter)
     for i, kind in enumerate(kinds):
         if kind == "first":
             out.first[i] = first_line[keep[i]]
@@ -182,7 +248,7 @@ def _factor(chunks, rows: int) -> tuple[list[bytes], np.ndarray]:
 
 
 def _strings(chunks, rows: int) -> np.ndarray:
-    """Binary chunks as one zero-padded ``S<n>`` array (``Table.strings``'s form)."""
+    """Binary chunks as one ``S<n>`` array (``Table.strings``'s form, maybe narrower)."""
     pieces = []
     for chunk in chunks:
         if len(chunk):
@@ -204,13 +270,10 @@ def _strings(chunks, rows: int) -> np.ndarray:
 
 
 def _fixed_width(pieces, rows: int, width: int) -> np.ndarray:
-    """Ids all ``width`` bytes long (common: ``WSJ870324-0001``): copied, not gathered."""
-    padded = -(-width // 8) * 8  # whole 64-bit words, as gather_words gives
-    out = np.zeros((rows, padded), dtype=np.uint8)
-    at = 0
-    for offsets, data in pieces:
-        n = len(offsets) - 1
-        raw = np.frombuffer(data, dtype=np.uint8)[int(offsets[0]) : int(offsets[-1])]
-        out[at : at + n, :width] = raw.reshape(n, width)
-        at += n
-    return out.view(f"S{padded}").ravel()
+    """Ids all ``width`` bytes long (common: ``WSJ870324-0001``): an ``S<width>`` view of
+    pyarrow's bytes when they are in one piece, else one copy of them."""
+    views = [
+        np.frombuffer(data, dtype=f"S{width}", count=len(offsets) - 1, offset=int(offsets[0]))
+        for offsets, data in pieces
+    ]
+    return views[0] if len(views) == 1 else np.concatenate(views)

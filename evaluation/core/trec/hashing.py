@@ -7,6 +7,8 @@ bytes themselves, so a hash collision can cost time but never change a result.
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import numpy as np
 
 _M1 = np.uint64(0xFF51AFD7ED558CCD)
@@ -98,10 +100,9 @@ def first_duplicate(
     """Rows ``(i, j)``, ``i < j``, of the first repeated (code, doc) pair found, or ``None``."""
     if len(docs) < 2:
         return None
-    sorted_keys = pair_keys(codes, docs, hashes)
-    sorted_keys.sort()
-    if not (sorted_keys[1:] == sorted_keys[:-1]).any():
-        return None  # no equal keys, so certainly no equal pairs
+    hashes = doc_hashes(docs) if hashes is None else hashes
+    if not _any_repeated(np.asarray(codes), docs, hashes):
+        return None
     keys = pair_keys(codes, docs, hashes)
     order = np.argsort(keys, kind="stable")
     sorted_keys = keys[order]
@@ -115,6 +116,22 @@ def first_duplicate(
     return int(pairs[0, first]), int(pairs[1, first])
 
 
+def _any_repeated(codes: np.ndarray, docs: np.ndarray, hashes: np.ndarray) -> bool:
+    """Whether a (code, doc) pair is held twice: :func:`match_pairs` on blocks of whole codes."""
+    bounds = [0, len(codes)]
+    if bool((codes[1:] >= codes[:-1]).all()):  # grouped by code: blocks of ~_BLOCK rows
+        starts = np.unique(np.searchsorted(codes, codes[:: _BLOCK // 2]))
+        bounds = [*starts.tolist(), len(codes)]
+    work = np.empty(8 * max(np.diff(bounds)), dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int64)
+    for lo, hi in pairwise(bounds):
+        try:
+            match_pairs(codes[lo:hi], docs[lo:hi], hashes[lo:hi], empty, docs[:0], empty, work=work)
+        except RepeatedPair:
+            return True
+    return False
+
+
 def _exact_duplicate(codes, docs):
     order = np.lexsort((docs, codes))
     c, d = codes[order], docs[order]
@@ -125,75 +142,78 @@ def _exact_duplicate(codes, docs):
     return i, j
 
 
-def lookup(table_codes, table_docs, codes, docs, hashes=None) -> np.ndarray:
-    """For each (code, doc) row, the index of the equal row in the table, or -1.
+class RepeatedPair(ValueError):
+    """Two rows hold the same (code, document) pair: rows ``first < second``."""
 
-    The table must not hold a pair twice. Rows with a negative code match nothing.
+    def __init__(self, first: int, second: int) -> None:
+        self.first, self.second = first, second
+        super().__init__(f"rows {first} and {second} hold the same pair")
 
-    The table is an open-addressing hash table with one region per code (a power of
-    two at least four times the code's rows, probed linearly), so rows that come code
-    by code look up one small region at a time. Equal hashes are confirmed on the
-    bytes, so a collision costs a probe, never a wrong match.
+
+def _homes(codes: np.ndarray, hashes: np.ndarray, bits: int) -> np.ndarray:
+    """The first slot of each (code, hash) in a table of ``2**bits`` slots."""
+    mixed = codes.astype(np.uint64)
+    with np.errstate(over="ignore"):
+        mixed *= _GOLDEN
+    mixed ^= hashes.astype(np.uint64, copy=False)
+    mixed >>= np.uint64(64 - bits)
+    return mixed.view(np.int64)  # below 2**bits
+
+
+def match_pairs(
+    codes, docs, hashes, probe_codes, probe_docs, probe_hashes, *, work=None
+) -> np.ndarray:
+    """For each probe ``(code, doc)``, the index of the row holding the same pair, or -1.
+
+    The rows go into an open-addressing table (linear probing, at most a quarter full)
+    keyed by code and :func:`doc_hashes`; a pair held by two rows raises
+    :class:`RepeatedPair`, so placing the rows is also their duplicate check. Equal
+    hashes are confirmed on the bytes: a collision costs a probe, never a wrong match
+    or a false duplicate. Made for blocks of up to ~10**5 rows, whose table stays in
+    cache; ``hashes`` are the ``doc_hashes`` of ``docs`` (and likewise for the probes).
+    ``work``, an int32 array of at least ``8 * len(codes)`` items, holds the table
+    when given, so that calls on many blocks reuse one.
     """
     codes = np.asarray(codes, dtype=np.int64)
-    table_codes = np.asarray(table_codes, dtype=np.int64)
-    out = np.full(len(docs), -1, dtype=np.int64)
-    if len(table_docs) == 0 or len(docs) == 0:
-        return out
-    n_codes = int(max(table_codes.max(), codes.max(initial=-1))) + 1
-    counts = np.bincount(table_codes, minlength=n_codes)
-    region = 1 << int(4 * counts.max() - 1).bit_length()
-    if n_codes * region <= 8 * len(table_codes) + 1024:  # one size fits all codes
-        sizes = np.full(n_codes, region, dtype=np.int64)
-    else:
-        sizes = np.left_shift(1, np.ceil(np.log2(np.maximum(4 * counts, 1))).astype(np.int64))
-    masks = (sizes - 1).astype(np.uint64)
-    bases = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.uint64)
-    table_hashes = doc_hashes(table_docs)
-    slots = _build_table(int(sizes.sum()), table_codes, table_hashes, bases, masks)
-    slot_hashes = np.where(slots >= 0, table_hashes[slots], 0)
-    hashes = doc_hashes(docs) if hashes is None else hashes
-    with np.errstate(over="ignore"):
-        for lo in range(0, len(docs), _BLOCK):
-            c, h = codes[lo : lo + _BLOCK], hashes[lo : lo + _BLOCK]
-            where = bases[c] + (h & masks[c])  # a negative code reads a slot, then is ignored
-            found = slots[where]
-            same = slot_hashes[where] == h
-            same &= c >= 0
-            candidates = np.flatnonzero(same)
-            done = candidates[table_docs[found[candidates]] == docs[lo + candidates]]
-            out[lo + done] = found[done]
-            more = (found >= 0) & (c >= 0)
-            more[done] = False  # the rest probe on: a different document is in the slot
-            rows = np.flatnonzero(more) + lo
-            step = np.uint64(1)
-            while len(rows):
-                c = codes[rows]
-                where = bases[c] + ((hashes[rows] + step) & masks[c])
-                found = slots[where]
-                taken = found >= 0
-                rows, found, where = rows[taken], found[taken], where[taken]
-                same = np.flatnonzero(slot_hashes[where] == hashes[rows])
-                if len(same):
-                    done = same[table_docs[found[same]] == docs[rows[same]]]
-                    out[rows[done]] = found[done]
-                    rows = np.delete(rows, done)
-                step += np.uint64(1)
+    probe_codes = np.asarray(probe_codes, dtype=np.int64)
+    if len(codes) >= 1 << 31:
+        raise ValueError("match_pairs works on blocks of fewer than 2**31 rows")
+    bits = max(4, int(4 * len(codes) - 1).bit_length())
+    mask = (1 << bits) - 1
+    if work is None or len(work) < 1 << bits:
+        work = np.empty(1 << bits, dtype=np.int32)
+    table = work[: 1 << bits]
+    table.fill(-1)
+    pending = np.arange(len(codes), dtype=np.int32)
+    where = _homes(codes, hashes, bits)
+    table[where] = pending  # the first round, in an empty table: of the rows aiming at a
+    while len(pending):  # slot, one wins; then one probe step per round
+        holder = table[where]
+        lost = np.flatnonzero(holder != pending)
+        pending, where, holder = pending[lost], where[lost], holder[lost]
+        same = np.flatnonzero(
+            (hashes[holder] == hashes[pending]) & (codes[holder] == codes[pending])
+        )
+        real = same[docs[holder[same]] == docs[pending[same]]]
+        if len(real):
+            pair = sorted((int(holder[real[0]]), int(pending[real[0]])))
+            raise RepeatedPair(*pair)
+        where = (where + 1) & mask
+        free = np.flatnonzero(table[where] < 0)
+        table[where[free]] = pending[free]
+    out = np.full(len(probe_codes), -1, dtype=np.int64)
+    rows = np.arange(len(probe_codes))
+    where = _homes(probe_codes, probe_hashes, bits)
+    while len(rows):  # follow each probe's chain to its pair or an empty slot
+        holder = table[where]
+        filled = np.flatnonzero(holder >= 0)
+        rows, where, holder = rows[filled], where[filled], holder[filled]
+        same = np.flatnonzero(
+            (hashes[holder] == probe_hashes[rows]) & (codes[holder] == probe_codes[rows])
+        )
+        found = same[docs[holder[same]] == probe_docs[rows[same]]]
+        out[rows[found]] = holder[found]
+        more = np.ones(len(rows), dtype=bool)
+        more[found] = False
+        rows, where = rows[more], (where[more] + 1) & mask
     return out
-
-
-def _build_table(size, codes, hashes, bases, masks) -> np.ndarray:
-    """Slots holding table row indices (-1 where empty), placed by linear probing."""
-    slots = np.full(size, -1, dtype=np.int64)
-    pending = np.arange(len(codes))
-    steps = np.zeros(len(codes), dtype=np.uint64)
-    while len(pending):
-        c = codes[pending]
-        where = bases[c] + ((hashes[pending] + steps[pending]) & masks[c])
-        free = slots[where] < 0
-        slots[where[free]] = pending[free]  # one of the rows aiming at a slot wins it
-        placed = np.zeros(len(pending), dtype=bool)
-        placed[free] = slots[where[free]] == pending[free]
-        pending = pending[~placed]
-        steps[pending] += np.uint64(1)
-    return slots

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from evaluation.core.trec.hashing import doc_hashes, first_duplicate
-from evaluation.core.trec.tokens import FormatError
+from evaluation.core.trec.tokens import FormatError, decode_id, shown
 from evaluation.core.trec.tokens import factorise as _factorise
 
 
@@ -32,6 +32,20 @@ def _as_bytes(values: Iterable) -> np.ndarray:
     encoded = [v if isinstance(v, bytes) else str(v).encode() for v in values]
     width = max((len(v) for v in encoded), default=1) or 1
     return np.array(encoded, dtype=f"S{width}")
+
+
+def _names(names, codes, path, lines) -> list[str]:
+    """Query ids as text; one that is not UTF-8 is a FormatError at its first line."""
+    out = []
+    for i, name in enumerate(names):
+        if isinstance(name, bytes):
+
+            def line(i=i):
+                return lines(int(np.argmax(codes == i))) if lines is not None else None
+
+            name = decode_id(name, "query id", path, line)
+        out.append(str(name))
+    return out
 
 
 def _query_bytes(queries) -> np.ndarray:
@@ -64,7 +78,7 @@ class Qrels:
     columns: Mapping[str, np.ndarray]
     default: str = "raw"
     path: str = "<memory>"
-    _index: dict = field(default=None, repr=False, compare=False)
+    hashes: np.ndarray | None = field(default=None, repr=False)  # doc_hashes(docs)
 
     @classmethod
     def from_arrays(
@@ -87,7 +101,7 @@ class Qrels:
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
         names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
+        names = _names(names, codes, path, lines)
         position = {q: i for i, q in enumerate(names)}
         order_names = [position[q] for q in sort_queries(names)]
         rank = np.empty(len(names), dtype=np.int64)
@@ -96,19 +110,20 @@ class Qrels:
         grouped = len(codes) < 2 or bool((codes[1:] >= codes[:-1]).all())
         order = np.arange(len(codes)) if grouped else np.argsort(codes, kind="stable")
         codes, docs = codes[order], docs[order]
-        found = first_duplicate(codes, docs)
+        hashes = doc_hashes(docs)
+        found = first_duplicate(codes, docs, hashes)
         if found is not None:
             row = int(order[found[1]])
             line = lines(row) if lines is not None else None
             raise FormatError(
                 path,
                 line,
-                f"document {docs[found[0]].decode()!r} judged twice for query "
-                f"{names[order_names[codes[found[0]]]]!r}",
+                f"document {shown(docs[found[0]])} judged twice for query "
+                f"{shown(names[order_names[codes[found[0]]]])}",
             )
         offsets = np.searchsorted(codes, np.arange(len(names) + 1))
         cols = {k: np.asarray(v, dtype=np.float64)[order] for k, v in columns.items()}
-        return cls(tuple(names[i] for i in order_names), offsets, docs, cols, default, path)
+        return cls(tuple(names[i] for i in order_names), offsets, docs, cols, default, path, hashes)
 
     @classmethod
     def from_records(
@@ -152,7 +167,8 @@ class Qrels:
         if "raw" in self.columns:  # TREC qrels whose values the user says are on this scale
             return self.columns["raw"]
         raise ValueError(
-            f"the judgments have no {source!r} values (they have: {', '.join(self.columns)})"
+            f"{self.path}: the judgments have no {source!r} values "
+            f"(they have: {', '.join(self.columns)})"
         )
 
     def num_rel(self, *, column: str | None = None, level: float = 1.0) -> np.ndarray:
@@ -223,17 +239,10 @@ class Run:
             _as_bytes(docs) if not isinstance(docs, np.ndarray) or docs.dtype.kind != "S" else docs
         )
         names, codes = query_codes if query_codes is not None else _factorise(_query_bytes(queries))
-        names = [n.decode() if isinstance(n, bytes) else str(n) for n in names]
-        n = len(docs)
+        names = _names(names, codes, path, lines)
         if scores is not None:
             scores = np.asarray(scores, dtype=np.float64)
-        if keep_order or scores is None:
-            grouped = n == 0 or bool(np.all(codes[1:] >= codes[:-1]))
-            order = None if grouped else np.argsort(codes, kind="stable")
-        else:
-            order = (
-                None if _already_ranked(codes, scores, docs) else _rank_order(codes, scores, docs)
-            )
+        order = rank_order(codes, docs, scores, keep_order=keep_order)
         if order is not None:
             codes, docs = codes[order], docs[order]
             scores = scores[order] if scores is not None else None
@@ -279,6 +288,18 @@ class Run:
         return [d.decode() for d in self.docs[self.offsets[i] : self.offsets[i + 1]]]
 
 
+def rank_order(codes, docs, scores, *, keep_order: bool) -> np.ndarray | None:
+    """The order that groups rows by query code and ranks them, ``None`` if they already are.
+
+    Ranked by score descending, ties by document id descending (trec_eval's order);
+    with ``keep_order`` or without scores, in the given order.
+    """
+    if keep_order or scores is None:
+        grouped = len(codes) == 0 or bool(np.all(codes[1:] >= codes[:-1]))
+        return None if grouped else np.argsort(codes, kind="stable")
+    return None if _already_ranked(codes, scores, docs) else _rank_order(codes, scores, docs)
+
+
 def _already_ranked(codes, scores, docs) -> bool:
     if len(codes) < 2:
         return True
@@ -308,5 +329,5 @@ def _check_duplicates(codes, docs, hashes, names, order, path, lines) -> None:
     raise FormatError(
         path,
         line,
-        f"document {docs[first].decode()!r} ranked twice for query {names[codes[first]]!r}",
+        f"document {shown(docs[first])} ranked twice for query {shown(names[codes[first]])}",
     )

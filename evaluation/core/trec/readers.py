@@ -15,9 +15,18 @@ is MIREX judgments. Tabs, spaces and CRLF line ends are all accepted.
 
 from __future__ import annotations
 
+import numpy as np
+
 from evaluation.core.trec.arrow import read_regular
 from evaluation.core.trec.model import Qrels, Run
-from evaluation.core.trec.tokens import FormatError, Table, first_fields, read_buffer, split_columns
+from evaluation.core.trec.tokens import (
+    FormatError,
+    Table,
+    decode_id,
+    first_fields,
+    read_buffer,
+    split_columns,
+)
 
 QRELS_FORMATS = ("auto", "trec", "mirex")
 RUN_FORMATS = ("auto", "trec", "mirex")
@@ -40,7 +49,7 @@ def _detect_qrels(path: str, data: bytes) -> str:
     )
 
 
-def _detect_runs(path: str, data: bytes) -> str:
+def detect_runs(path: str, data: bytes) -> str:
     sample = first_fields(data)
     if not sample:
         return "trec"
@@ -84,7 +93,7 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         keep = (0, 2, 3)
         table = read_regular(data, 4, keep, ("factor", "strings", "number"))
         table = table or split_columns(path, data, 4, keep=keep)
-        columns = {"raw": table.numbers(2, "relevance")}
+        columns = {"raw": _finite(table, table.numbers(2, "relevance"), "relevance")}
         return Qrels.from_arrays(
             None,
             table.strings(1),
@@ -96,13 +105,22 @@ def read_qrels(source, *, format: str = "auto", scale: str = "fine") -> Qrels:
         )
     else:
         table = split_columns(path, data, (3, 4))
-        columns = {"fine": table.numbers(2, "Fine score")}
+        columns = {"fine": _finite(table, table.numbers(2, "Fine score"), "Fine score")}
         if len(table.columns) == 4:
-            columns["broad"] = table.numbers(3, "Broad score")
+            columns["broad"] = _finite(table, table.numbers(3, "Broad score"), "Broad score")
         if scale not in columns:
             raise ValueError(f"{path} has no {scale!r} column (it has: {', '.join(columns)})")
         queries, docs, default = table.strings(0), table.strings(1), scale
     return Qrels.from_arrays(queries, docs, columns, default=default, path=path, lines=table.line)
+
+
+def _finite(table, values, what: str):
+    """``values``, or a FormatError at the first that is NaN or infinite (no relevance is)."""
+    bad = np.flatnonzero(~np.isfinite(values))
+    if len(bad):
+        row = int(bad[0])
+        raise FormatError(table.path, table.line(row), f"{what} {float(values[row])} is not finite")
+    return values
 
 
 def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -> dict[str, Run]:
@@ -115,14 +133,14 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
     _check_format(format, RUN_FORMATS)
     data = read_buffer(source)
     path = data.name
-    fmt = _detect_runs(path, data) if format == "auto" else format
+    fmt = detect_runs(path, data) if format == "auto" else format
     if fmt == "trec":  # qid Q0 docno rank score tag: Q0 and rank are not read
         keep = (0, 2, 4, 5)
         table = read_regular(data, 6, keep, ("factor", "strings", "number", "first"))
         table = table or split_columns(path, data, 6, keep=keep)
         if table.n_rows == 0:
             return {}
-        name = table.first_token(3).decode()
+        name = decode_id(table.first_token(3), "run name (tag)", path, table.line(0))
         run = Run.from_arrays(
             name,
             None,
@@ -139,16 +157,15 @@ def read_runs(source, *, format: str = "auto", keep_order: bool | None = None) -
 
 
 def _split_systems(table: Table, path: str) -> dict[str, Run]:
-    import numpy as np
-
     systems = table.strings(0)
     names, codes = np.unique(systems, return_inverse=True)
     queries, docs = table.strings(1), table.strings(2)
     runs = {}
-    for i, name in enumerate(names.tolist()):
+    for i, raw in enumerate(names.tolist()):
         rows = np.flatnonzero(codes == i)
-        runs[name.decode()] = Run.from_arrays(
-            name.decode(),
+        name = decode_id(raw, "system name", path, table.line(int(rows[0])))
+        runs[name] = Run.from_arrays(
+            name,
             queries[rows],
             docs[rows],
             keep_order=True,

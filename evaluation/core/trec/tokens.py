@@ -27,6 +27,24 @@ class FormatError(ValueError):
         super().__init__(f"{where}: {message}")
 
 
+def shown(token: bytes | str, limit: int = 60) -> str:
+    """A token as it goes into a message: undecodable bytes escaped, long ones cut."""
+    text = token.decode(errors="backslashreplace") if isinstance(token, bytes) else token
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def decode_id(raw: bytes, what: str, path: str, line=None) -> str:
+    """An id read from a file as text: UTF-8, or a :class:`FormatError` naming the line.
+
+    ``line`` is the line number, or a function giving it (only called on an error).
+    """
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        where = line() if callable(line) else line
+        raise FormatError(path, where, f"{what} {shown(raw)} is not UTF-8 text") from None
+
+
 @dataclass(frozen=True)
 class Source:
     """The bytes of an input: a zero-padded copy, or a read-only map of a file.
@@ -188,7 +206,7 @@ class Table:
                     raise FormatError(
                         self.path,
                         self.line(lo + int(row)),
-                        f"{what} {token.decode(errors='replace')!r} is not a number",
+                        f"{what} {shown(token)} is not a number",
                     ) from None
         return values
 

@@ -9,7 +9,7 @@ feeds it the campaign's Fine judgments and stores what it finds.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
@@ -24,10 +24,10 @@ from judging.models import (
     ExampleItem,
     PreferenceCampaign,
     Query,
-    RelevanceJudgment,
     RunEntry,
     System,
 )
+from judging.selectors.generator import generator_judgments
 from judging.services.crowd.traps import trap_question_mark
 from judging.validation import check_text, shown
 
@@ -198,29 +198,21 @@ def examples_generate(
     per_bin: int = 200,
     seed: int = 0,
     max_examples: int | None = None,
+    bins: Sequence[int] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> GeneratorReport:
     """Run the §3.2.1 generator on the campaign's collection's Fine judgments and add the
     examples to the campaign (each with its λ per measure in ``Example.scores``).
 
-    Several judgments of one pair are averaged.
+    Several judgments of one pair are averaged. ``bins`` and ``progress`` go to
+    :func:`~evaluation.core.example_generator.generate_examples`.
     """
-    collection = campaign.collection
-    sums: dict[tuple[int, int], list[float]] = {}
-    rows = RelevanceJudgment.objects.filter(query__collection=collection, fine__isnull=False)
-    for query_id, clip_id, fine in rows.values_list("query_id", "clip_id", "fine"):
-        sums.setdefault((query_id, clip_id), []).append(fine)
-    queries = {q.pk: q for q in collection.queries.all()}
-    # A query's own clip is never one of its results.
-    own = {q.pk: q.clip_id for q in queries.values()}
-    judgments: dict[str, dict[str, float]] = {}
-    for (query_id, clip_id), values in sums.items():
-        if clip_id != own[query_id]:
-            judgments.setdefault(str(query_id), {})[str(clip_id)] = sum(values) / len(values)
+    judgments, queries = generator_judgments(campaign=campaign)
     report = generate_examples(
         judgments, measures, k=campaign.list_length, per_bin=per_bin, seed=seed,
-        max_examples=max_examples,
+        max_examples=max_examples, bins=bins, progress=progress,
     )  # fmt: skip
-    clips = {c.pk: c for c in collection.clips.all()}
+    clips = {c.pk: c for c in campaign.collection.clips.all()}
     specs = [
         {
             "query": queries[int(e.query)],

@@ -1,0 +1,66 @@
+"""The command line's input files: read them, or say in one line what is wrong and where.
+
+Every problem with an input file — missing, a directory, unreadable, empty, not UTF-8
+where text is needed, a malformed line — becomes an :class:`InputError` whose message
+names the file and, when the problem is on a line, the line (``path:line: problem``).
+The commands print it as ``error: <message>`` and exit with their status for bad
+input: 2 for ``evaluate`` (like its other errors), 1 for ``compare`` and
+``reliability`` (whose usage errors exit with 2).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evaluation.core.evaluate import Results, evaluate_files
+from evaluation.core.names import Measure
+from evaluation.core.trec import FormatError, Qrels, read_qrels
+
+
+class InputError(Exception):
+    """A problem with an input file; the message names the file (and line)."""
+
+
+def describe(error: Exception) -> str:
+    """One line saying what went wrong, naming the file for an operating-system error."""
+    if isinstance(error, OSError) and error.filename is not None:
+        return f"{error.filename}: {error.strerror or error}"
+    return str(error)
+
+
+def read_judgments(path: str, *, format: str = "auto", scale: str = "fine") -> Qrels:
+    """The judgments of a file; none at all is an error, as for trec_eval."""
+    qrels = read_qrels(path, format=format, scale=scale)
+    if len(qrels.docs) == 0:
+        raise FormatError(path, None, "no judgments found")
+    return qrels
+
+
+def evaluate_inputs(
+    qrels_path: str,
+    run_paths: list[str],
+    measures: list[Measure],
+    *,
+    complete: bool = False,
+    qrels_format: str = "auto",
+    run_format: str = "auto",
+    scale: str = "fine",
+    keep_order: bool | None = None,
+) -> Results:
+    """Read the judgments and the runs and score them, or raise :class:`InputError`."""
+
+    def judgments() -> Qrels:  # read while the first run file starts being read
+        return read_judgments(qrels_path, format=qrels_format, scale=scale)
+
+    try:
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            return evaluate_files(  # numbers that overflow print as inf or nan, unwarned
+                judgments,
+                run_paths,
+                measures,
+                complete=complete,
+                format=run_format,
+                keep_order=keep_order,
+            )
+    except (ValueError, OSError) as error:  # FormatError is a ValueError
+        raise InputError(describe(error)) from None

@@ -1,0 +1,49 @@
+"""Forms of the evaluation pages: the results settings and a campaign's mapping measures."""
+
+from __future__ import annotations
+
+from django import forms
+
+from evaluation.models import ResultsConfig
+
+
+class MeasuresField(forms.CharField):
+    """Measure names, one a line (or separated by commas outside parentheses)."""
+
+    widget = forms.Textarea(attrs={"rows": 4, "spellcheck": "false"})
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 4000)
+        super().__init__(**kwargs)
+
+    def to_python(self, value) -> list[str]:
+        text = super().to_python(value)
+        return [line.strip() for line in text.splitlines() if line.strip()]
+
+    def prepare_value(self, value):
+        return "\n".join(value) if isinstance(value, list | tuple) else value
+
+
+class ResultsSettingsForm(forms.Form):
+    measures = MeasuresField(
+        label="Measures of the leaderboards",
+        help_text="One name a line, e.g. CG(scale=fine)@5 or nDCG(scale=broad)@5. "
+        "Empty: CG@5 and DCG@5 on each scale the collection is judged on.",
+    )
+    test = forms.ChoiceField(choices=ResultsConfig.TESTS, label="Significance test")
+    adjustment = forms.ChoiceField(
+        choices=ResultsConfig.ADJUSTMENTS, label="Adjustment for many pairs"
+    )
+    resamples = forms.IntegerField(min_value=1, label="Resamples (bootstrap, permutation)")
+    seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, label="Seed of the resampling")
+    alpha = forms.FloatField(label="Significance level α")
+    reliability_target = forms.FloatField(label="Reliability target (Eρ², Φ)")
+
+
+class MappingSettingsForm(forms.Form):
+    measures = MeasuresField(
+        label="Measures of the satisfaction mapping",
+        help_text="One name a line. Empty: the measures the campaign's examples were "
+        "generated for, else CG(scale=fine)@5.",
+    )

@@ -1,0 +1,90 @@
+"""The results settings page: leaderboards' measures, test, adjustment, resamples, α,
+reliability target (``ResultsConfig``) and each campaign's mapping measures (``MappingConfig``).
+
+Saving asks for one coalesced recompute (:mod:`evaluation.services.settings`); the page
+shows its progress without reloading, so nothing typed meanwhile is lost.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_http_methods
+
+from evaluation import selectors
+from evaluation.forms import MappingSettingsForm, ResultsSettingsForm
+from evaluation.models import MappingConfig, ResultsConfig
+from evaluation.services.settings import (
+    RESULTS_SETTINGS,
+    mapping_config_update,
+    results_config_update,
+    results_settings_notes,
+)
+from judging import selectors as judging_selectors
+from judging.roles import organiser_required
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def results_settings(request, pk: int):
+    collection = judging_selectors.collection_for_organiser(user=request.user, collection_id=pk)
+    config = ResultsConfig.for_collection(collection)
+    initial = {field: getattr(config, field) for field in RESULTS_SETTINGS}
+    posted = request.POST.get("form")
+    results_form = ResultsSettingsForm(
+        request.POST if posted == "results" else None, initial=initial
+    )
+    campaigns = list(collection.preference_campaigns.order_by("name"))
+    mapping_forms = []
+    for campaign in campaigns:
+        mine = posted == "mapping" and request.POST.get("campaign") == str(campaign.pk)
+        measures = MappingConfig.for_campaign(campaign).measures
+        form = MappingSettingsForm(
+            request.POST if mine else None, initial={"measures": measures}, prefix=f"c{campaign.pk}"
+        )
+        mapping_forms.append((campaign, form))
+
+    if posted == "results" and results_form.is_valid():
+        try:
+            changed = results_config_update(
+                collection=collection, changes=results_form.cleaned_data
+            )
+        except ValidationError as error:
+            results_form.add_error(None, error)
+        else:
+            _saved(request, changed, "results")
+            return redirect(request.path)
+    elif posted == "mapping":
+        campaign = get_object_or_404(
+            collection.preference_campaigns, pk=request.POST.get("campaign") or 0
+        )
+        form = next(f for c, f in mapping_forms if c.pk == campaign.pk)
+        if form.is_valid():
+            try:
+                changed = mapping_config_update(
+                    campaign=campaign, measures=form.cleaned_data["measures"]
+                )
+            except ValidationError as error:
+                form.add_error("measures", error)
+            else:
+                _saved(request, ["measures"] if changed else [], f"the mapping of “{campaign}”")
+                return redirect(request.path)
+
+    context = {
+        "collection": collection,
+        "config": config,
+        "results_form": results_form,
+        "mapping_forms": mapping_forms,
+        "notes": results_settings_notes(config=config, n_systems=collection.systems.count()),
+        "recompute": selectors.collection_recompute(collection=collection),
+        "leaderboards": list(collection.leaderboards.values_list("measure", flat=True)),
+    }
+    return render(request, "evaluation/results_settings.html", context)
+
+
+def _saved(request, changed: list[str], what: str) -> None:
+    if changed:
+        messages.success(request, f"Saved {what}; the results are being recomputed.")
+    else:
+        messages.info(request, f"Nothing changed in {what}.")

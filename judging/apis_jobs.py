@@ -1,0 +1,56 @@
+"""REST API of background jobs (:mod:`judging.services.jobs`): follow one, cancel one."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers
+from rest_framework.response import Response
+
+from judging import selectors
+from judging.apis import OrganiserApi
+from judging.models import Job
+from judging.services.jobs import job_cancel
+
+
+class JobSerializer(serializers.Serializer):
+    """``Job.to_dict()``: what the job page polls too."""
+
+    id = serializers.IntegerField()
+    kind = serializers.CharField()
+    state = serializers.ChoiceField(choices=[s for s, _ in Job.STATES])
+    active = serializers.BooleanField()
+    done = serializers.IntegerField()
+    total = serializers.IntegerField(allow_null=True)
+    fraction = serializers.FloatField(allow_null=True, help_text="0–1; null while unknown")
+    message = serializers.CharField(allow_blank=True)
+    error = serializers.CharField(allow_blank=True)
+    error_file = serializers.CharField(allow_blank=True)
+    error_line = serializers.IntegerField(allow_null=True)
+    cancel_requested = serializers.BooleanField()
+    created_at = serializers.DateTimeField(allow_null=True)
+    started_at = serializers.DateTimeField(allow_null=True)
+    finished_at = serializers.DateTimeField(allow_null=True)
+    url = serializers.CharField(help_text="the job's page")
+    result_url = serializers.CharField(help_text="the page of its result")
+
+
+class JobDetailSerializer(JobSerializer):
+    result = serializers.DictField(help_text="what the runner returned (per kind)")
+
+
+class JobDetailApi(OrganiserApi):
+    """A job's state and progress; with its result once done."""
+
+    @extend_schema(responses=JobDetailSerializer)
+    def get(self, request, job_id: int):
+        job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
+        return Response(JobDetailSerializer({**job.to_dict(), "result": job.result}).data)
+
+
+class JobCancelApi(OrganiserApi):
+    """Ask a job to stop (a queued one stops at once, a running one at its next step)."""
+
+    @extend_schema(request=None, responses=JobSerializer)
+    def post(self, request, job_id: int):
+        job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
+        return Response(JobSerializer(job_cancel(job=job).to_dict()).data)

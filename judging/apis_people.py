@@ -1,0 +1,88 @@
+"""REST API of people: assessor accounts and invitation links (see :mod:`judging.services.people`).
+
+An invitation's link is in the answer only once, when it is made; it is never stored.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from judging.apis import OrganiserApi
+from judging.roles import ASSESSOR, ORGANISER
+from judging.selectors.people import people_for_organiser
+from judging.services.people import invitation_create, person_create
+
+
+class InvitationSerializer(serializers.Serializer):
+    url = serializers.CharField(help_text="Send it to the person; it works once.")
+    expires_at = serializers.DateTimeField()
+
+
+def _invitation(request, new) -> dict:
+    return {"url": request.build_absolute_uri(new.path), "expires_at": new.invitation.expires_at}
+
+
+class PeopleListApi(OrganiserApi):
+    """Assessors (and, for an administrator, organisers) with whether they can log in."""
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField(source="user.pk")
+        username = serializers.CharField(source="user.username")
+        role = serializers.ChoiceField(choices=[ASSESSOR, ORGANISER])
+        can_log_in = serializers.BooleanField()
+        invitation_expires_at = serializers.DateTimeField(allow_null=True)
+        campaigns = serializers.IntegerField(help_text="relevance campaigns they judge in")
+
+    @extend_schema(responses=OutputSerializer(many=True))
+    def get(self, request):
+        rows = people_for_organiser(user=request.user)
+        return Response(self.OutputSerializer(rows, many=True).data)
+
+
+class PersonCreateApi(OrganiserApi):
+    """Create an assessor (organisers: administrators only), with a password or an invitation."""
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField(max_length=150)
+        email = serializers.EmailField(required=False, allow_blank=True, default="")
+        role = serializers.ChoiceField(choices=[ASSESSOR, ORGANISER], default=ASSESSOR)
+        password = serializers.CharField(
+            required=False, allow_null=True, default=None, trim_whitespace=False,
+            help_text="Leave out for an invitation link that lets them choose it.",
+        )  # fmt: skip
+
+    class OutputSerializer(serializers.Serializer):
+        id = serializers.IntegerField()
+        username = serializers.CharField()
+        role = serializers.CharField()
+        invitation = InvitationSerializer(allow_null=True)
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        person = person_create(created_by=request.user, **data.validated_data)
+        invitation = None
+        if not data.validated_data["password"]:
+            invitation = _invitation(
+                request, invitation_create(user=person, created_by=request.user)
+            )
+        body = {"id": person.pk, "username": person.username, "role": data.validated_data["role"],
+                "invitation": invitation}  # fmt: skip
+        return Response(self.OutputSerializer(body).data, status=status.HTTP_201_CREATED)
+
+
+class InvitationCreateApi(OrganiserApi):
+    """A new invitation link for an assessor (earlier links stop working)."""
+
+    @extend_schema(request=None, responses={201: InvitationSerializer})
+    def post(self, request, user_id: int):
+        person = get_object_or_404(get_user_model(), pk=user_id)
+        new = invitation_create(user=person, created_by=request.user)
+        return Response(
+            InvitationSerializer(_invitation(request, new)).data, status=status.HTTP_201_CREATED
+        )

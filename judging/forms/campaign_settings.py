@@ -1,0 +1,83 @@
+"""Settings of campaigns that have started: the fields each settings page edits.
+
+The fields are the services' lists (:data:`~judging.services.campaign_settings.PREFERENCE_SETTINGS`,
+:data:`~judging.services.campaign_settings.RELEVANCE_SETTINGS`): a new setting is one line
+there. Checks that involve several fields are the services' and come back as errors on
+the form (``form.add_error(None, error)``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from judging.models import PreferenceCampaign, RelevanceCampaign
+from judging.services.campaign_settings import (
+    PREFERENCE_SETTINGS,
+    RELEVANCE_SETTINGS,
+    preference_settings_errors,
+    relevance_settings_errors,
+)
+
+
+class _SettingsForm(forms.ModelForm):
+    """Adds the service's checks as errors beside their fields, before the model's
+    constraints would say the same in the database's words."""
+
+    def settings_errors(self, values: dict) -> dict[str, str]:
+        raise NotImplementedError
+
+    def clean(self):
+        data = super().clean()
+        fields = self._meta.fields
+        if all(f in data for f in fields):  # each field valid on its own
+            values = {f: getattr(self.instance, f) for f in fields} | data
+            for field, message in self.settings_errors(values).items():
+                self.add_error(field, message)
+        return data
+
+
+class PreferenceSettingsForm(_SettingsForm):
+    def settings_errors(self, values):
+        return preference_settings_errors(values)
+
+    class Meta:
+        model = PreferenceCampaign
+        fields = list(PREFERENCE_SETTINGS)
+        labels = {
+            "consent_text": "Consent text",
+            "answers_per_example": "Answers per example (redundancy)",
+            "max_answers_per_worker": "Tasks per worker at most (M)",
+            "quiz_length": "Quiz length (Q)",
+            "trap_rate": "Trap rate",
+            "trust_threshold": "Trust threshold",
+            "min_trap_answers": "Trap answers before trust counts",
+        }
+        widgets = {
+            "instructions": forms.Textarea(attrs={"rows": 4}),
+            "consent_text": forms.Textarea(attrs={"rows": 4}),
+            "trap_rate": forms.NumberInput(attrs={"step": "0.01", "min": "0", "max": "1"}),
+            "trust_threshold": forms.NumberInput(attrs={"step": "0.01", "min": "0", "max": "1"}),
+        }
+
+
+class RelevanceSettingsForm(_SettingsForm):
+    def settings_errors(self, values):
+        return relevance_settings_errors(self.instance, values)
+
+    class Meta:
+        model = RelevanceCampaign
+        fields = list(RELEVANCE_SETTINGS)
+        labels = {
+            "assessors_per_query": "Assessors per query",
+            "queries_per_assessor": "Queries per assessor (cap)",
+            "must_listen_seconds": "Must listen (seconds)",
+            "take_back_minutes": "Take back untouched work after (minutes)",
+        }
+
+
+class AssessorAddForm(forms.Form):
+    assessor = forms.ModelChoiceField(queryset=None, label="Assessor")
+
+    def __init__(self, *args, candidates, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["assessor"].queryset = candidates

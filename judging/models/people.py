@@ -1,0 +1,45 @@
+"""Invitations: a link that lets a new assessor (or organiser) set their own password.
+
+Only a hash of the token is stored (like a password), so the database never holds a
+working link. A link is single-use (``used_at``) and expires (``expires_at``); a new
+invitation for the same person revokes the earlier ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+def token_hash(token: str) -> str:
+    """What is stored of an invitation token: its SHA-256, in hex."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+class Invitation(models.Model):
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitations"
+    )
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True, help_text="Used or revoked.")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"invitation of {self.user}"
+
+    def is_usable(self, *, now=None) -> bool:
+        return self.used_at is None and self.expires_at > (now or timezone.now())

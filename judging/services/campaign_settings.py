@@ -1,0 +1,289 @@
+"""Changing a campaign after it started: settings, open and closed, assessors.
+
+Every change is checked first, with a message saying what is wrong and what to do
+(:func:`preference_settings_errors`, :func:`relevance_settings_errors`), and written
+in one transaction. What a relevance campaign judges (its pool: cut-off k and the
+same-artist rule) and the length of a preference campaign's lists are fixed when it
+is created, because work already done depends on them.
+
+Changes that alter results hand over to evaluation once per commit
+(:mod:`judging.handoff`): a new trust threshold, minimum of trap answers or quiz
+length re-decides every worker's trust (:func:`~judging.services.crowd.trust.worker_trust_update`),
+which hands the campaign over when the set of accepted answers changed — one coalesced
+recompute however many workers changed.
+"""
+
+from __future__ import annotations
+
+import copy
+import unicodedata
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Max, Q
+
+from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
+from judging.roles import is_assessor
+from judging.services.crowd.trust import worker_trust_update
+
+PREFERENCE_SETTINGS = (
+    "name",
+    "instructions",
+    "consent_text",
+    "answers_per_example",
+    "max_answers_per_worker",
+    "quiz_length",
+    "trap_rate",
+    "trust_threshold",
+    "min_trap_answers",
+    "completion_code",
+    "screen_out_code",
+)
+"""What can change after a preference campaign is created (its lists' length cannot).
+A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
+settings page, its form and the API read this tuple."""
+
+PREFERENCE_RESULT_FIELDS = ("trust_threshold", "min_trap_answers", "quiz_length")
+"""Settings that decide which answers are accepted, hence the campaign's mapping."""
+
+MAX_ASSESSORS_PER_QUERY = 20
+MAX_MUST_LISTEN_SECONDS = 600
+MAX_TAKE_BACK_MINUTES = 7 * 24 * 60
+
+
+def _printable(text: str, *, allowed: str = "") -> bool:
+    return not any(unicodedata.category(c) in ("Cc", "Cf") and c not in allowed for c in text or "")
+
+
+def preference_settings_errors(values: dict) -> dict[str, str]:
+    """What is wrong with these preference-campaign settings: ``{field: message}``.
+
+    ``values`` holds every setting (the campaign's current ones with the changes).
+    """
+    errors: dict[str, str] = {}
+    if not (values.get("name") or "").strip():
+        errors["name"] = "Give the campaign a name."
+    elif not _printable(values["name"]):
+        errors["name"] = "The name has a control character; type it again."
+    for field in ("instructions", "consent_text"):
+        if not _printable(values.get(field, ""), allowed="\n\r\t"):
+            errors[field] = "This text has a control character; type it again."
+    if not 0 <= values["trap_rate"] <= 1:
+        errors["trap_rate"] = (
+            "The trap rate is a probability between 0 and 1 (0.1: one task in ten)."
+        )
+    if not 0 <= values["trust_threshold"] <= 1:
+        errors["trust_threshold"] = (
+            "Trust is the share of trap questions answered right: give a threshold "
+            "between 0 and 1 (0.7: seven in ten)."
+        )
+    if values["answers_per_example"] < 1:
+        errors["answers_per_example"] = "Each example needs at least one answer."
+    if values["max_answers_per_worker"] < 1:
+        errors["max_answers_per_worker"] = "A worker must be able to answer at least one task."
+    elif values["quiz_length"] >= values["max_answers_per_worker"]:
+        errors["quiz_length"] = (
+            f"Workers answer at most {values['max_answers_per_worker']} tasks and the first "
+            f"{values['quiz_length']} would be quiz questions, leaving no real work: make "
+            "the quiz shorter than the cap per worker."
+        )
+    if values["quiz_length"] == 0 and values["min_trap_answers"] < 1:
+        errors["min_trap_answers"] = (
+            "Without a quiz, trust is judged after this many trap answers: at least 1."
+        )
+    if values["quiz_length"] == 0 and values["trap_rate"] == 0 and "trap_rate" not in errors:
+        errors["trap_rate"] = (
+            "With no quiz and a trap rate of 0, no worker ever meets a trap question, so "
+            "no worker is ever trusted and no answer is accepted: set a quiz length or a "
+            "trap rate above 0."
+        )
+    codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
+    for field, code in zip(("completion_code", "screen_out_code"), codes, strict=True):
+        if not code.strip():
+            errors[field] = "Give a code (the platform checks it)."
+        elif not _printable(code) or any(c.isspace() for c in code):
+            errors[field] = "A code has no spaces or control characters."
+    if codes[0] and codes[0] == codes[1]:
+        errors["screen_out_code"] = (
+            "The screen-out code must differ from the completion code, or a worker stopped "
+            "for low trust would be paid as if they had finished."
+        )
+    return errors
+
+
+def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -> list[str]:
+    """Apply ``changes`` (field → value) to the campaign's settings; returns the fields changed.
+
+    Raises :class:`ValidationError` (a dict by field) and writes nothing when a value is
+    wrong. If trust settings changed, every worker's trust is decided again.
+    """
+    values = _checked(campaign, changes, PREFERENCE_SETTINGS)
+    errors = preference_settings_errors(values)
+    if errors:
+        raise ValidationError(errors)
+    changed = [f for f in changes if getattr(campaign, f) != values[f]]
+    if not changed:
+        return []
+    others = PreferenceCampaign.objects.filter(collection_id=campaign.collection_id)
+    if "name" in changed and others.filter(name=values["name"]).exclude(pk=campaign.pk).exists():
+        raise ValidationError({"name": f"The collection has a campaign named {values['name']!r}."})
+    for field in changed:
+        setattr(campaign, field, values[field])
+    try:
+        with transaction.atomic():
+            campaign.save(update_fields=changed)
+            if set(changed) & set(PREFERENCE_RESULT_FIELDS):
+                for worker in campaign.workers.all():
+                    worker_trust_update(worker=worker)
+    except IntegrityError as error:
+        raise ValidationError(f"The settings could not be saved: {error}") from None
+    return changed
+
+
+def _checked(campaign, changes: dict, settings: tuple[str, ...]) -> dict:
+    """Every setting with the changes, each checked on its own by the model's field
+    (type, range, length); a :class:`ValidationError` by field if one is wrong."""
+    unknown = sorted(set(changes) - set(settings))
+    if unknown:
+        raise ValidationError(f"These settings cannot be changed: {', '.join(unknown)}.")
+    draft = copy.copy(campaign)
+    for field, value in changes.items():
+        setattr(draft, field, value)
+    others = [f.name for f in campaign._meta.fields if f.name not in changes]
+    draft.clean_fields(exclude=others)
+    return {field: getattr(draft, field) for field in settings}
+
+
+def relevance_settings_errors(campaign: RelevanceCampaign, values: dict) -> dict[str, str]:
+    """What is wrong with these relevance-campaign settings: ``{field: message}``."""
+    errors: dict[str, str] = {}
+    if not (values.get("name") or "").strip():
+        errors["name"] = "Give the campaign a name."
+    elif not _printable(values["name"]):
+        errors["name"] = "The name has a control character; type it again."
+    per_query = values["assessors_per_query"]
+    if not 1 <= per_query <= MAX_ASSESSORS_PER_QUERY:
+        errors["assessors_per_query"] = (
+            f"Each query needs between 1 and {MAX_ASSESSORS_PER_QUERY} assessors."
+        )
+    elif per_query < campaign.assessors_per_query:
+        busy = (
+            campaign.assignments.filter(assessor__isnull=False)
+            .values("query")
+            .annotate(n=Count("pk"))
+            .filter(n__gt=per_query)
+        )
+        if busy.exists():
+            most = max(row["n"] for row in busy)
+            errors["assessors_per_query"] = (
+                f"{busy.count()} quer{'y has' if busy.count() == 1 else 'ies have'} "
+                f"{most} assessors at work or done already, so the number per query can go "
+                f"down to {most} at the lowest."
+            )
+    cap = values.get("queries_per_assessor")
+    if cap is not None and cap < 1:
+        errors["queries_per_assessor"] = "Leave the cap empty for no cap, or give at least 1."
+    if not 0 <= values["must_listen_seconds"] <= MAX_MUST_LISTEN_SECONDS:
+        errors["must_listen_seconds"] = (
+            f"Between 0 and {MAX_MUST_LISTEN_SECONDS} seconds (a clip is rarely longer)."
+        )
+    if not 1 <= values["take_back_minutes"] <= MAX_TAKE_BACK_MINUTES:
+        errors["take_back_minutes"] = f"Between 1 minute and {MAX_TAKE_BACK_MINUTES} (a week)."
+    return errors
+
+
+RELEVANCE_SETTINGS = (
+    "name",
+    "assessors_per_query",
+    "queries_per_assessor",
+    "must_listen_seconds",
+    "take_back_minutes",
+)
+"""What can change after a relevance campaign is created (its pool cannot)."""
+
+
+def relevance_campaign_update(*, campaign: RelevanceCampaign, changes: dict) -> list[str]:
+    """Apply ``changes`` to the campaign's settings; returns the fields changed.
+
+    More assessors per query adds free slots to every query of the pool; fewer removes
+    free slots (never work someone holds or did).
+    """
+    values = _checked(campaign, changes, RELEVANCE_SETTINGS)
+    errors = relevance_settings_errors(campaign, values)
+    if errors:
+        raise ValidationError(errors)
+    changed = [f for f in changes if getattr(campaign, f) != values[f]]
+    if not changed:
+        return []
+    with transaction.atomic():
+        if "assessors_per_query" in changed:
+            _slots_set(campaign, values["assessors_per_query"])
+        for field in changed:
+            setattr(campaign, field, values[field])
+        campaign.save(update_fields=changed)
+    return changed
+
+
+def _slots_set(campaign: RelevanceCampaign, per_query: int) -> None:
+    """Give every query of the pool ``per_query`` slots, counting the ones in use."""
+    slots = campaign.assignments.values("query").annotate(
+        n=Count("pk"), used=Count("pk", filter=Q(assessor__isnull=False)), top=Max("slot")
+    )
+    new = []
+    for row in slots:
+        if row["n"] < per_query:
+            new += [
+                Assignment(campaign=campaign, query_id=row["query"], slot=row["top"] + i)
+                for i in range(1, per_query - row["n"] + 1)
+            ]
+        elif row["n"] > per_query:
+            free = campaign.assignments.filter(query_id=row["query"], assessor__isnull=True)
+            extra = list(
+                free.order_by("-slot").values_list("pk", flat=True)[: row["n"] - per_query]
+            )
+            Assignment.objects.filter(pk__in=extra).delete()
+    Assignment.objects.bulk_create(new)
+
+
+def campaign_open_set(*, campaign: RelevanceCampaign | PreferenceCampaign, is_open: bool) -> bool:
+    """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed."""
+    changed = type(campaign).objects.filter(pk=campaign.pk).exclude(is_open=is_open)
+    if not changed.update(is_open=is_open):
+        return False
+    campaign.is_open = is_open
+    return True
+
+
+def relevance_campaign_assessor_add(*, campaign: RelevanceCampaign, assessor) -> bool:
+    """Let ``assessor`` judge in the campaign; ``False`` if they already do."""
+    if not is_assessor(assessor) or not assessor.is_active:
+        raise ValidationError(f"{assessor.get_username()} is not an assessor.")
+    if campaign.assessors.filter(pk=assessor.pk).exists():
+        return False
+    campaign.assessors.add(assessor)
+    return True
+
+
+def relevance_campaign_assessor_remove(*, campaign: RelevanceCampaign, assessor) -> dict:
+    """Stop ``assessor`` judging in the campaign; what they judged stays.
+
+    Queries they hold but never touched are freed for others; each query they started
+    but did not finish gets one more free slot, so another assessor can judge it while
+    their partial work is kept (and resumed if they are added back).
+    Returns ``{"freed": n, "reopened": n}``.
+    """
+    with transaction.atomic():
+        campaign.assessors.remove(assessor)
+        theirs = campaign.assignments.filter(assessor=assessor, completed_at__isnull=True)
+        freed = theirs.filter(touched_at__isnull=True).update(assessor=None, assigned_at=None)
+        started = list(theirs.filter(touched_at__isnull=False).values_list("query_id", flat=True))
+        tops = dict(
+            campaign.assignments.filter(query_id__in=started)
+            .values("query")
+            .annotate(top=Max("slot"))
+            .values_list("query", "top")
+        )
+        Assignment.objects.bulk_create(
+            Assignment(campaign=campaign, query_id=q, slot=tops[q] + 1) for q in started
+        )
+    return {"freed": freed, "reopened": len(started)}

@@ -1,0 +1,188 @@
+"""Background jobs with progress: start one, report progress from it, cancel it.
+
+The life of a :class:`~judging.models.Job`::
+
+    job_start ──(commit: handoff.job_queued → Celery "judging.job_run")──▶ queued
+    queued ──job_run claims it──▶ running ──runner returns──▶ done (result)
+                                          ├─runner raises JobFailed/ImportFailed──▶ failed (message, file, line)
+                                          ├─report() finds cancel_requested──▶ cancelled
+                                          └─anything else──▶ failed ("unexpected error", logged)
+    queued ──broker unreachable──▶ failed ("the background worker could not be reached")
+
+A **runner** is ``runner(*, job, report) -> dict``: it reads ``job.params``, calls
+services, calls ``report(done, total, message)`` as it goes, and returns the JSON
+document the result page shows. Runners are listed in
+:data:`judging.services.job_runners.JOB_RUNNERS` (one line per kind), which also holds
+:func:`~judging.services.job_runners.job_run`, the task's body. This module imports
+neither, so they may all use it.
+"""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Protocol
+
+from django.db import IntegrityError, transaction
+from django.db.models import Case, F, Q, Value, When
+from django.utils import timezone
+
+from judging import handoff
+from judging.models import Collection, Job
+
+STALE_AFTER = timedelta(minutes=15)
+"""A running job that reported nothing for this long is taken to have lost its worker."""
+
+NOT_SENT = (
+    "The background worker could not be reached, so the job never started and nothing "
+    "was changed. Try again in a minute; if it fails again, ask an administrator to check "
+    "that Redis and the Celery worker are running."
+)
+
+
+class JobFailed(Exception):
+    """What a runner raises to fail with a clear message (and the file and line to blame)."""
+
+    def __init__(self, message: str, *, file: str = "", line: int | None = None) -> None:
+        super().__init__(message)
+        self.message, self.file, self.line = message, file, line
+
+
+class JobCancelled(Exception):
+    """Raised by :class:`JobReport` when someone asked for the job to stop."""
+
+
+class Report(Protocol):
+    """How a runner reports progress: ``done`` of ``total`` (``None``: unknown), a message."""
+
+    def __call__(
+        self, done: int, total: int | None = None, message: str = "", *, force: bool = False
+    ) -> None: ...
+
+
+def job_start(
+    *,
+    kind: str,
+    owner,
+    collection: Collection | None = None,
+    key: str = "",
+    params: dict | None = None,
+) -> Job:
+    """Create a queued job and send it to a Celery worker when the transaction commits.
+
+    While a job of ``kind`` on ``key`` is queued or running, the same job is returned
+    instead of a new one (a repeated submit starts nothing twice).
+    """
+    if key:
+        active = Job.objects.filter(kind=kind, key=key, state__in=Job.ACTIVE).first()
+        if active is not None:
+            return active
+    try:
+        with transaction.atomic():
+            job = Job.objects.create(
+                kind=kind, owner=owner, collection=collection, key=key, params=params or {},
+                message="waiting for a worker",
+            )  # fmt: skip
+            handoff.job_queued(job_id=job.pk, on_error=lambda error: _not_sent(job.pk))
+    except IntegrityError:  # another request started the same job a moment ago
+        return Job.objects.get(kind=kind, key=key, state__in=Job.ACTIVE)
+    return job
+
+
+def _not_sent(job_id: int) -> None:
+    Job.objects.filter(pk=job_id, state=Job.QUEUED).update(
+        state=Job.FAILED, error=NOT_SENT, message="not started", finished_at=timezone.now()
+    )
+
+
+def job_claim(*, job_id: int) -> bool:
+    """queued (or running but stale: its worker died) → running; ``False`` if not claimable."""
+    now = timezone.now()
+    claimable = Q(state=Job.QUEUED) | Q(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER)
+    return bool(
+        Job.objects.filter(claimable, pk=job_id).update(
+            state=Job.RUNNING, started_at=now, updated_at=now, message="starting"
+        )
+    )
+
+
+def job_finish(*, job_id: int, result: dict) -> None:
+    now = timezone.now()
+    Job.objects.filter(pk=job_id, state=Job.RUNNING).update(
+        state=Job.DONE, result=result, message="", finished_at=now, updated_at=now
+    )
+    Job.objects.filter(pk=job_id, total__isnull=False).update(done=F("total"))
+
+
+def job_fail(*, job_id: int, error: str, file: str = "", line: int | None = None) -> None:
+    now = timezone.now()
+    Job.objects.filter(pk=job_id, state__in=Job.ACTIVE).update(
+        state=Job.FAILED, error=error, error_file=file[:300], error_line=line,
+        message="failed", finished_at=now, updated_at=now,
+    )  # fmt: skip
+
+
+def job_mark_cancelled(*, job_id: int) -> None:
+    now = timezone.now()
+    Job.objects.filter(pk=job_id, state__in=Job.ACTIVE).update(
+        state=Job.CANCELLED, message="cancelled", finished_at=now, updated_at=now
+    )
+
+
+def job_release(*, job_id: int) -> None:
+    """running → queued again (before a retry after a transient database error)."""
+    Job.objects.filter(pk=job_id, state=Job.RUNNING).update(
+        state=Job.QUEUED, message="retrying", updated_at=timezone.now()
+    )
+
+
+def job_cancel(*, job: Job) -> Job:
+    """Ask a job to stop: a queued one stops at once, a running one at its next report.
+
+    A running job whose worker went silent (:data:`STALE_AFTER`) is failed at once.
+    Cancelling a finished job changes nothing.
+    """
+    now = timezone.now()
+    rows = Job.objects.filter(pk=job.pk)
+    if not rows.filter(state=Job.QUEUED).update(
+        state=Job.CANCELLED, cancel_requested=True, message="cancelled", finished_at=now
+    ):
+        rows.filter(state=Job.RUNNING).update(cancel_requested=True)
+        rows.filter(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER).update(
+            state=Job.FAILED, error="The worker running this job stopped answering.",
+            message="failed", finished_at=now,
+        )  # fmt: skip
+    job.refresh_from_db()
+    return job
+
+
+class JobReport:
+    """Writes a running job's progress to its row, at most every ``interval`` seconds.
+
+    Each write is one conditional ``UPDATE`` that also finds out whether someone asked
+    the job to stop: then it raises :class:`JobCancelled`, which ends the runner.
+    """
+
+    def __init__(self, job_id: int, *, interval: float = 0.25) -> None:
+        self.job_id = job_id
+        self.interval = interval
+        self._last = 0.0
+
+    def __call__(
+        self, done: int, total: int | None = None, message: str = "", *, force: bool = False
+    ) -> None:
+        now = time.monotonic()
+        if not force and now - self._last < self.interval:
+            return
+        self._last = now
+        done = max(0, int(done))
+        changes = {"message": message[:300], "updated_at": timezone.now()}
+        if total is not None:
+            changes["done"], changes["total"] = done, max(int(total), done)
+        else:  # never past the total said earlier
+            changes["done"] = Case(When(total__lt=done, then=F("total")), default=Value(done))
+        written = Job.objects.filter(
+            pk=self.job_id, state=Job.RUNNING, cancel_requested=False
+        ).update(**changes)
+        if not written:
+            raise JobCancelled

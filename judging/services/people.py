@@ -1,0 +1,144 @@
+"""People with accounts: organisers create assessors, and invitation links set passwords.
+
+An organiser creates an **assessor** account with a password they choose, or without
+one and with an **invitation link** that lets the person set their own. Only an
+administrator (superuser) creates **organisers**, or invites someone who is already an
+organiser or administrator: otherwise an invitation link would let one organiser take
+over another's account.
+
+Invitation tokens are 256-bit random strings; only their SHA-256 is stored. A link
+works once and for :data:`INVITATION_DAYS` days; a new invitation for a person revokes
+their earlier ones.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.validators import UnicodeUsernameValidator
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.validators import validate_email
+from django.db import IntegrityError, transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from judging.models import Invitation
+from judging.models.people import token_hash
+from judging.roles import ASSESSOR, ORGANISER, grant_role, is_assessor, is_organiser
+
+INVITATION_DAYS = getattr(settings, "EARSHOT_INVITATION_DAYS", 7)
+
+
+class InvitationGone(Exception):
+    """The invitation was used (or replaced by a newer one) or has expired."""
+
+
+@dataclass(frozen=True)
+class NewInvitation:
+    invitation: Invitation
+    token: str
+    """The secret part of the link, shown once and never stored."""
+
+    @property
+    def path(self) -> str:
+        return reverse("judging:invitation", args=[self.token])
+
+
+def _may_invite(*, by, user) -> None:
+    """Organisers invite assessors only: a link sets a password, so inviting someone is
+    taking over their account until they set it again. ``by=None`` is the command line
+    (``manage.py invite``), run by whoever administers the server."""
+    if by is None or by.is_superuser:
+        return
+    if user.is_superuser or is_organiser(user):
+        raise PermissionDenied("Only an administrator can invite an organiser or administrator.")
+    if not is_assessor(user):
+        raise PermissionDenied("Organisers invite assessors only; ask an administrator.")
+
+
+def person_create(
+    *,
+    created_by,
+    username: str,
+    email: str = "",
+    role: str = ASSESSOR,
+    password: str | None = None,
+):
+    """Create an account with ``role``; with ``password`` it can log in at once.
+
+    Without a password the account cannot log in until its invitation link is used
+    (:func:`invitation_create`).
+    """
+    if role not in (ASSESSOR, ORGANISER):
+        raise ValidationError("The role is assessor or organiser.")
+    if role == ORGANISER and created_by is not None and not created_by.is_superuser:
+        raise PermissionDenied("Only an administrator can create organisers.")
+    User = get_user_model()
+    username = (username or "").strip()
+    if not username:
+        raise ValidationError("Choose a username.")
+    if len(username) > 150:
+        raise ValidationError("A username has at most 150 characters.")
+    UnicodeUsernameValidator()(username)
+    if User.objects.filter(username__iexact=username).exists():
+        raise ValidationError(f"The username {username!r} is taken.")
+    email = (email or "").strip()
+    if email:
+        validate_email(email)
+    user = User(username=username, email=email)
+    if password:
+        password_validation.validate_password(password, user)
+        user.set_password(password)
+    else:
+        user.set_unusable_password()
+    try:
+        with transaction.atomic():
+            user.save()
+            grant_role(user, role)
+    except IntegrityError:
+        raise ValidationError(f"The username {username!r} is taken.") from None
+    return user
+
+
+def invitation_create(*, user, created_by, days: int | None = None) -> NewInvitation:
+    """A new single-use link for ``user`` to set their password; earlier ones stop working."""
+    _may_invite(by=created_by, user=user)
+    days = INVITATION_DAYS if days is None else days
+    if not 1 <= days <= 90:
+        raise ValidationError("An invitation lasts between 1 and 90 days.")
+    token = secrets.token_urlsafe(32)
+    now = timezone.now()
+    with transaction.atomic():
+        Invitation.objects.filter(user=user, used_at__isnull=True).update(used_at=now)
+        invitation = Invitation.objects.create(
+            user=user,
+            token_hash=token_hash(token),
+            created_by=created_by,
+            expires_at=now + timedelta(days=days),
+        )
+    return NewInvitation(invitation=invitation, token=token)
+
+
+def invitation_accept(*, invitation: Invitation, password: str, now=None):
+    """Set the invited person's password and use up the invitation; returns the user.
+
+    The claim is one conditional ``UPDATE`` (unused, not expired), so two submits of
+    the same link at once set the password once; the loser gets :class:`InvitationGone`.
+    """
+    now = now or timezone.now()
+    user = invitation.user
+    password_validation.validate_password(password, user)
+    with transaction.atomic():
+        claimed = Invitation.objects.filter(
+            pk=invitation.pk, used_at__isnull=True, expires_at__gt=now
+        ).update(used_at=now)
+        if not claimed:
+            raise InvitationGone
+        user.set_password(password)
+        user.is_active = True
+        user.save(update_fields=["password", "is_active"])
+    return user

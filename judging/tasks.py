@@ -1,0 +1,27 @@
+"""Celery tasks of the judging app: thin, ids in. Sent by name (:mod:`judging.handoff`)."""
+
+from __future__ import annotations
+
+from celery import shared_task
+
+from judging.handoff import JOB_TASK
+from judging.services.job_runners import TRANSIENT_ERRORS, job_run
+from judging.services.jobs import job_fail
+
+MAX_RETRIES = 5
+
+
+@shared_task(name=JOB_TASK, bind=True, max_retries=MAX_RETRIES, acks_late=True)
+def run_job(self, job_id: int) -> bool:
+    """Run one background job (:func:`judging.services.job_runners.job_run`).
+
+    Transient database errors put the job back in the queue and retry with backoff
+    (1, 2, 4, … s, at most 5 times); then it fails with the error.
+    """
+    try:
+        return job_run(job_id=job_id)
+    except TRANSIENT_ERRORS as exc:
+        if self.request.retries >= self.max_retries:
+            job_fail(job_id=job_id, error=f"The database kept failing: {exc}")
+            raise
+        raise self.retry(exc=exc, countdown=2**self.request.retries) from exc

@@ -1,0 +1,52 @@
+"""The §3.2.1 example generator's page: choose, see the coverage, run it in the background."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from evaluation.core.example_generator import N_BINS, bin_label
+from judging import selectors
+from judging.forms.generator import GeneratorForm
+from judging.models import Job
+from judging.roles import organiser_required
+from judging.selectors.generator import generator_coverage
+from judging.services.generator import KIND, generator_start
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def generator(request, pk: int):
+    """POST with ``action=preview`` shows the coverage of the choice; ``action=run`` starts
+    the generator and shows its job."""
+    campaign = selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
+    k = campaign.list_length
+    form = GeneratorForm(request.POST or None, k=k)
+    measures, bins, per_bin = [f"CG(scale=fine)@{k}"], list(range(N_BINS)), 20
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        measures, bins, per_bin = data["measures"], data["bins"], data["per_bin"]
+        if request.POST.get("action") == "run":
+            try:
+                job = generator_start(
+                    campaign=campaign, owner=request.user, measures=measures, bins=bins,
+                    per_bin=per_bin, seed=data["seed"], max_examples=data["max_examples"],
+                )  # fmt: skip
+            except ValidationError as error:
+                form.add_error(None, error)
+            else:
+                return redirect(job)
+    context = {
+        "campaign": campaign,
+        "form": form,
+        "coverage": generator_coverage(
+            campaign=campaign, measures=measures, bins=bins, per_bin=per_bin
+        )
+        if not form.errors
+        else None,
+        "per_bin": per_bin,
+        "bin_labels": [bin_label(b) for b in range(N_BINS)],
+        "jobs": Job.objects.filter(kind=KIND, key=f"campaign:{campaign.pk}")[:5],
+    }
+    return render(request, "judging/preference_generator.html", context)

@@ -1,0 +1,73 @@
+"""A background job's pages: progress (polling a small JSON document), result, cancel.
+
+Anyone who may read the job's collection sees its progress and result
+(:func:`judging.selectors.access.job_for_organiser`); cancelling needs ``write``.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.template.loader import select_template
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from evaluation.core.example_generator import N_BINS, bin_label
+from judging import selectors
+from judging.roles import organiser_required
+from judging.services.jobs import job_cancel
+
+TITLES = {"generate_examples": "Example generator"}
+"""What each kind of job is called on its pages."""
+
+
+def _job(request, pk: int, *, need="read"):
+    return selectors.job_for_organiser(user=request.user, job_id=pk, need=need)
+
+
+@require_GET
+@organiser_required
+def job_page(request, pk: int):
+    job = _job(request, pk)
+    if not job.active:
+        return redirect("judging:job_result", job.pk)  # nothing left to watch
+    context = {"job": job, "title": TITLES.get(job.kind, job.kind), "status": job.to_dict()}
+    return render(request, "judging/job.html", context)
+
+
+@never_cache
+@require_GET
+@organiser_required
+def job_status(request, pk: int):
+    """What the job page polls: state, done/total, message, error (``Job.to_dict``)."""
+    return JsonResponse(_job(request, pk).to_dict())
+
+
+@require_GET
+@organiser_required
+def job_result(request, pk: int):
+    job = _job(request, pk)
+    if job.active:
+        return redirect(job)
+    template = select_template(
+        [f"judging/job_results/{job.kind}.html", "judging/job_results/_any.html"]
+    )
+    context = {
+        "job": job,
+        "title": TITLES.get(job.kind, job.kind),
+        "result": job.result,
+        "bin_labels": [bin_label(b) for b in range(N_BINS)],
+    }
+    return render(request, template.template.name, context)
+
+
+@require_POST
+@organiser_required
+def job_cancel_view(request, pk: int):
+    job = job_cancel(job=_job(request, pk, need="write"))
+    if job.state == job.CANCELLED:
+        messages.success(request, "The job was cancelled.")
+    elif job.active:
+        messages.info(request, "The job stops at its next step.")
+    return redirect(job)

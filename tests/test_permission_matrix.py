@@ -1,0 +1,361 @@
+"""Who may do what: every organiser page and API URL × every persona × its methods.
+
+One collection is owned by olivia, shared in full with fiona and read-only with rita;
+oscar is another organiser, ada an assessor. The one access rule
+(:mod:`judging.selectors.access`) must give:
+
+=================  =========  ==========  =========  ===========  ==========
+need of the URL    owner      full        read-only  other org.   assessor / anonymous
+=================  =========  ==========  =========  ===========  ==========
+read               ok         ok          ok         404          403 / log in
+write              ok         ok          403        404          403 / log in
+share              ok         403         403        404          403 / log in
+organiser          ok         ok          ok         ok           403 / log in
+=================  =========  ==========  =========  ===========  ==========
+
+"ok" is the URL's success status (200 for a page, 302 back to a page after a form,
+201/202 for an API that creates or starts). A method the URL does not serve never
+succeeds, for anyone. Every request runs in a savepoint that is rolled back, so each
+persona meets the same data; :func:`test_every_organiser_url_is_in_the_matrix` fails
+when a new URL is not listed here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from urllib.parse import quote
+
+import pytest
+from django.db import transaction
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+from django.utils import timezone
+
+from evaluation.core.answers import mapping_payload
+from evaluation.models import SatisfactionMapping
+from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion
+from judging.roles import ASSESSOR, ORGANISER
+from judging.services.relevance import relevance_campaign_create
+from tests.crowd_fixtures import build_crowd_collection, make_campaign
+from tests.personas import make_user
+from tests.results_payloads import MEASURE, store_results
+from tests.test_campaign_mapping import ANSWERS, columns
+
+pytestmark = pytest.mark.django_db
+
+PERSONAS = ("owner", "full", "read", "other", "assessor", "anonymous")
+OK_FOR = {
+    "read": {"owner", "full", "read"},
+    "write": {"owner", "full"},
+    "share": {"owner"},
+    "organiser": {"owner", "full", "read", "other"},
+}
+M = quote(MEASURE)
+
+
+@dataclass
+class Url:
+    name: str
+    method: str
+    path: str
+    need: str
+    ok: int
+    data: dict = field(default_factory=dict)
+    refused: str = ""
+    """How refusal shows when not by the rule's 403/404: a form that offers only the
+    collections one may change re-shows itself (``status 200``) and writes nothing."""
+
+    @property
+    def api(self) -> bool:
+        return self.path.startswith("/api/")
+
+
+@dataclass
+class World:
+    users: dict
+    urls: list[Url]
+
+
+@pytest.fixture
+def world(personas) -> World:
+    olivia = personas.organiser
+    fiona, rita = make_user("fiona", ORGANISER), make_user("rita", ORGANISER)
+    bea = make_user("bea", ASSESSOR)
+    c = build_crowd_collection(olivia)
+    CollectionShare.objects.create(collection=c, user=fiona, access="full")
+    CollectionShare.objects.create(collection=c, user=rita, access="read")
+    p = make_campaign(c, traps=2, quiz_length=1, trap_rate=0.1)
+    SatisfactionMapping.objects.create(
+        campaign=p, measure=MEASURE, computed_at=timezone.now(),
+        payload={**mapping_payload(MEASURE, *columns(ANSWERS)), "n_examples": 8,
+                 "skipped": {"no_score": 0, "out_of_range": 0}},
+    )  # fmt: skip
+    r = relevance_campaign_create(
+        collection=c, name="Similarity", cutoff=5, assessors=[personas.assessor], must_listen_seconds=0
+    )  # fmt: skip
+    store_results(c)
+    src = JudgmentSource.objects.create(collection=c, name="pilot.tsv", kind=JudgmentSource.IMPORT)
+    job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
+                             state="running", params={"campaign": p.pk})  # fmt: skip
+    done = Job.objects.create(kind="generate_examples", owner=olivia, collection=c, state="done",
+                              params={"campaign": p.pk}, result={})  # fmt: skip
+    example = p.examples.filter(trap__isnull=True).first()
+    trap = TrapQuestion.objects.filter(example__campaign=p).first()
+    system = c.systems.first()
+    query = c.queries.select_related("clip").first().clip.external_id
+    clip = c.clips.exclude(as_queries__isnull=False).first().external_id
+    sa, sb = c.systems.order_by("name")[:2]
+    settings = {
+        "name": "Study 2", "instructions": "Listen.", "consent_text": "Agree.",
+        "answers_per_example": 2, "max_answers_per_worker": 20, "quiz_length": 1,
+        "trap_rate": 0.2, "trust_threshold": 0.6, "min_trap_answers": 2,
+        "completion_code": "DONE1", "screen_out_code": "OUT1",
+    }  # fmt: skip
+    relevance = {"name": "Similarity 2", "assessors_per_query": 2, "queries_per_assessor": "",
+                 "must_listen_seconds": 3, "take_back_minutes": 30}  # fmt: skip
+    results = {"form": "results", "measures": MEASURE, "test": "t", "adjustment": "holm",
+               "resamples": 1000, "seed": 1, "alpha": 0.05, "reliability_target": 0.9}  # fmt: skip
+    cp, rp, pp, j = f"/collections/{c.pk}", f"/relevance-campaigns/{r.pk}", f"/campaigns/{p.pk}", f"/jobs/{job.pk}"  # fmt: skip
+    rs = f"{cp}/results"
+    a = "/api"
+    # fmt: off
+    urls = [
+        # --- pages: organiser level (no collection in the address) ---
+        Url("judging:collections", "GET", "/collections/", "organiser", 200),
+        Url("judging:collection_new", "GET", "/collections/new/", "organiser", 200),
+        Url("judging:collection_new", "POST", "/collections/new/", "organiser", 302, {"name": "Mine"}),
+        Url("judging:relevance_campaigns", "GET", "/relevance-campaigns/", "organiser", 200),
+        Url("judging:relevance_campaign_new", "GET", "/relevance-campaigns/new/", "organiser", 200),
+        Url("judging:relevance_campaign_new", "POST", "/relevance-campaigns/new/", "write", 302,
+            {"collection": c.pk, "name": "By form", "cutoff": 5, "assessors_per_query": 1,
+             "must_listen_seconds": 5, "take_back_minutes": 60}, refused="status 200"),
+        Url("judging:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
+        Url("judging:people", "GET", "/people/", "organiser", 200),
+        Url("judging:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),
+        Url("judging:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "organiser", 302),
+        # --- pages: read ---
+        Url("judging:collection", "GET", f"{cp}/", "read", 200),
+        Url("judging:collection", "GET", f"{cp}/?show=systems&q=S", "read", 200),
+        Url("judging:relevance_campaign", "GET", f"{rp}/", "read", 200),
+        Url("judging:relevance_campaign_qrels", "GET", f"{rp}/qrels?scale=fine&policy=mean", "read", 200),
+        Url("judging:relevance_campaign_csv", "GET", f"{rp}/judgments.csv", "read", 200),
+        Url("judging:preference_campaign", "GET", f"{pp}/", "read", 200),
+        Url("judging:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
+        Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
+        Url("judging:job", "GET", f"{j}/", "read", 200),
+        Url("judging:job_status", "GET", f"{j}/status.json", "read", 200),
+        Url("judging:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
+        Url("evaluation:results", "GET", f"{rs}/", "read", 200),
+        Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
+        Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),
+        Url("evaluation:leaderboard_export", "GET", f"{rs}/leaderboard.csv?measure={M}", "read", 200),
+        Url("evaluation:system", "GET", f"{rs}/systems/{c.systems.get(name='Alpha').pk}/?measure={M}", "read", 200),
+        Url("evaluation:reliability", "GET", f"{rs}/reliability/?measure={M}", "read", 200),
+        Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),
+        Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
+        Url("evaluation:plot_csv", "GET", f"{rs}/leaderboard/plots/means.csv?measure={M}", "read", 200),
+        # --- pages: write ---
+        Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
+        Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
+        Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
+        Url("judging:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
+        Url("judging:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
+        Url("judging:relevance_campaign_open", "POST", f"{rp}/open/", "write", 302, {"is_open": "0"}),
+        Url("judging:relevance_campaign_assessors", "GET", f"{rp}/assessors/", "write", 200),
+        Url("judging:relevance_campaign_assessors", "POST", f"{rp}/assessors/", "write", 302, {"assessor": bea.pk}),
+        Url("judging:relevance_campaign_assessor_remove", "POST", f"{rp}/assessors/{personas.assessor.pk}/remove/", "write", 302),
+        Url("judging:preference_campaign_create", "GET", f"{cp}/campaigns/new/", "write", 200),
+        Url("judging:preference_campaign_create", "POST", f"{cp}/campaigns/new/", "write", 302,
+            {"name": "Another", "instructions": "i", "consent_text": "c", "list_length": 5,
+             "answers_per_example": 1, "max_answers_per_worker": 10, "quiz_length": 0,
+             "trap_rate": 0.1, "trust_threshold": 0.7, "min_trap_answers": 3,
+             "completion_code": "AAA", "screen_out_code": "BBB", "is_open": "on"}),
+        Url("judging:preference_campaign_settings", "GET", f"{pp}/settings/", "write", 200),
+        Url("judging:preference_campaign_settings", "POST", f"{pp}/settings/", "write", 302, settings),
+        Url("judging:preference_campaign_open", "POST", f"{pp}/open/", "write", 302, {"is_open": "0"}),
+        Url("judging:preference_generator", "GET", f"{pp}/generator/", "write", 200),
+        Url("judging:preference_generator", "POST", f"{pp}/generator/", "write", 302,
+            {"families": ["CG"], "scales": ["fine"], "gain": "lin", "bins": list(range(10)),
+             "per_bin": 2, "seed": 0, "action": "run"}),
+        Url("judging:preference_examples_from_systems", "POST", f"{pp}/examples/from-systems/", "write", 302, {"system_a": sa.pk, "system_b": sb.pk}),
+        Url("judging:preference_examples_from_csv", "POST", f"{pp}/examples/from-csv/", "write", 302),
+        Url("judging:preference_example_trap", "GET", f"{pp}/examples/{example.pk}/trap/", "write", 200),
+        Url("judging:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
+            {"accepted_answers": ["a_better"], "explanation": "A is clearly better."}),
+        Url("judging:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
+        Url("judging:job_cancel", "POST", f"{j}/cancel/", "write", 302),
+        Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{src.pk}/status/", "write", 302, {"status": "pilot"}),
+        Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
+        Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
+        Url("evaluation:results_settings", "GET", f"{rs}/settings/", "write", 200),
+        Url("evaluation:results_settings", "POST", f"{rs}/settings/", "write", 302, results),
+        # --- pages: share ---
+        Url("judging:collection_sharing", "GET", f"{cp}/sharing/", "share", 200),
+        Url("judging:collection_sharing", "POST", f"{cp}/sharing/", "share", 302, {"username": "oscar", "access": "read"}),
+        Url("judging:collection_unshare", "POST", f"{cp}/sharing/remove/", "share", 302, {"username": "rita"}),
+        # --- API: organiser level ---
+        Url("api:collection_list", "GET", f"{a}/collections/", "organiser", 200),
+        Url("api:collection_create", "POST", f"{a}/collections/create/", "organiser", 201, {"name": "Via API"}),
+        Url("api:campaign_list", "GET", f"{a}/campaigns/", "organiser", 200),
+        Url("api:relevance_campaign_list", "GET", f"{a}/relevance-campaigns/", "organiser", 200),
+        Url("api:people_list", "GET", f"{a}/people/", "organiser", 200),
+        Url("api:person_create", "POST", f"{a}/people/create/", "organiser", 201, {"username": "newbie"}),
+        Url("api:invitation_create", "POST", f"{a}/people/{bea.pk}/invitation/", "organiser", 201),
+        # --- API: read ---
+        Url("api:collection_detail", "GET", f"{a}/collections/{c.pk}/", "read", 200),
+        Url("api:clip_list", "GET", f"{a}/collections/{c.pk}/clips/?q=d0", "read", 200),
+        Url("api:query_list", "GET", f"{a}/collections/{c.pk}/queries/", "read", 200),
+        Url("api:system_list", "GET", f"{a}/collections/{c.pk}/systems/", "read", 200),
+        Url("api:run_detail", "GET", f"{a}/collections/{c.pk}/systems/{system.pk}/run/", "read", 200),
+        Url("api:judgment_source_list", "GET", f"{a}/collections/{c.pk}/judgment-sources/", "read", 200),
+        Url("api:judgment_list", "GET", f"{a}/collections/{c.pk}/judgments/", "read", 200),
+        Url("api:campaign_detail", "GET", f"{a}/campaigns/{p.pk}/", "read", 200),
+        Url("api:answer_list", "GET", f"{a}/campaigns/{p.pk}/answers/", "read", 200),
+        Url("api:relevance_campaign_detail", "GET", f"{a}/relevance-campaigns/{r.pk}/", "read", 200),
+        Url("api:campaign_settings", "GET", f"{a}/campaigns/{p.pk}/settings/", "read", 200),
+        Url("api:generator_coverage", "GET", f"{a}/campaigns/{p.pk}/generator/coverage/?measure={M}", "read", 200),
+        Url("api:job_detail", "GET", f"{a}/jobs/{job.pk}/", "read", 200),
+        Url("api:results_status", "GET", f"{a}/collections/{c.pk}/results/", "read", 200),
+        Url("api:leaderboard_detail", "GET", f"{a}/collections/{c.pk}/leaderboard/?measure={M}", "read", 200),
+        Url("api:reliability_detail", "GET", f"{a}/collections/{c.pk}/reliability/?measure={M}", "read", 200),
+        Url("api:mapping_detail", "GET", f"{a}/campaigns/{p.pk}/mapping/?measure={M}", "read", 200),
+        Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
+        Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
+        # --- API: write ---
+        Url("api:clip_create", "POST", f"{a}/collections/{c.pk}/clips/create/", "write", 201, {"clips": [{"external_id": "new1"}]}),
+        Url("api:query_create", "POST", f"{a}/collections/{c.pk}/queries/create/", "write", 201, {"clips": [clip]}),
+        Url("api:system_create", "POST", f"{a}/collections/{c.pk}/systems/create/", "write", 201, {"name": "S9"}),
+        Url("api:run_replace", "PUT", f"{a}/collections/{c.pk}/systems/{system.pk}/run/replace/", "write", 200, {"rankings": {query: [clip]}}),
+        Url("api:judgment_create", "POST", f"{a}/collections/{c.pk}/judgments/create/", "write", 201, {"judgments": [{"query": query, "clip": clip, "fine": 50}]}),
+        Url("api:collection_update", "POST", f"{a}/collections/{c.pk}/update/", "write", 200, {"description": "New words"}),
+        Url("api:collection_archive", "POST", f"{a}/collections/{c.pk}/archive/", "write", 200, {"archived": True}),
+        Url("api:relevance_campaign_create", "POST", f"{a}/relevance-campaigns/create/", "write", 201, {"collection": c.pk, "name": "Second"}),
+        Url("api:relevance_campaign_settings_update", "POST", f"{a}/relevance-campaigns/{r.pk}/settings/update/", "write", 200, {"take_back_minutes": 30}),
+        Url("api:relevance_campaign_open", "POST", f"{a}/relevance-campaigns/{r.pk}/open/", "write", 200, {"is_open": False}),
+        Url("api:relevance_campaign_assessor_add", "POST", f"{a}/relevance-campaigns/{r.pk}/assessors/add/", "write", 200, {"username": "bea"}),
+        Url("api:relevance_campaign_assessor_remove", "POST", f"{a}/relevance-campaigns/{r.pk}/assessors/remove/", "write", 200, {"username": "ada"}),
+        Url("api:campaign_settings_update", "POST", f"{a}/campaigns/{p.pk}/settings/update/", "write", 200, {"trust_threshold": 0.8}),
+        Url("api:campaign_open", "POST", f"{a}/campaigns/{p.pk}/open/", "write", 200, {"is_open": False}),
+        Url("api:generator_run", "POST", f"{a}/campaigns/{p.pk}/generator/run/", "write", 202, {"measures": [MEASURE], "per_bin": 2}),
+        Url("api:judgment_source_status", "POST", f"{a}/collections/{c.pk}/judgment-sources/{src.pk}/status/", "write", 200, {"status": "pilot"}),
+        Url("api:job_cancel", "POST", f"{a}/jobs/{job.pk}/cancel/", "write", 200),
+        Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
+        Url("api:results_settings_update", "POST", f"{a}/collections/{c.pk}/results/settings/update/", "write", 200, {"alpha": 0.01}),
+        Url("api:mapping_settings_update", "POST", f"{a}/campaigns/{p.pk}/mapping/settings/update/", "write", 200, {"measures": [MEASURE]}),
+        # --- API: share ---
+        Url("api:share_list", "GET", f"{a}/collections/{c.pk}/shares/", "share", 200),
+        Url("api:share_create", "POST", f"{a}/collections/{c.pk}/shares/create/", "share", 201, {"username": "oscar", "access": "read"}),
+        Url("api:share_delete", "POST", f"{a}/collections/{c.pk}/shares/delete/", "share", 200, {"username": "rita"}),
+    ]
+    # fmt: on
+    users = {
+        "owner": olivia,
+        "full": fiona,
+        "read": rita,
+        "other": personas.other_organiser,
+        "assessor": personas.assessor,
+        "anonymous": None,
+    }  # fmt: skip
+    assert Example.objects.filter(campaign=p).exists()
+    return World(users=users, urls=urls)
+
+
+NOT_IN_THE_MATRIX = {
+    # People without an account or role (their own access rules are tested with them).
+    "home", "login", "logout", "judging:clip_audio", "judging:invitation",
+    "judging:assignment_next", "judging:assignment", "judging:judgment_save",
+    "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
+    "judging:task_done", "api:schema", "api:docs", "api:token",
+}  # fmt: skip
+
+
+def _send(client: Client, url: Url, method: str):
+    """One request in a savepoint that is rolled back: every persona meets the same data."""
+    kwargs = {}
+    if url.api and method in ("POST", "PUT"):
+        kwargs = {"data": url.data, "content_type": "application/json"}
+    elif method in ("POST", "PUT"):
+        kwargs = {"data": url.data}
+    with transaction.atomic():
+        response = getattr(client, method.lower())(url.path, **kwargs)
+        transaction.set_rollback(True)
+    return response
+
+
+def _outcome(url: Url, response) -> str:
+    status = response.status_code
+    if status == url.ok:
+        if status == 302 and response["Location"].startswith("/login/"):
+            return "log in"
+        return "ok"
+    if status in (302, 401) and (url.api or response["Location"].startswith("/login/")):
+        return "log in"
+    return {403: "403", 404: "404", 405: "405"}.get(status, f"status {status}")
+
+
+def _expected(url: Url, persona: str) -> str:
+    if persona == "anonymous":
+        return "log in"
+    if persona == "assessor":
+        return "403"
+    if persona in OK_FOR[url.need]:
+        return "ok"
+    if url.refused:
+        return url.refused
+    return "404" if persona == "other" else "403"
+
+
+def test_each_persona_gets_exactly_what_the_rule_gives(world):
+    clients = {}
+    for persona, user in world.users.items():
+        clients[persona] = Client()
+        if user is not None:
+            clients[persona].force_login(user)
+    wrong = []
+    for url in world.urls:
+        for persona in PERSONAS:
+            got = _outcome(url, _send(clients[persona], url, url.method))
+            if got != _expected(url, persona):
+                wrong.append(
+                    f"{persona:9} {url.method:4} {url.path}: {got}, expected {_expected(url, persona)}"
+                )
+    assert not wrong, "\n".join(wrong)
+
+
+def test_no_method_a_url_does_not_serve_succeeds_for_anyone(world):
+    served = {}
+    for url in world.urls:
+        served.setdefault(url.path.split("?")[0], (url, set()))[1].add(url.method)
+    clients = {p: Client() for p in ("owner", "read")}
+    for persona, client in clients.items():
+        client.force_login(world.users[persona])
+    wrong = []
+    for path, (url, methods) in served.items():
+        for method in {"GET", "POST", "PUT", "DELETE"} - methods:
+            probe = Url(url.name, method, path, url.need, url.ok, url.data)
+            for persona, client in clients.items():
+                status = _send(client, probe, method).status_code
+                if status < 400 and not (status == 302 and persona == "anonymous"):
+                    wrong.append(f"{persona} {method} {path}: {status}")
+    assert not wrong, "\n".join(wrong)
+
+
+def _names(patterns, namespace=""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace == "admin":
+                continue
+            inner = (
+                f"{namespace}:{pattern.namespace}"
+                if namespace and pattern.namespace
+                else (pattern.namespace or namespace)
+            )
+            yield from _names(pattern.url_patterns, inner)
+        elif isinstance(pattern, URLPattern) and pattern.name:
+            yield f"{namespace}:{pattern.name}" if namespace else pattern.name
+
+
+def test_every_organiser_url_is_in_the_matrix(world):
+    listed = {url.name for url in world.urls}
+    missing = sorted(set(_names(get_resolver().url_patterns)) - listed - NOT_IN_THE_MATRIX)
+    assert not missing, f"add these URLs to the permission matrix: {missing}"
