@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from judging.models import Collection, PreferenceCampaign
+from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
 
 DEFAULT_TEST = "bootstrap"
 """The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
@@ -119,6 +119,57 @@ class ReliabilityStudy(models.Model):
         return f"{self.collection} · {self.measure}"
 
 
+class EstimatedLeaderboard(models.Model):
+    """Systems of a collection with incomplete judgments, ranked by their expected score.
+
+    Every unjudged (query, clip) pair of the systems' top k is estimated (thesis ch. 7,
+    §7.4) and the measure becomes an expectation with a variance (§8.1): E ± the 95%
+    interval per system, the confidence in each pair of systems and in the ranking.
+    Stored beside the ordinary :class:`Leaderboard` (which counts unjudged pairs as not
+    relevant) only while the collection is incomplete; always labelled as estimates.
+    ``payload`` is :func:`evaluation.services.estimates.estimate_payload`'s.
+    """
+
+    collection = models.ForeignKey(
+        Collection, on_delete=models.CASCADE, related_name="estimated_leaderboards"
+    )
+    measure = models.CharField(max_length=200)
+    payload = models.JSONField(default=dict)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["collection", "measure"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["collection", "measure"], name="estimated_leaderboard_per_measure"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.collection} · {self.measure} (estimated)"
+
+
+class CampaignEstimate(models.Model):
+    """A low-cost relevance campaign's live estimates (thesis ch. 7–8), one row per campaign.
+
+    Recomputed in the background (recompute kind ``lowcost``, coalesced) whenever the
+    collection's judgments change: the estimated leaderboard of the campaign's measure,
+    the confidence per pair of systems and in the ranking, and the state of its stopping
+    rule. The judging order goes to the pool entries (``weight``, ``priority``).
+    ``judged`` counts the pool's pairs the estimates knew as judged.
+    """
+
+    campaign = models.OneToOneField(
+        RelevanceCampaign, on_delete=models.CASCADE, related_name="estimate"
+    )
+    payload = models.JSONField(default=dict)
+    judged = models.PositiveIntegerField(default=0)
+    computed_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"estimates of {self.campaign}"
+
+
 DEFAULT_MAPPING_MEASURE = "CG(scale=fine)@5"
 """The measure a campaign's mapping uses when nothing else says which (thesis ch. 3–4:
 CG_l@5 on the Fine scale is among the least biased, Table 3.2)."""
@@ -183,7 +234,8 @@ class Recompute(models.Model):
 
     ``kind`` names what is recomputed (``collection``: leaderboards and reliability;
     ``campaign``: a preference campaign's satisfaction mapping, then its collection's
-    leaderboards) and ``target_id`` its primary key. A request sets ``dirty`` and moves
+    leaderboards; ``lowcost``: a low-cost relevance campaign's estimates and judging
+    order) and ``target_id`` its primary key. A request sets ``dirty`` and moves
     an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
     row by a conditional ``update()``, and finishes only if nothing made it dirty
     meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`.
@@ -195,7 +247,11 @@ class Recompute(models.Model):
     DONE = "done"
     FAILED = "failed"
     STATUSES = [(s, s) for s in (IDLE, PENDING, RUNNING, DONE, FAILED)]
-    KINDS = [("collection", "collection"), ("campaign", "campaign")]
+    KINDS = [
+        ("collection", "collection"),
+        ("campaign", "campaign"),
+        ("lowcost", "low-cost relevance campaign"),
+    ]
 
     kind = models.CharField(max_length=20, choices=KINDS)
     target_id = models.PositiveBigIntegerField()

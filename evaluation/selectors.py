@@ -154,6 +154,28 @@ def collection_runs(*, collection: Collection) -> CollectionRuns:
     return CollectionRuns(systems=systems, queries=queries, rankings=rankings)
 
 
+def collection_clip_metadata(*, collection: Collection) -> list[tuple[str, str, str]]:
+    """``(clip, artist, genre)`` of every clip (queries are clips too), for the relevance
+    models' features (thesis §7.2.3)."""
+    return list(
+        collection.clips.order_by("external_id").values_list("external_id", "artist", "genre")
+    )
+
+
+def collection_teams(*, collection: Collection) -> dict[str, str]:
+    """``{system: team}`` of the systems whose team is known (fTEAM, thesis §7.2.3)."""
+    return dict(collection.systems.exclude(team="").values_list("name", "team"))
+
+
+def campaign_pool_pairs(*, campaign) -> list[tuple[int, str, str]]:
+    """``(pool entry id, query, clip)`` by external ids of a relevance campaign's pool."""
+    return list(
+        campaign.pool.order_by("pk").values_list(
+            "pk", "query__clip__external_id", "clip__external_id"
+        )
+    )
+
+
 # --- Stored results -------------------------------------------------------------------
 # The collection or campaign given has passed the access rule already
 # (judging.selectors.access); a missing result is a 404.
@@ -167,6 +189,26 @@ def leaderboard_for(*, collection: Collection, measure: str):
 def reliability_study_for(*, collection: Collection, measure: str):
     """The collection's stored G-study and D-study of ``measure``; 404 if there is none."""
     return get_object_or_404(collection.reliability_studies, measure=measure)
+
+
+def estimated_leaderboard_for(*, collection: Collection, measure: str):
+    """The collection's stored estimated leaderboard of ``measure``; 404 if there is none."""
+    return get_object_or_404(collection.estimated_leaderboards, measure=measure)
+
+
+def campaign_estimate_for(*, campaign):
+    """A low-cost relevance campaign's stored estimates, or ``None`` before the first."""
+    from evaluation.models import CampaignEstimate
+
+    return CampaignEstimate.objects.filter(campaign=campaign).first()
+
+
+def lowcost_recompute(*, campaign) -> dict:
+    """A low-cost campaign's estimates recompute state (idle if none was ever requested)."""
+    from evaluation.models import Recompute
+
+    row = Recompute.objects.filter(kind="lowcost", target_id=campaign.pk).first()
+    return (row or Recompute(kind="lowcost", target_id=campaign.pk)).to_dict()
 
 
 def campaign_of_collection(*, collection: Collection, campaign_id: int):

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation import views, views_settings
+from evaluation import views, views_estimates, views_settings
 
 app_name = "evaluation"
 
@@ -17,4 +17,6 @@ urlpatterns = [
     path("collections/<int:pk>/results/mapping.<str:fmt>", views.mapping_export, name="mapping_export"),
     path("collections/<int:pk>/results/<str:page>/plots/<str:plot>.csv", views.plot_csv, name="plot_csv"),
     path("collections/<int:pk>/results/settings/", views_settings.results_settings, name="results_settings"),
+    path("collections/<int:pk>/results/estimated/", views_estimates.estimated_leaderboard, name="estimated_leaderboard"),
+    path("relevance-campaigns/<int:pk>/estimates/", views_estimates.campaign_estimate, name="campaign_estimate"),
 ]  # fmt: skip

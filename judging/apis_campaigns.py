@@ -55,7 +55,7 @@ class RelevanceCampaignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RelevanceCampaign
-        fields = ["id", "name", "collection", "cutoff", "exclude_same_artist",
+        fields = ["id", "name", "collection", "cutoff", "exclude_same_artist", "mode",
                   *RELEVANCE_SETTINGS[1:], "is_open", "created_at", "assessors"]  # fmt: skip
 
 
@@ -128,6 +128,14 @@ class RelevanceCampaignCreateApi(OrganiserApi):
         )
         must_listen_seconds = serializers.IntegerField(min_value=0, max_value=600, default=5)
         take_back_minutes = serializers.IntegerField(min_value=1, max_value=10080, default=60)
+        mode = serializers.ChoiceField(
+            choices=RelevanceCampaign.MODES, default=RelevanceCampaign.POOLED
+        )
+        lowcost_measure = serializers.CharField(max_length=100, default="CG(scale=fine)@5")
+        lowcost_target = serializers.ChoiceField(
+            choices=RelevanceCampaign.TARGETS, default=RelevanceCampaign.RELATIVE
+        )
+        lowcost_stop_at = serializers.FloatField(default=0.95)
         assessors = serializers.ListField(
             child=serializers.CharField(), required=False, default=list
         )

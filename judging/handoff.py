@@ -8,11 +8,15 @@ announced *after the transaction commits* by sending a Celery task **by name**:
   excluded because their worker was stopped);
 - ``evaluation.collection_data_changed(collection_id=<int>)`` when a collection's
   judgments or runs change (an assessor completes a judgment, an import, the API);
+  evaluation then also refreshes the estimates of the collection's open low-cost
+  campaigns;
+- ``evaluation.relevance_campaign_changed(campaign_id=<int>)`` when a low-cost relevance
+  campaign is created or stopped (its estimates order its pairs);
 - ``judging.job_run(job_id=<int>)`` when a page starts a background job
   (:mod:`judging.services.jobs`); if it cannot be sent, the job is marked failed so
   that its page says so instead of waiting forever.
 
-Both tasks are idempotent and coalesced in evaluation (they recompute from all the
+All tasks are idempotent and coalesced in evaluation (they recompute from all the
 data), so however many changes one transaction makes, each task is sent once per
 target per commit; nothing is sent when the transaction rolls back. A broker outage never
 breaks an answer that is already committed: the failure is logged, and the next
@@ -29,6 +33,7 @@ from django.db import transaction
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
+RELEVANCE_CAMPAIGN_CHANGED_TASK = "evaluation.relevance_campaign_changed"
 JOB_TASK = "judging.job_run"
 
 logger = logging.getLogger(__name__)
@@ -44,6 +49,11 @@ def preference_answers_changed(*, campaign_id: int) -> None:
 def collection_data_changed(*, collection_id: int) -> None:
     """Send :data:`COLLECTION_CHANGED_TASK` for the collection once the transaction commits."""
     _announce(COLLECTION_CHANGED_TASK, {"collection_id": collection_id})
+
+
+def relevance_campaign_changed(*, campaign_id: int) -> None:
+    """Send :data:`RELEVANCE_CAMPAIGN_CHANGED_TASK` once the transaction commits."""
+    _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
 
 
 def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:

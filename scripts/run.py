@@ -24,6 +24,8 @@ FIRST_STEPS = [
     'First: log in as the organiser, open "Earshot demo" and play a few clips;',
     "then its Results; then log in as the assessor (another browser or a private",
     'window) and press "Get next query" to judge by ear.',
+    'Low-cost judging: the assessor\'s "Get next pair" in "Demo low-cost judging"; the',
+    "organiser's page of that campaign shows the estimates until they are confident.",
 ]
 
 

@@ -8,7 +8,10 @@ gets a real WAV file.
 
 from __future__ import annotations
 
+import threading
+
 from django.core.files.base import ContentFile
+from django.db import connection
 from django.utils import timezone
 
 from judging.models import Assignment, Clip, Collection, Query, RunEntry, System
@@ -100,3 +103,26 @@ def two_assessors_on_one_query(personas, ada, bea):
     bea_work = assignment_next(campaign=campaign, assessor=bea)
     assert bea_work.query == ada_work.query
     return campaign, ada_work, bea_work
+
+
+def at_the_same_instant(people, action) -> list:
+    """``action(person)`` for each person in its own thread (its own database connection),
+    all released at once; the results in ``people``'s order, an exception as its result."""
+    start = threading.Barrier(len(people))
+    results: dict[int, object] = {}
+
+    def run(index, person):
+        try:
+            start.wait(timeout=10)
+            results[index] = action(person)
+        except Exception as error:  # handed back to the test, not swallowed
+            results[index] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=item) for item in enumerate(people)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return [results[index] for index in range(len(people))]

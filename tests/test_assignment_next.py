@@ -1,16 +1,14 @@
 """'Get next query': assessors ask for work and never get more than the campaign allows."""
 
-import threading
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import PermissionDenied
-from django.db import connection
 from django.utils import timezone
 
 from judging.models import Assignment
 from judging.services.relevance import assignment_claim, assignment_next
-from tests.relevance_data import make_assessor, make_campaign
+from tests.relevance_data import at_the_same_instant, make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db
 
@@ -114,30 +112,14 @@ def test_two_assessors_asking_at_once_never_share_a_slot(personas):
     """Each thread has its own connection; both read the same free slots, then race."""
     assessors = [make_assessor(f"racer{i}") for i in range(2)]
     campaign = make_campaign(personas, assessors=assessors, assessors_per_query=1)
-    start = threading.Barrier(2)
-    results: dict[str, object] = {}
 
     def ask(assessor):
-        try:
-            start.wait(timeout=10)
-            # Both threads aim at the same first free slot, so one claim must lose.
-            slot = campaign.assignments.order_by("slot", "pk").first()
-            won = assignment_claim(assignment_id=slot.pk, assessor=assessor)
-            results[assessor.username] = (
-                won,
-                assignment_next(campaign=campaign, assessor=assessor),
-            )
-        except Exception as error:  # reported below, not swallowed
-            results[assessor.username] = error
-        finally:
-            connection.close()
+        # Both threads aim at the same first free slot, so one claim must lose.
+        slot = campaign.assignments.order_by("slot", "pk").first()
+        won = assignment_claim(assignment_id=slot.pk, assessor=assessor)
+        return won, assignment_next(campaign=campaign, assessor=assessor)
 
-    threads = [threading.Thread(target=ask, args=(a,)) for a in assessors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=30)
-    outcomes = [results[a.username] for a in assessors]
+    outcomes = at_the_same_instant(assessors, ask)
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     assert sorted(won for won, _ in outcomes) == [False, True]
     got = [work.pk for _, work in outcomes]
@@ -149,24 +131,9 @@ def test_two_assessors_asking_at_once_never_share_a_slot(personas):
 def test_many_assessors_at_once_respect_the_redundancy(personas):
     assessors = [make_assessor(f"crowd{i}") for i in range(6)]
     campaign = make_campaign(personas, assessors=assessors, assessors_per_query=2)
-    start = threading.Barrier(len(assessors))
-    results: dict[str, object] = {}
-
-    def ask(assessor):
-        try:
-            start.wait(timeout=10)
-            results[assessor.username] = assignment_next(campaign=campaign, assessor=assessor)
-        except Exception as error:
-            results[assessor.username] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=ask, args=(a,)) for a in assessors]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    outcomes = list(results.values())
+    outcomes = at_the_same_instant(
+        assessors, lambda assessor: assignment_next(campaign=campaign, assessor=assessor)
+    )
     assert not [o for o in outcomes if isinstance(o, Exception)], outcomes
     given = [work for work in outcomes if work is not None]
     assert len(given) == 4  # 2 queries × 2 assessors per query; two assessors ask in vain

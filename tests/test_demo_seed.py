@@ -17,6 +17,8 @@ from judging.demo.seed import (
     ASSESSOR_PASSWORD,
     ASSESSOR_USERNAME,
     COLLECTION_NAME,
+    LOWCOST_CAMPAIGN_NAME,
+    LOWCOST_COLLECTION_NAME,
     ORGANISER_PASSWORD,
     ORGANISER_USERNAME,
     PREFERENCE_CAMPAIGN_NAME,
@@ -99,13 +101,19 @@ def test_it_creates_three_users_and_a_collection_of_48_clips_10_queries_and_4_sy
 def test_every_ranked_list_has_five_distinct_clips_and_never_the_query_itself(media):
     demo_seed(audio=False)
 
-    for query in Query.objects.all():
-        for system in System.objects.all():
-            entries = RunEntry.objects.filter(system=system, query=query).order_by("rank")
-            assert [e.rank for e in entries] == [1, 2, 3, 4, 5]
-            assert query.clip_id not in {e.clip_id for e in entries}
-            scores = [e.score for e in entries]
-            assert scores == sorted(scores, reverse=True)
+    lists = [  # the demo's and its low-cost copy's
+        (query, system)
+        for collection in Collection.objects.all()
+        for query in collection.queries.all()
+        for system in collection.systems.all()
+    ]
+    assert len(lists) == 2 * 10 * 4
+    for query, system in lists:
+        entries = RunEntry.objects.filter(system=system, query=query).order_by("rank")
+        assert [e.rank for e in entries] == [1, 2, 3, 4, 5]
+        assert query.clip_id not in {e.clip_id for e in entries}
+        scores = [e.score for e in entries]
+        assert scores == sorted(scores, reverse=True)
 
 
 @pytest.mark.django_db
@@ -239,13 +247,13 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
 
 @pytest.mark.django_db
 def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(media):
-    demo_seed(audio=False)
+    summary = demo_seed(audio=False)
 
     imported = RelevanceJudgment.objects.filter(source="demo")
     judged = {(j.query_id, j.clip_id): j.fine / 100 for j in imported}
     judged_queries = {q for q, _ in judged}
     mean_fine = {}
-    for system in System.objects.all():
+    for system in System.objects.filter(collection_id=summary.collection_id):  # not the copy
         entries = RunEntry.objects.filter(system=system, query_id__in=judged_queries)
         gains = [judged[(e.query_id, e.clip_id)] for e in entries]  # the pool is complete
         assert len(gains) == 10 * 5
@@ -373,3 +381,29 @@ def test_an_older_demo_campaign_gets_the_second_assessor_and_a_second_slot(media
     assert again.created.assessor_judgments == 2 * len(pairs)
     assert RelevanceJudgment.objects.filter(source=old.source).count() == 2 * len(pairs)
     assert not demo_seed(audio=False).created.anything
+
+
+@pytest.mark.django_db
+def test_it_opens_a_lowcost_campaign_on_an_unjudged_copy_sharing_the_audio(media):
+    summary = demo_seed()
+    demo = Collection.objects.get(pk=summary.collection_id)
+    copy = Collection.objects.get(name=LOWCOST_COLLECTION_NAME)
+    assert copy.owner == demo.owner and copy.clips.count() == 48
+    assert not RelevanceJudgment.objects.filter(query__collection=copy).exists()
+    assert RunEntry.objects.filter(system__collection=copy).count() == 4 * 10 * 5
+    audio = {c.external_id: c.audio.name for c in demo.clips.all()}
+    assert {c.external_id: c.audio.name for c in copy.clips.all()} == audio  # shared files
+    assert len(_files(media)) == 48
+    campaign = copy.relevance_campaigns.get()
+    assert (campaign.name, campaign.mode, campaign.lowcost_measure) == (
+        LOWCOST_CAMPAIGN_NAME,
+        "lowcost",
+        "CG(scale=fine)@5",
+    )
+    assert sorted(campaign.assessors.values_list("username", flat=True)) == [
+        ASSESSOR_USERNAME,
+        SECOND_ASSESSOR_USERNAME,
+    ]
+    assert campaign.assignments.filter(pool_entry__isnull=False).count() == campaign.pool.count()
+    assert summary.created.lowcost_campaigns == summary.total.lowcost_campaigns == 1
+    assert demo_seed().created.lowcost_campaigns == 0

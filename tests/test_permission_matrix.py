@@ -32,7 +32,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
 from evaluation.core.answers import mapping_payload
-from evaluation.models import SatisfactionMapping
+from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
+from evaluation.services.estimates import campaign_estimate_compute
 from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
@@ -93,6 +94,12 @@ def world(personas) -> World:
     r = relevance_campaign_create(
         collection=c, name="Similarity", cutoff=5, assessors=[personas.assessor], must_listen_seconds=0
     )  # fmt: skip
+    low = relevance_campaign_create(
+        collection=c, name="Low-cost", mode="lowcost", lowcost_measure="CG@5", must_listen_seconds=0
+    )  # fmt: skip
+    campaign_estimate_compute(target_id=low.pk)  # its payload serves as an estimated board too
+    EstimatedLeaderboard.objects.create(collection=c, measure=MEASURE, computed_at=timezone.now(),
+                                        payload=low.estimate.payload)  # fmt: skip
     store_results(c)
     src = JudgmentSource.objects.create(collection=c, name="pilot.tsv", kind=JudgmentSource.IMPORT)
     job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
@@ -154,6 +161,8 @@ def world(personas) -> World:
         Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),
         Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
         Url("evaluation:plot_csv", "GET", f"{rs}/leaderboard/plots/means.csv?measure={M}", "read", 200),
+        Url("evaluation:estimated_leaderboard", "GET", f"{rs}/estimated/?measure={M}", "read", 200),
+        Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),

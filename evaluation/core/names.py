@@ -158,6 +158,16 @@ class Measure:
         return self.label
 
 
+def with_options(measure: Measure, **options) -> Measure:
+    """``measure`` with ``options`` set (replacing those it had), under its canonical name.
+
+    >>> with_options(parse_measure("CG@5"), scale="fine").label
+    'CG(scale=fine)@5'
+    """
+    merged = {**dict(measure.options), **options}
+    return _parse_ir(_canonical(measure.family, measure.k, merged))
+
+
 def _canonical(family: str, k: int | None, options: dict) -> str:
     text = family
     if options:

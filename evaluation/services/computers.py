@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from evaluation.models import Recompute
+from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.mappings import campaign_mapping_recompute
 from evaluation.services.recompute import (
     MAX_INLINE_RUNS,
@@ -29,6 +30,7 @@ logger = logging.getLogger(__name__)
 COMPUTERS: dict[str, Computer] = {
     "collection": collection_results_compute,  # leaderboards and reliability studies
     "campaign": campaign_mapping_recompute,  # a campaign's mapping, then its collection
+    "lowcost": campaign_estimate_compute,  # a low-cost campaign's estimates and judging order
 }
 """``kind`` of a :class:`~evaluation.models.Recompute` → ``computer(*, target_id, report)``."""
 

@@ -1,13 +1,19 @@
-"""Recompute a collection's results: leaderboards and reliability for each configured measure."""
+"""Recompute a collection's results: leaderboards and reliability for each configured measure,
+and, while some ranked pair is unjudged, the estimated leaderboards (thesis ch. 7–8)."""
 
 from __future__ import annotations
 
 from django.db import transaction
 
 from evaluation import selectors
-from evaluation.services.leaderboards import collection_results_store
+from evaluation.models import ResultsConfig
+from evaluation.services.estimates import collection_estimates_store
+from evaluation.services.leaderboards import collection_results_store, default_measures
 from evaluation.services.recompute import Report, no_report, recompute_request
 from judging.models import Collection
+
+MIN_JUDGED_QUERIES = 2
+"""Judged queries an ordinary leaderboard needs: a mean's interval needs two observations."""
 
 
 def collection_results_request(*, collection: Collection) -> bool:
@@ -27,11 +33,23 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
         with transaction.atomic():
             collection.leaderboards.all().delete()
             collection.reliability_studies.all().delete()
+            collection.estimated_leaderboards.all().delete()
         return
-    mappings = selectors.collection_campaign_mappings(collection=collection)
-    sources = selectors.collection_judgment_sources(collection=collection)
-    collection_results_store(
-        collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
-        report=report,
-    )  # fmt: skip
+    if len({record.query for record in qrels}) < MIN_JUDGED_QUERIES:
+        # A leaderboard's intervals need two queries (eq. 4.6); the estimated leaderboards
+        # cover every query of the runs, so they can already be shown.
+        with transaction.atomic():
+            collection.leaderboards.all().delete()
+            collection.reliability_studies.all().delete()
+        config = ResultsConfig.for_collection(collection)
+        labels = config.measures or default_measures(qrels)
+    else:
+        mappings = selectors.collection_campaign_mappings(collection=collection)
+        sources = selectors.collection_judgment_sources(collection=collection)
+        labels = collection_results_store(
+            collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
+            report=report,
+        )  # fmt: skip
+    report(0.95, "estimating unjudged pairs", force=True)
+    collection_estimates_store(collection=collection, runs=runs, qrels=qrels, measures=labels)
     report(1.0, "stored", force=True)

@@ -1,5 +1,12 @@
 """The service that writes the demo collection (``judging.demo.plan``) to the database.
 
+Beside the demo collection (every pool judged) it writes a **low-cost copy**: the same
+clips (sharing their audio files), queries, systems and ranked lists, without any
+judgment, with a low-cost relevance campaign for the demo assessors (thesis ch. 8): the
+pairs come most informative first, and the organiser's campaign page shows the
+estimated leaderboard becoming confident (CG_l@5 at 95% after about 25 of its 136 pairs
+with the planned judgments), next to the ordinary leaderboard of the complete demo.
+
 ``demo_seed`` only creates what is missing, so running it again changes nothing:
 users, the collection, clips, queries, systems and judgments are looked up by their
 natural keys; a system's ranked list for a query is written only when it has none;
@@ -24,6 +31,7 @@ from judging.models import (
     JudgmentSource,
     PreferenceCampaign,
     Query,
+    RelevanceCampaign,
     RelevanceJudgment,
     RunEntry,
     System,
@@ -41,6 +49,8 @@ from judging.services.relevance import assignment_claim, judgment_save, relevanc
 COLLECTION_NAME = "Earshot demo"
 JUDGMENT_SOURCE = "demo"
 RELEVANCE_CAMPAIGN_NAME = "Demo judging"
+LOWCOST_COLLECTION_NAME = "Earshot demo, low-cost"
+LOWCOST_CAMPAIGN_NAME = "Demo low-cost judging"
 PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
 DEMO_MEASURE = "CG(scale=fine)@5"
 """CG_l@5 on the Fine scale: the measure the crowd study's examples are spread over."""
@@ -78,6 +88,8 @@ class DemoCounts:
     judgments: int = 0
     campaigns: int = 0
     assessor_judgments: int = 0
+    lowcost_campaigns: int = 0
+    """The low-cost copy's campaign (its collection's rows are not counted above)."""
 
     def items(self) -> list[tuple[str, int]]:
         return [(f.name, getattr(self, f.name)) for f in fields(self)]
@@ -121,6 +133,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         campaigns_created = _seed_relevance_campaign(collection)
         campaigns_created += _seed_preference_campaign(collection)
         assessed = _seed_assessor_work(collection, plan)
+        lowcost_created = _seed_lowcost_copy(organiser, plan, clips)
 
     created = DemoCounts(
         users=users_created,
@@ -132,6 +145,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         judgments=judgments_created,
         campaigns=campaigns_created,
         assessor_judgments=assessed,
+        lowcost_campaigns=lowcost_created,
     )
     total = DemoCounts(
         users=get_user_model().objects.filter(username__in=[u for _, u, _ in DEMO_LOGINS]).count(),
@@ -146,6 +160,9 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         campaigns=collection.relevance_campaigns.count() + collection.preference_campaigns.count(),
         assessor_judgments=RelevanceJudgment.objects.filter(
             query__collection=collection, assessor__isnull=False
+        ).count(),
+        lowcost_campaigns=RelevanceCampaign.objects.filter(
+            collection__owner=organiser, collection__name=LOWCOST_COLLECTION_NAME
         ).count(),
     )
     return DemoSummary(collection_id=collection.pk, created=created, total=total)
@@ -269,6 +286,46 @@ def _seed_preference_campaign(collection: Collection) -> int:
     )
     examples_generate(campaign=campaign, measures=[DEMO_MEASURE], per_bin=3, seed=DEFAULT_SEED)
     trap_questions_from_judgments(campaign=campaign, count=8)
+    return 1
+
+
+def _seed_lowcost_copy(organiser, plan: DemoPlan, clips: dict[str, Clip]) -> int:
+    """The low-cost copy of the demo and its campaign, if missing; 1 if the campaign is new.
+
+    Its clips share the demo clips' audio files (no second rendering); its campaign
+    leaves same-artist clips in the pool, as the demo's own campaign does.
+    """
+    collection, _ = Collection.objects.get_or_create(
+        owner=organiser,
+        name=LOWCOST_COLLECTION_NAME,
+        defaults={
+            "description": "The demo's clips, queries and systems without judgments, "
+            "judged the low-cost way: one pair at a time, the most informative first, "
+            "until the ranking is 95% confident (thesis ch. 8)."
+        },
+    )
+    _, copies = _seed_clips(collection, plan)
+    unlinked = [c for c in copies.values() if not c.audio.name and clips[c.external_id].audio]
+    for copy in unlinked:
+        copy.audio.name = clips[copy.external_id].audio.name
+    Clip.objects.bulk_update(unlinked, ["audio"])
+    _, queries = _seed_queries(collection, plan, copies)
+    _, systems = _seed_systems(collection, plan)
+    if _seed_runs(plan, copies, queries, systems):
+        handoff.collection_data_changed(collection_id=collection.pk)
+    if collection.relevance_campaigns.exists():
+        return 0
+    relevance_campaign_create(
+        collection=collection,
+        name=LOWCOST_CAMPAIGN_NAME,
+        exclude_same_artist=False,
+        must_listen_seconds=3,
+        assessors=_demo_assessors(),
+        mode=RelevanceCampaign.LOWCOST,
+        lowcost_measure=DEMO_MEASURE,
+        lowcost_target=RelevanceCampaign.RELATIVE,
+        lowcost_stop_at=0.95,
+    )
     return 1
 
 

@@ -17,6 +17,7 @@ from judging.services.campaign_settings import (
     preference_settings_errors,
     relevance_settings_errors,
 )
+from judging.services.lowcost import LOWCOST_SETTINGS
 
 
 class _SettingsForm(forms.ModelForm):
@@ -28,9 +29,8 @@ class _SettingsForm(forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        fields = self._meta.fields
-        if all(f in data for f in fields):  # each field valid on its own
-            values = {f: getattr(self.instance, f) for f in fields} | data
+        if all(f in data for f in self.fields):  # each field shown is valid on its own
+            values = {f: getattr(self.instance, f) for f in self._meta.fields} | data
             for field, message in self.settings_errors(values).items():
                 self.add_error(field, message)
         return data
@@ -61,6 +61,14 @@ class PreferenceSettingsForm(_SettingsForm):
 
 
 class RelevanceSettingsForm(_SettingsForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.instance.is_lowcost:  # a pooled campaign has no low-cost settings
+            for field in LOWCOST_SETTINGS:
+                del self.fields[field]
+        else:
+            self.fields["lowcost_stop_at"].widget.attrs["step"] = "any"
+
     def settings_errors(self, values):
         return relevance_settings_errors(self.instance, values)
 

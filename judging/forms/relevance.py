@@ -4,12 +4,17 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 
 from judging import qrels
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import ASSESSOR
 from judging.selectors.access import organiser_collections
+from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
+
+LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
+"""The campaign's mode and low-cost settings, chosen when it is created."""
 
 
 class RelevanceCampaignForm(forms.ModelForm):
@@ -27,6 +32,7 @@ class RelevanceCampaignForm(forms.ModelForm):
             "must_listen_seconds",
             "take_back_minutes",
             "assessors",
+            *LOWCOST_FIELDS,
         ]
         labels = {
             "cutoff": "Cutoff k",
@@ -36,7 +42,7 @@ class RelevanceCampaignForm(forms.ModelForm):
             "must_listen_seconds": "Must listen (seconds)",
             "take_back_minutes": "Take back untouched work after (minutes)",
         }
-        widgets = {"assessors": forms.CheckboxSelectMultiple}
+        widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -48,6 +54,29 @@ class RelevanceCampaignForm(forms.ModelForm):
         self.fields["assessors_per_query"].min_value = 1
         for name in ("cutoff", "assessors_per_query"):
             self.fields[name].widget.attrs["min"] = 1
+        self.fields["lowcost_stop_at"].widget.attrs["step"] = "any"
+        for name in LOWCOST_FIELDS:  # left out, they take the model's defaults (pooled mode)
+            self.fields[name].required = False
+
+    def clean(self):
+        data = super().clean()
+        for name in LOWCOST_FIELDS:
+            if data.get(name) in (None, ""):
+                data[name] = RelevanceCampaign._meta.get_field(name).default
+        if data["mode"] == RelevanceCampaign.LOWCOST and not self.errors:
+            try:
+                data["lowcost_measure"] = lowcost_settings_check(
+                    cutoff=data["cutoff"],
+                    assessors_per_query=data["assessors_per_query"],
+                    queries_per_assessor=data["queries_per_assessor"],
+                    measure=data["lowcost_measure"],
+                    target=data["lowcost_target"],
+                    stop_at=data["lowcost_stop_at"],
+                )
+            except ValidationError as error:
+                for field, messages in error.message_dict.items():
+                    self.add_error(field, messages)
+        return data
 
 
 class JudgmentSaveForm(forms.Form):

@@ -10,6 +10,12 @@ free slot with a conditional ``UPDATE … WHERE assessor IS NULL`` and the datab
 refuses a second slot of the same query to the same assessor, so no query is ever
 judged more often than configured, even when assessors ask at the same instant.
 
+A **low-cost** campaign (``mode="lowcost"``, thesis ch. 7–8) hands out single
+(query, candidate) pairs instead: one assignment per pool entry (``pool_entry`` set),
+claimed the same way, served most informative first by the weights the evaluation layer
+stores on the pool entries (``weight``, ``priority``), until the measure's ranking (or
+its scores) is known with the confidence the organiser asked for.
+
 Scores land in :class:`~judging.models.collection.RelevanceJudgment` rows with the
 assessor set and the campaign's own :class:`~judging.models.sources.JudgmentSource`. How they were made (listening time,
 judging time, plays) lives beside them in :class:`JudgmentActivity`, one row per
@@ -33,7 +39,23 @@ from judging.validation import name_validator
 
 
 class RelevanceCampaign(models.Model):
-    """One judging effort on a collection by trained assessors (thesis §1.4)."""
+    """One judging effort on a collection by trained assessors (thesis §1.4).
+
+    ``mode`` says how work is handed out: whole pooled queries, or (``lowcost``) one
+    pair at a time, the most informative first, until the stopping rule of
+    ``lowcost_measure``, ``lowcost_target`` and ``lowcost_stop_at`` is met (§8.3–8.4).
+    """
+
+    POOLED, LOWCOST = "pooled", "lowcost"
+    MODES = [
+        (POOLED, "Pooled: assessors judge whole queries, every candidate"),
+        (LOWCOST, "Low-cost: one pair at a time, the most informative first (thesis ch. 8)"),
+    ]
+    RELATIVE, ABSOLUTE = "relative", "absolute"
+    TARGETS = [
+        (RELATIVE, "the ranking of the systems (mean confidence in the ranking)"),
+        (ABSOLUTE, "the systems' scores (half-width of their 95% intervals)"),
+    ]
 
     collection = models.ForeignKey(
         Collection, on_delete=models.CASCADE, related_name="relevance_campaigns"
@@ -62,6 +84,32 @@ class RelevanceCampaign(models.Model):
     assessors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="relevance_campaigns", blank=True
     )
+    mode = models.CharField(
+        max_length=10,
+        choices=MODES,
+        default=POOLED,
+        help_text="Low-cost mode judges only what the ranking needs (one assessor per pair).",
+    )
+    lowcost_measure = models.CharField(
+        "measure",
+        max_length=100,
+        default="CG(scale=fine)@5",
+        help_text="Low-cost mode: the measure to estimate — CG, DCG, nDCG or RBP at a cut-off "
+        "up to k, on the fine or broad scale, e.g. CG(scale=fine)@5 or nDCG(scale=broad)@5.",
+    )
+    lowcost_target = models.CharField(
+        "stop when sure of",
+        max_length=10,
+        choices=TARGETS,
+        default=RELATIVE,
+        help_text="Low-cost mode: what must be known when judging stops.",
+    )
+    lowcost_stop_at = models.FloatField(
+        "stop at",
+        default=0.95,
+        help_text="Low-cost mode: for the ranking, the mean confidence to reach (0.5 to 1, "
+        "e.g. 0.95); for the scores, the half-width of the intervals to reach (e.g. 0.05).",
+    )
     is_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -71,6 +119,13 @@ class RelevanceCampaign(models.Model):
             models.CheckConstraint(condition=Q(cutoff__gte=1), name="campaign_cutoff_from_one"),
             models.CheckConstraint(
                 condition=Q(assessors_per_query__gte=1), name="campaign_redundancy_from_one"
+            ),
+            models.CheckConstraint(
+                condition=Q(mode__in=["pooled", "lowcost"]), name="campaign_mode_known"
+            ),
+            models.CheckConstraint(
+                condition=Q(mode="pooled") | Q(assessors_per_query=1),
+                name="campaign_lowcost_one_assessor_per_pair",
             ),
         ]
 
@@ -90,6 +145,10 @@ class RelevanceCampaign(models.Model):
     def take_back_after(self) -> timedelta:
         return timedelta(minutes=self.take_back_minutes)
 
+    @property
+    def is_lowcost(self) -> bool:
+        return self.mode == self.LOWCOST
+
 
 class PoolEntry(models.Model):
     """A clip to be judged for a query of a campaign."""
@@ -97,6 +156,18 @@ class PoolEntry(models.Model):
     campaign = models.ForeignKey(RelevanceCampaign, on_delete=models.CASCADE, related_name="pool")
     query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="pool_entries")
     clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="pool_entries")
+    weight = models.FloatField(
+        null=True,
+        blank=True,
+        help_text="Low-cost mode: how much judging this pair next tells (thesis §8.3–8.4), "
+        "as of the last stored estimate; empty before the first.",
+    )
+    priority = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="Low-cost mode: 1 is judged first; empty once known or before the first "
+        "estimate.",
+    )
 
     class Meta:
         ordering = ["campaign", "query", "clip"]
@@ -118,6 +189,15 @@ class Assignment(models.Model):
         RelevanceCampaign, on_delete=models.CASCADE, related_name="assignments"
     )
     query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="assignments")
+    pool_entry = models.ForeignKey(
+        PoolEntry,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="assignments",
+        help_text="Low-cost mode: the one candidate this assignment is for; empty: every "
+        "candidate of the query.",
+    )
     slot = models.PositiveSmallIntegerField()
     assessor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -136,12 +216,19 @@ class Assignment(models.Model):
         ordering = ["campaign", "query", "slot"]
         constraints = [
             models.UniqueConstraint(
-                fields=["campaign", "query", "slot"], name="assignment_slot_unique"
+                fields=["campaign", "query", "slot"],
+                condition=Q(pool_entry__isnull=True),
+                name="assignment_slot_unique",
             ),
             models.UniqueConstraint(
                 fields=["campaign", "query", "assessor"],
-                condition=Q(assessor__isnull=False),
+                condition=Q(assessor__isnull=False, pool_entry__isnull=True),
                 name="assignment_query_once_per_assessor",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "pool_entry", "slot"],
+                condition=Q(pool_entry__isnull=False),
+                name="assignment_pair_slot_unique",
             ),
         ]
 
@@ -154,6 +241,16 @@ class Assignment(models.Model):
     @property
     def is_done(self) -> bool:
         return self.completed_at is not None
+
+    @property
+    def is_pair(self) -> bool:
+        """A low-cost assignment: one candidate of the query, not all of them."""
+        return self.pool_entry_id is not None
+
+    def candidates(self):
+        """The pool entries this assignment judges: its one pair, or the query's pool."""
+        pool = PoolEntry.objects.filter(campaign_id=self.campaign_id, query_id=self.query_id)
+        return pool.filter(pk=self.pool_entry_id) if self.is_pair else pool
 
     def is_stale(self, *, now=None) -> bool:
         """Untouched for longer than the campaign allows (so it can be taken back)."""

@@ -51,13 +51,18 @@ def relevance_campaigns_for_assessor(*, user) -> list[dict]:
 
 
 def clip_in_assessor_assignments(*, user, clip: Clip) -> bool:
-    """Whether the clip is the query or a candidate of one of the assessor's assignments."""
+    """Whether the clip is the query or a candidate of one of the assessor's assignments
+    (of a low-cost assignment, its one candidate only)."""
     candidates = PoolEntry.objects.filter(
         campaign=OuterRef("campaign"), query=OuterRef("query"), clip=clip
     )
     return (
         Assignment.objects.filter(assessor=user)
-        .filter(Q(query__clip=clip) | Q(Exists(candidates)))
+        .filter(
+            Q(query__clip=clip)
+            | Q(Exists(candidates), pool_entry__isnull=True)
+            | Q(pool_entry__clip=clip)
+        )
         .exists()
     )
 
@@ -82,7 +87,7 @@ class Candidate:
 
 def assignment_candidates(*, assignment: Assignment) -> list[Candidate]:
     """The assignment's candidates in its own random order, with what is saved so far."""
-    pool = list(assignment.campaign.pool.filter(query=assignment.query).select_related("clip"))
+    pool = list(assignment.candidates().select_related("clip"))
     judgments = {
         judgment.clip_id: judgment
         for judgment in RelevanceJudgment.objects.filter(
@@ -154,8 +159,40 @@ def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
     counts = {row["query"]: row["n"] for row in judged}
     for row in rows:
         row["judgments"] = counts.get(row["query"].pk, 0)
-        row["expected"] = row["pool_size"] * row["slots"]
+        # A low-cost campaign has one slot per pair: each pair is judged once.
+        row["expected"] = row["pool_size"] * (1 if campaign.is_lowcost else row["slots"])
     return rows
+
+
+@dataclass(frozen=True)
+class PairProgress:
+    """How far a low-cost campaign has judged its pool."""
+
+    pool: int
+    judged: int
+    """Pool pairs with a complete judgment, from this campaign or elsewhere."""
+    by_campaign: int
+    """Pairs this campaign's assessors finished."""
+    in_progress: int
+    """Pairs held by an assessor right now."""
+
+    @property
+    def share(self) -> float:
+        return self.judged / self.pool if self.pool else 0.0
+
+
+def campaign_pair_progress(*, campaign: RelevanceCampaign) -> PairProgress:
+    """Judgments made out of a low-cost campaign's full pool."""
+    complete = RelevanceJudgment.objects.filter(
+        query_id=OuterRef("query_id"), clip_id=OuterRef("clip_id")
+    ).filter(~Q(broad=None), ~Q(fine=None))
+    pairs = campaign.assignments.filter(pool_entry__isnull=False)
+    return PairProgress(
+        pool=campaign.pool.count(),
+        judged=campaign.pool.filter(Exists(complete)).count(),
+        by_campaign=pairs.filter(completed_at__isnull=False).count(),
+        in_progress=pairs.filter(assessor__isnull=False, completed_at__isnull=True).count(),
+    )
 
 
 def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:

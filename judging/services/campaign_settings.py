@@ -22,9 +22,11 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 
+from judging import handoff
 from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
 from judging.roles import is_assessor
 from judging.services.crowd.trust import worker_trust_update
+from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 
 PREFERENCE_SETTINGS = (
     "name",
@@ -189,7 +191,31 @@ def relevance_settings_errors(campaign: RelevanceCampaign, values: dict) -> dict
         )
     if not 1 <= values["take_back_minutes"] <= MAX_TAKE_BACK_MINUTES:
         errors["take_back_minutes"] = f"Between 1 minute and {MAX_TAKE_BACK_MINUTES} (a week)."
+    errors.update(_lowcost_errors(campaign, values, errors))
     return errors
+
+
+def _lowcost_errors(campaign: RelevanceCampaign, values: dict, found: dict) -> dict[str, str]:
+    """A low-cost campaign's measure, target and stop (one assessor per pair, no cap);
+    a pooled campaign has none to change."""
+    if not campaign.is_lowcost:
+        return {
+            f: "Only a low-cost campaign has this setting (its mode is fixed at creation)."
+            for f in LOWCOST_SETTINGS
+            if f in values and values[f] != getattr(campaign, f)
+        }
+    try:
+        lowcost_settings_check(
+            cutoff=campaign.cutoff,
+            assessors_per_query=values["assessors_per_query"],
+            queries_per_assessor=values.get("queries_per_assessor"),
+            measure=values.get("lowcost_measure", campaign.lowcost_measure),
+            target=values.get("lowcost_target", campaign.lowcost_target),
+            stop_at=values.get("lowcost_stop_at", campaign.lowcost_stop_at),
+        )
+    except ValidationError as error:
+        return {f: m[0] for f, m in error.message_dict.items() if f not in found}
+    return {}
 
 
 RELEVANCE_SETTINGS = (
@@ -198,8 +224,10 @@ RELEVANCE_SETTINGS = (
     "queries_per_assessor",
     "must_listen_seconds",
     "take_back_minutes",
+    *LOWCOST_SETTINGS,
 )
-"""What can change after a relevance campaign is created (its pool cannot)."""
+"""What can change after a relevance campaign is created (its pool and mode cannot; the
+low-cost settings only for a low-cost campaign)."""
 
 
 def relevance_campaign_update(*, campaign: RelevanceCampaign, changes: dict) -> list[str]:
@@ -221,6 +249,8 @@ def relevance_campaign_update(*, campaign: RelevanceCampaign, changes: dict) -> 
         for field in changed:
             setattr(campaign, field, values[field])
         campaign.save(update_fields=changed)
+        if set(changed) & set(LOWCOST_SETTINGS):
+            handoff.relevance_campaign_changed(campaign_id=campaign.pk)  # a new order
     return changed
 
 
@@ -248,8 +278,12 @@ def _slots_set(campaign: RelevanceCampaign, per_query: int) -> None:
 def campaign_open_set(*, campaign: RelevanceCampaign | PreferenceCampaign, is_open: bool) -> bool:
     """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed."""
     changed = type(campaign).objects.filter(pk=campaign.pk).exclude(is_open=is_open)
-    if not changed.update(is_open=is_open):
-        return False
+    with transaction.atomic():
+        if not changed.update(is_open=is_open):
+            return False
+        if isinstance(campaign, RelevanceCampaign) and campaign.is_lowcost:
+            # Final estimates when it closes, and up to date again when it reopens.
+            handoff.relevance_campaign_changed(campaign_id=campaign.pk)
     campaign.is_open = is_open
     return True
 
@@ -276,6 +310,8 @@ def relevance_campaign_assessor_remove(*, campaign: RelevanceCampaign, assessor)
         campaign.assessors.remove(assessor)
         theirs = campaign.assignments.filter(assessor=assessor, completed_at__isnull=True)
         freed = theirs.filter(touched_at__isnull=True).update(assessor=None, assigned_at=None)
+        if campaign.is_lowcost:
+            return {"freed": freed, "reopened": _pairs_reopen(campaign, theirs)}
         started = list(theirs.filter(touched_at__isnull=False).values_list("query_id", flat=True))
         tops = dict(
             campaign.assignments.filter(query_id__in=started)
@@ -287,3 +323,19 @@ def relevance_campaign_assessor_remove(*, campaign: RelevanceCampaign, assessor)
             Assignment(campaign=campaign, query_id=q, slot=tops[q] + 1) for q in started
         )
     return {"freed": freed, "reopened": len(started)}
+
+
+def _pairs_reopen(campaign: RelevanceCampaign, theirs) -> int:
+    """A low-cost campaign's pairs a removed assessor started: one more free slot each."""
+    started = list(theirs.filter(touched_at__isnull=False).values_list("query_id", "pool_entry_id"))
+    tops = dict(
+        campaign.assignments.filter(pool_entry_id__in=[p for _, p in started])
+        .values("pool_entry")
+        .annotate(top=Max("slot"))
+        .values_list("pool_entry", "top")
+    )
+    Assignment.objects.bulk_create(
+        Assignment(campaign=campaign, query_id=q, pool_entry_id=p, slot=tops[p] + 1)
+        for q, p in started
+    )
+    return len(started)

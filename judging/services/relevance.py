@@ -27,6 +27,7 @@ from judging.models import (
     RunEntry,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.services.lowcost import lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
 
 LISTEN_TOLERANCE = 0.25
@@ -52,6 +53,10 @@ def relevance_campaign_create(
     must_listen_seconds: int = 5,
     take_back_minutes: int = 60,
     assessors=(),
+    mode: str = RelevanceCampaign.POOLED,
+    lowcost_measure: str = "CG(scale=fine)@5",
+    lowcost_target: str = RelevanceCampaign.RELATIVE,
+    lowcost_stop_at: float = 0.95,
 ) -> RelevanceCampaign:
     """Create a campaign with its pool and one free assignment per query and slot.
 
@@ -60,9 +65,24 @@ def relevance_campaign_create(
     ``exclude_same_artist``, without clips by the query's artist (clips with no artist
     are never treated as the same artist). Queries with an empty pool get no slots.
 
+    A low-cost campaign (``mode="lowcost"``) gets one free assignment per pool entry
+    instead, and asks evaluation for its first estimates (which order the pairs).
+
     The demo seeding calls this too: ``relevance_campaign_create(collection=c,
     name="Demo judging", assessors=[assessor])``.
     """
+    if mode not in dict(RelevanceCampaign.MODES):
+        raise ValidationError({"mode": f"Unknown mode {mode!r}."})
+    lowcost = mode == RelevanceCampaign.LOWCOST
+    if lowcost:
+        lowcost_measure = lowcost_settings_check(
+            cutoff=cutoff,
+            assessors_per_query=assessors_per_query,
+            queries_per_assessor=queries_per_assessor,
+            measure=lowcost_measure,
+            target=lowcost_target,
+            stop_at=lowcost_stop_at,
+        )
     with transaction.atomic():
         campaign = RelevanceCampaign.objects.create(
             collection=collection,
@@ -73,6 +93,10 @@ def relevance_campaign_create(
             queries_per_assessor=queries_per_assessor,
             must_listen_seconds=must_listen_seconds,
             take_back_minutes=take_back_minutes,
+            mode=mode,
+            lowcost_measure=lowcost_measure,
+            lowcost_target=lowcost_target,
+            lowcost_stop_at=lowcost_stop_at,
         )
         campaign.assessors.set(assessors)
         judgment_source_for_campaign(campaign=campaign)
@@ -93,11 +117,18 @@ def relevance_campaign_create(
             for query_id, clip_ids in sorted(pool.items())
             for clip_id in sorted(clip_ids)
         )
-        Assignment.objects.bulk_create(
-            Assignment(campaign=campaign, query_id=query_id, slot=slot)
-            for query_id in sorted(pool)
-            for slot in range(assessors_per_query)
-        )
+        if lowcost:
+            Assignment.objects.bulk_create(
+                Assignment(campaign=campaign, query_id=entry.query_id, pool_entry=entry, slot=0)
+                for entry in campaign.pool.order_by("pk")
+            )
+            handoff.relevance_campaign_changed(campaign_id=campaign.pk)
+        else:
+            Assignment.objects.bulk_create(
+                Assignment(campaign=campaign, query_id=query_id, slot=slot)
+                for query_id in sorted(pool)
+                for slot in range(assessors_per_query)
+            )
     return campaign
 
 
@@ -138,10 +169,13 @@ def assignment_next(*, campaign: RelevanceCampaign, assessor, now=None) -> Assig
     A query is offered only while it has a free slot (it is judged fewer times than the
     campaign's ``assessors_per_query``), never twice to one assessor, and not beyond
     the campaign's cap of queries per assessor. Queries with fewer assessors come first.
+    A low-cost campaign hands out single pairs instead (:func:`_pair_next`).
     """
     if not campaign.is_open or not campaign.assessors.filter(pk=assessor.pk).exists():
         raise PermissionDenied("You are not an assessor of this campaign.")
     now = now or timezone.now()
+    if campaign.is_lowcost:
+        return _pair_next(campaign=campaign, assessor=assessor, now=now)
     mine = Assignment.objects.filter(campaign=campaign, assessor=assessor)
     unfinished = mine.filter(completed_at__isnull=True).order_by("assigned_at", "pk").first()
     if unfinished is not None:
@@ -160,6 +194,59 @@ def assignment_next(*, campaign: RelevanceCampaign, assessor, now=None) -> Assig
             return None
         for assignment_id in free:
             if assignment_claim(assignment_id=assignment_id, assessor=assessor, now=now):
+                return Assignment.objects.get(pk=assignment_id)
+
+
+def _pair_next(*, campaign: RelevanceCampaign, assessor, now) -> Assignment | None:
+    """Low-cost "Get next": the assessor's unfinished pair, else the free pair to judge first.
+
+    The order is the one the evaluation layer stored on the pool entries (``priority``,
+    1 first: thesis §8.3 for the ranking, §8.4 for the scores), so this is a database
+    read, not a model fit. Pairs are claimed like query slots, by a conditional
+    ``UPDATE … WHERE assessor IS NULL`` checked by its row count: while one assessor
+    holds a pair (its lease, until the campaign's take-back time passes with nothing
+    saved) nobody else gets it.
+
+    **When the stored order is stale** (judgments made since it was computed: the
+    recompute is coalesced and runs a moment later, or the broker is down), the
+    next-best free pair of that order is served. Judged pairs are never free, and a pair
+    with a complete judgment from elsewhere (an import, another campaign) is skipped, so
+    staleness only means the remaining pairs are not yet re-ranked with the newest
+    judgments — the thesis itself re-estimates only every 20 judgments (§8.3). Before
+    the first order exists, pairs go in pool order (query by query).
+    """
+    mine = Assignment.objects.filter(campaign=campaign, assessor=assessor)
+    unfinished = mine.filter(completed_at__isnull=True).order_by("assigned_at", "pk").first()
+    if unfinished is not None:
+        return unfinished
+    assignments_take_back(campaign=campaign, now=now)
+    free = Assignment.objects.filter(
+        campaign=campaign,
+        pool_entry__isnull=False,
+        assessor__isnull=True,
+        completed_at__isnull=True,
+    ).order_by(F("pool_entry__priority").asc(nulls_last=True), "pool_entry_id")
+    judged_elsewhere: set[int] = set()
+    while True:
+        batch = list(
+            free.exclude(pk__in=judged_elsewhere).values_list(
+                "pk", "query_id", "pool_entry__clip_id"
+            )[:20]
+        )
+        if not batch:
+            return None
+        complete = set(
+            RelevanceJudgment.objects.filter(
+                query_id__in={query for _, query, _ in batch},
+                clip_id__in={clip for _, _, clip in batch},
+                broad__isnull=False,
+                fine__isnull=False,
+            ).values_list("query_id", "clip_id")
+        )
+        for assignment_id, query_id, clip_id in batch:
+            if (query_id, clip_id) in complete:
+                judged_elsewhere.add(assignment_id)
+            elif assignment_claim(assignment_id=assignment_id, assessor=assessor, now=now):
                 return Assignment.objects.get(pk=assignment_id)
 
 
@@ -203,7 +290,11 @@ def judgment_save(
         raise AssignmentTakenBack("Only an assessor can save judgments.")
     if not campaign.assessors.filter(pk=assessor.pk).exists():
         raise AssignmentTakenBack("You no longer judge in this campaign.")
-    if pool_entry.campaign_id != campaign.pk or pool_entry.query_id != assignment.query_id:
+    if (
+        pool_entry.campaign_id != campaign.pk
+        or pool_entry.query_id != assignment.query_id
+        or assignment.pool_entry_id not in (None, pool_entry.pk)  # a low-cost pair
+    ):
         raise ValidationError("That clip is not a candidate of this query.")
     if broad is not None and broad not in BROAD_LABELS:
         raise ValidationError("Broad must be 0, 1 or 2.")
@@ -248,7 +339,7 @@ def judgment_save(
         activity.save(
             update_fields=["listened_seconds", "judging_seconds", "plays", "judgment", "updated_at"]
         )
-        total = campaign.pool.filter(query_id=assignment.query_id).count()
+        total = assignment.candidates().count()
         done = _complete_judgments(assignment).count()
         if done == total:
             Assignment.objects.filter(pk=assignment.pk, completed_at__isnull=True).update(
@@ -271,6 +362,5 @@ def _complete_judgments(assignment: Assignment):
         query_id=assignment.query_id,
         assessor_id=assignment.assessor_id,
         source=assignment.campaign.source,
-        clip__pool_entries__campaign_id=assignment.campaign_id,
-        clip__pool_entries__query_id=assignment.query_id,
+        clip_id__in=assignment.candidates().values("clip_id"),
     ).filter(~Q(broad=None), ~Q(fine=None))

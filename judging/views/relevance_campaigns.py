@@ -45,6 +45,10 @@ def relevance_campaign_new(request):
             must_listen_seconds=data["must_listen_seconds"],
             take_back_minutes=data["take_back_minutes"],
             assessors=data["assessors"],
+            mode=data["mode"],
+            lowcost_measure=data["lowcost_measure"],
+            lowcost_target=data["lowcost_target"],
+            lowcost_stop_at=data["lowcost_stop_at"],
         )
         return redirect(campaign)
     return render(request, "judging/relevance_campaign_new.html", {"form": form})
@@ -56,6 +60,9 @@ def relevance_campaign_detail(request, pk: int):
     campaign = _own_campaign(request, pk, need="read")
     context = {
         "campaign": campaign,
+        "pairs": selectors.campaign_pair_progress(campaign=campaign)
+        if campaign.is_lowcost
+        else None,
         "by_query": selectors.campaign_progress_by_query(campaign=campaign),
         "by_assessor": selectors.campaign_progress_by_assessor(campaign=campaign),
         "agreement": selectors.campaign_agreement(campaign=campaign),

@@ -40,34 +40,9 @@ def main(args: list[str]) -> int:
         inputs, estimates = load_estimated(options)
         kernel = ProbabilisticMeasure(inputs.pool, options.measure, scale=options.scale)
         scores = kernel.scores(estimates, level=options.level)
-        low, high = scores.interval()
-        order = scores.order()
-        pairs = [
-            (int(a), int(b)) if scores.difference[a, b] >= 0 else (int(b), int(a))
-            for a, b in zip(*scores.upper_pairs(), strict=True)
-        ]
-        pairs.sort(key=lambda ab: (-scores.confidence[ab], scores.systems[ab[0]]))
+        board = scores.leaderboard()
+        systems, differences = board["systems"], board["differences"]
         state = stopping_state(scores, target="relative")
-        systems = [
-            {
-                "system": scores.systems[s],
-                "expectation": float(scores.expectation[s]),
-                "variance": float(scores.variance[s]),
-                "low": float(low[s]),
-                "high": float(high[s]),
-            }
-            for s in order
-        ]
-        differences = [
-            {
-                "better": scores.systems[a],
-                "worse": scores.systems[b],
-                "expectation": float(scores.difference[a, b]),
-                "variance": float(scores.difference_variance[a, b]),
-                "confidence": float(scores.confidence[a, b]),
-            }
-            for a, b in pairs
-        ]
         if options.format == "json":
             out = {
                 "measure": kernel.spec.label,

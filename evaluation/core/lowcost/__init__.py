@@ -9,6 +9,7 @@ The public API works on plain arrays and frozen dataclasses::
     scores = expected_scores(pool, estimates, "CG@5")           # E, Var, confidence (§8.1)
     nxt = next_judgments(pool, estimates, "CG@5", n=10)          # what to judge (§8.3–8.4)
     state = stopping_state(scores, target="relative")            # when to stop
+    live = lowcost_state(pool, judged, metadata, measure="CG@5")  # all of it at once
 
 For repeated calls on one pool (a live campaign, :func:`simulate`) keep a
 :class:`RelevanceEstimator` and a :class:`ProbabilisticMeasure`: they hold what does
@@ -35,6 +36,7 @@ from evaluation.core.lowcost.ordinal import OrdinalModel, fit_model, fit_ordinal
 from evaluation.core.lowcost.pool import Metadata, Pool, read_metadata
 from evaluation.core.lowcost.selection import NextJudgments, next_judgments
 from evaluation.core.lowcost.simulation import Simulation, Step, simulate
+from evaluation.core.lowcost.state import LowCostState, lowcost_state, measure_with_scale
 from evaluation.core.lowcost.stopping import StoppingState, stopping_state
 
 __all__ = [
@@ -46,6 +48,7 @@ __all__ = [
     "SOURCES",
     "UNIFORM",
     "ExpectedScores",
+    "LowCostState",
     "Metadata",
     "NextJudgments",
     "OrdinalModel",
@@ -63,6 +66,8 @@ __all__ = [
     "expected_scores",
     "fit_model",
     "fit_ordinal",
+    "lowcost_state",
+    "measure_with_scale",
     "next_judgments",
     "read_metadata",
     "simulate",

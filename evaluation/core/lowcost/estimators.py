@@ -57,8 +57,23 @@ class RelevanceEstimates:
 
     def with_judgment(self, pair: int, value: float) -> RelevanceEstimates:
         """A copy where ``pair`` is judged ``value`` (E = value, Var = 0)."""
+        return self.with_judgments([pair], [value])
+
+    def with_judgments(self, pairs, values) -> RelevanceEstimates:
+        """A copy where each of ``pairs`` is known to be the matching ``values``
+        (E = value, Var = 0, §7.1), e.g. pairs that will never be judged and count as
+        not relevant, as trec_eval counts unjudged documents.
+
+        >>> est = RelevanceEstimates(np.array([40.0, 60.0]), np.array([9.0, 4.0]),
+        ...                          np.array([2, 2]), np.array([False, False]), "fine")
+        >>> known = est.with_judgments([1], [0.0])
+        >>> known.expectation.tolist(), known.variance.tolist(), known.judged.tolist()
+        ([40.0, 0.0], [9.0, 0.0], [False, True])
+        """
+        pairs = np.asarray(pairs, dtype=np.int64)
+        values = np.broadcast_to(np.asarray(values, dtype=np.float64), pairs.shape)
         e, v, s, j = (a.copy() for a in (self.expectation, self.variance, self.source, self.judged))
-        e[pair], v[pair], s[pair], j[pair] = value, 0.0, 0, True
+        e[pairs], v[pairs], s[pairs], j[pairs] = values, 0.0, 0, True
         return RelevanceEstimates(e, v, s, j, self.scale)
 
     def counts(self) -> dict[str, int]:

@@ -162,6 +162,57 @@ class ExpectedScores:
     def upper_pairs(self) -> tuple[np.ndarray, np.ndarray]:
         return np.triu_indices(len(self.systems), k=1)
 
+    def leaderboard(self) -> dict:
+        """The estimated leaderboard as plain data (what the command line and the app show).
+
+        ``systems``: best first by E, each with E, Var and the (8.19) interval
+        (``half_width``, ``low``, ``high``); ``differences``: every system pair with the
+        better system by E first, its E[Δ], Var[Δ] and confidence (8.20), most confident
+        first (ties by the better system's name); ``ranking_confidence``: their mean.
+
+        >>> pool = Pool.from_rankings({"A": {"q": ["d1"]}, "B": {"q": ["d2"]}}, depth=1)
+        >>> est = RelevanceEstimates(np.array([20.0, 80.0]), np.zeros(2), np.zeros(2, int),
+        ...                          np.ones(2, bool), "fine")
+        >>> board = expected_scores(pool, est, "CG@1").leaderboard()
+        >>> [r["system"] for r in board["systems"]], board["differences"][0]["better"]
+        (['B', 'A'], 'B')
+        """
+        low, high = self.interval()
+        systems = [
+            {
+                "system": self.systems[s],
+                "expectation": float(self.expectation[s]),
+                "variance": float(self.variance[s]),
+                "half_width": float(self.half_width[s]),
+                "low": float(low[s]),
+                "high": float(high[s]),
+            }
+            for s in self.order()
+        ]
+        pairs = [
+            (int(a), int(b)) if self.difference[a, b] >= 0 else (int(b), int(a))
+            for a, b in zip(*self.upper_pairs(), strict=True)
+        ]
+        pairs.sort(key=lambda ab: (-self.confidence[ab], self.systems[ab[0]]))
+        differences = [
+            {
+                "better": self.systems[a],
+                "worse": self.systems[b],
+                "expectation": float(self.difference[a, b]),
+                "variance": float(self.difference_variance[a, b]),
+                "confidence": float(self.confidence[a, b]),
+            }
+            for a, b in pairs
+        ]
+        return {
+            "measure": self.measure,
+            "level": self.level,
+            "n_queries": len(self.queries),
+            "ranking_confidence": float(self.ranking_confidence),
+            "systems": systems,
+            "differences": differences,
+        }
+
 
 def confidence_in_sign(expectation, variance, df: int) -> np.ndarray:
     """(8.20): :math:`\\max(P(\\Delta \\le 0), P(\\Delta > 0))` with the t distribution.

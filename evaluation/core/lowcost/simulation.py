@@ -133,7 +133,13 @@ def _right_signs(estimated: np.ndarray, actual: np.ndarray) -> np.ndarray:
     return np.sign(np.round(estimated, 12)) == np.sign(np.round(actual, 12))
 
 
-class _Truth:
+class Reference:
+    """The true scores of a complete collection, to score estimates against (a :class:`Step`).
+
+    ``Reference(true_scores).step(judged, estimated_scores)`` gives the figures of Tables
+    8.1–8.6 for one set of estimates (what :func:`simulate` records after each judgment).
+    """
+
     def __init__(self, scores: ExpectedScores) -> None:
         self.means = scores.expectation
         iu = scores.upper_pairs()
@@ -193,7 +199,7 @@ def simulate(
     complete = RelevanceEstimates(
         truth, np.zeros_like(truth), np.zeros(pool.n_pairs, int), np.ones(pool.n_pairs, bool), scale
     )
-    reference = _Truth(kernel.scores(complete))
+    reference = Reference(kernel.scores(complete))
     chain = RelevanceEstimator(
         pool, metadata, scale=scale, estimator=estimator, models=models, teams=teams
     )

@@ -1,0 +1,68 @@
+"""Organiser pages of estimates from incomplete judgments (thesis ch. 7–8).
+
+- A low-cost relevance campaign's live estimates: a page, and the same as a fragment
+  (``?fragment=1``) that the campaign's page (:mod:`judging.views.relevance_campaigns`)
+  embeds and refreshes as judgments arrive, so that judging never imports this layer.
+- The estimated leaderboard of a collection with incomplete judgments, beside the
+  ordinary one on the results pages, labelled as estimates.
+
+Thin, as the other pages: the access rule of :mod:`judging.selectors.access`, then what
+the last recompute stored (:mod:`evaluation.services.estimates`); nothing is computed here.
+"""
+
+from __future__ import annotations
+
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from evaluation import selectors
+from judging import selectors as judging_selectors
+from judging.roles import organiser_required
+
+
+@organiser_required
+@require_GET
+def campaign_estimate(request, pk: int):
+    """A low-cost campaign's estimated leaderboard, confidences and stopping rule."""
+    campaign = judging_selectors.relevance_campaign_for_organiser(
+        user=request.user, campaign_id=pk, need="read"
+    )
+    if not campaign.is_lowcost:
+        raise Http404("Only low-cost campaigns are estimated.")
+    estimate = selectors.campaign_estimate_for(campaign=campaign)
+    progress = judging_selectors.campaign_pair_progress(campaign=campaign)
+    context = {
+        "campaign": campaign,
+        "estimate": estimate,
+        "payload": estimate.payload if estimate else None,
+        "progress": progress,
+        # Judgments made since the stored estimates were computed (they follow shortly).
+        "behind": max(progress.judged - estimate.judged, 0) if estimate else 0,
+        "recompute": selectors.lowcost_recompute(campaign=campaign),
+    }
+    template = "evaluation/_campaign_estimate.html"
+    if request.GET.get("fragment") != "1":
+        template = "evaluation/campaign_estimate.html"
+    return render(request, template, context)
+
+
+@organiser_required
+@require_GET
+def estimated_leaderboard(request, pk: int):
+    """The collection's leaderboard of a measure with its unjudged pairs estimated."""
+    collection = judging_selectors.collection_for_organiser(
+        user=request.user, collection_id=pk, need="read"
+    )
+    measure = request.GET.get("measure", "")
+    if not measure:
+        raise Http404("Name a measure: ?measure=…")
+    board = selectors.estimated_leaderboard_for(collection=collection, measure=measure)
+    context = {
+        "collection": collection,
+        "board": board,
+        "payload": board.payload,
+        "ordinary": collection.leaderboards.filter(measure=board.measure).exists(),
+        "recompute": selectors.collection_recompute(collection=collection),
+    }
+    return render(request, "evaluation/estimated_leaderboard.html", context)
