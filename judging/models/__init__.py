@@ -22,9 +22,11 @@ from judging.models.jobs import Job
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
+from judging.models.uploads import AnswerColumnMapping, Upload
 
 __all__ = [
     "Answer",
+    "AnswerColumnMapping",
     "Assignment",
     "Clip",
     "Collection",
@@ -44,5 +46,6 @@ __all__ = [
     "RunEntry",
     "System",
     "TrapQuestion",
+    "Upload",
     "Worker",
 ]

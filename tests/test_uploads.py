@@ -1,0 +1,417 @@
+"""Upload pages (judging/views/uploads.py) and their jobs (judging/services/upload_runners.py).
+
+The task's body runs the jobs here (:func:`tests.uploads.run_jobs`); the real Celery worker
+runs them in ``tests/browser/test_uploads_browser.py``. Expected counts are those of the
+small files written in each test, counted by hand.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from django.test import Client
+
+from judging import handoff
+from judging.models import (
+    Clip,
+    CollectionShare,
+    Job,
+    JudgmentSource,
+    Query,
+    RelevanceJudgment,
+    RunEntry,
+    System,
+    Upload,
+)
+from judging.services.jobs import NOT_SENT
+from tests.importing import table_snapshot
+from tests.personas import make_user
+from tests.uploads import MP3, WAV, form_data, run_jobs, upload_dirs, zip_of  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+BUNDLE = {  # a MIREX bundle: 2 systems × 1 query × 2 documents, every pair judged
+    "runs": ("runs.tsv", b"S1\tc1\tc2\r\nS1\tc1\tc3\r\nS2\tc1\tc3\r\nS2\tc1\tn4\r\n"),
+    "judgments": ("judgments.tsv", b"c1\tc2\t80\r\nc1\tc3\t40\r\nc1\tn4\t10\r\n"),
+    "metadata": ("metadata.tsv", b"c2\tart1\tgen1\r\nc3\tart2\tgen1\r\nn4\tart3\tgen2\r\n"),
+}
+
+
+@pytest.fixture
+def organiser(client, personas):
+    client.force_login(personas.organiser)
+    return client
+
+
+def counts(job: Job) -> dict[str, int]:
+    return dict(job.result["counts"])
+
+
+def post(client, collection, kind: str, data: dict):
+    return client.post(f"/collections/{collection.pk}/uploads/{kind}/", data)
+
+
+def test_every_upload_page_states_its_limits(organiser, personas):
+    page = organiser.get(f"/collections/{personas.collection.pk}/uploads/").content.decode()
+    for kind in ("clips", "runs", "judgments", "mirex", "answers"):
+        assert f"/uploads/{kind}/" in page
+        form = organiser.get(f"/collections/{personas.collection.pk}/uploads/{kind}/")
+        text = form.content.decode()
+        assert form.status_code == 200 and "At most 1.0\xa0GB in one upload" in text, kind
+    judgments = organiser.get(f"/collections/{personas.collection.pk}/uploads/judgments/")
+    assert "At most 2000000 data lines per file" in judgments.content.decode()
+
+
+def test_a_mirex_bundle_is_imported_by_its_job_and_again_changes_nothing(organiser, personas):
+    collection = personas.collection  # clips c1 c2 c3, query c1, system S1 (no entries)
+    response = post(organiser, collection, "mirex", form_data(**BUNDLE))
+    job = Job.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/jobs/{job.pk}/"
+    assert job.kind == "upload_mirex" and job.state == Job.QUEUED
+    (job,) = run_jobs()
+    assert job.state == Job.DONE, job.error
+    got = counts(job)
+    # metadata.tsv names c2 c3 n4 (n4 new); runs.tsv adds S2 and 4 entries; 3 judgments.
+    assert got["clips created"] == 1 and got["systems created"] == 1
+    assert got["run entries created"] == 4 and got["judgments created"] == 3
+    assert RunEntry.objects.filter(query__collection=collection).count() == 4
+    assert not (Upload.objects.get().folder and list((upload_dirs_root()).iterdir()))
+
+    post(organiser, collection, "mirex", form_data(**BUNDLE))
+    (again,) = run_jobs()
+    got = counts(again)
+    assert (got["run entries created"], got["run entries unchanged"]) == (0, 4)
+    assert (got["judgments created"], got["judgments unchanged"]) == (0, 3)
+    result = organiser.get(f"/jobs/{again.pk}/result/").content.decode()
+    assert "Upload of MIREX bundle: done" in result and "Judgments unchanged" in result
+
+
+def upload_dirs_root():
+    from django.conf import settings
+
+    return settings.EARSHOT_UPLOAD_ROOT
+
+
+def test_a_double_submit_while_queued_starts_one_job_and_keeps_one_copy(organiser, personas):
+    first = post(organiser, personas.collection, "mirex", form_data(**BUNDLE))
+    second = post(organiser, personas.collection, "mirex", form_data(**BUNDLE))
+    assert first["Location"] == second["Location"]
+    assert Job.objects.count() == 1 and Upload.objects.count() == 1
+    assert len(list(upload_dirs_root().iterdir())) == 1
+
+
+def test_a_broken_line_fails_the_job_with_file_line_and_problem_and_writes_nothing(
+    organiser, personas
+):
+    before = table_snapshot()
+    text = b"c1 0 c2 1\nc1 0 c3 7\n"  # qrels, Broad 7 on line 2
+    post(organiser, personas.collection, "judgments", form_data(judgments=("q.qrels", text)))
+    (job,) = run_jobs()
+    assert (job.state, job.error_file, job.error_line) == (Job.FAILED, "q.qrels", 2)
+    assert "Broad score '7' is out of range" in job.error
+    assert table_snapshot() == before and not JudgmentSource.objects.exists()
+    page = organiser.get(f"/jobs/{job.pk}/result/").content.decode()
+    assert "q.qrels, line 2: Broad score" in page and "Nothing was changed." in page
+    assert not list(upload_dirs_root().iterdir())  # the files are gone once the job has run
+
+
+def test_bytes_that_are_not_utf8_name_their_line(organiser, personas):
+    text = b"c1 c2 50\nc1 c3 40\n" + "c1 ç 3\n".encode("latin-1")
+    post(organiser, personas.collection, "judgments", form_data(judgments=("j.txt", text)))
+    (job,) = run_jobs()
+    assert (job.error_file, job.error_line, job.error) == ("j.txt", 3, "not UTF-8 text")
+    assert not RelevanceJudgment.objects.exists()
+
+
+def test_judgments_go_into_the_named_source_and_a_pilot_is_left_out(organiser, personas):
+    data = form_data({"source": "pilot run", "status": "pilot"},
+                     judgments=("j.tsv", b"c1\tc2\t50\nc1\tc3\t40\n"))  # fmt: skip
+    post(organiser, personas.collection, "judgments", data)
+    (job,) = run_jobs()
+    assert counts(job)["judgments created"] == 2
+    source = JudgmentSource.objects.get(name="pilot run")
+    assert source.status == JudgmentSource.PILOT and source.judgments.count() == 2
+    assert "pilot: left out of results" in " ".join(job.result["notes"])
+
+
+def test_runs_of_several_files_are_imported_together_or_not_at_all(organiser, personas):
+    good = ("a.run", b"c1 Q0 c2 1 0.9 S1\nc1 Q0 c3 2 0.5 S1\n")
+    bad = ("b.run", b"c1 Q0 c2 1 0.9 S2\nc1 Q0 zz 2 0.5 S2\n")
+    post(organiser, personas.collection, "runs", form_data(runs=[good, bad]))
+    (job,) = run_jobs()
+    assert (job.state, job.error_file, job.error_line) == (Job.FAILED, "b.run", 2)
+    assert not RunEntry.objects.exists()
+    post(organiser, personas.collection, "runs", form_data(runs=[good]))
+    (job,) = run_jobs()
+    assert counts(job)["run entries created"] == 2
+
+
+def test_audio_files_and_a_zip_become_clips_with_their_metadata(organiser, personas):
+    archive = zip_of(("folder/song1.wav", WAV), ("folder/song2.mp3", MP3),
+                     ("__MACOSX/folder/._song1.wav", b"junk"),
+                     ("meta.csv", b"id,title,artist\nsong1,First,Ann\nsong3,Third,Bo\n"))  # fmt: skip
+    audio = [("all.zip", archive), ("song3.flac", b"fLaC" + b"\0" * 40)]
+    post(organiser, personas.collection, "clips", form_data(audio=audio))
+    (job,) = run_jobs()
+    assert job.state == Job.DONE, job.error
+    got = counts(job)
+    assert (got["clips created"], got["audio files stored"], got["metadata rows"]) == (3, 3, 2)
+    song1 = Clip.objects.get(external_id="song1")
+    assert (song1.title, song1.artist, round(song1.duration, 2)) == ("First", "Ann", 0.2)
+    assert song1.audio and Clip.objects.get(external_id="song3").title == "Third"
+    post(organiser, personas.collection, "clips", form_data(audio=audio))  # the same files again
+    (again,) = run_jobs()
+    assert counts(again)["clips unchanged"] == 3 and counts(again)["audio files stored"] == 0
+
+
+@pytest.mark.parametrize(
+    ("members", "problem"),
+    [
+        ([("../evil.wav", WAV)], "member '../evil.wav': its path leaves the folder"),
+        ([("/etc/evil.wav", WAV)], "member '/etc/evil.wav': an absolute or Windows path"),
+        (
+            [("a.wav", WAV), ("run.sh", b"rm -rf /")],
+            "member 'run.sh': '.sh' files are not accepted",
+        ),
+        ([("fake.wav", b"<html>not audio</html>")], "member fake.wav: not WAV audio"),
+        ([("x/a.wav", WAV), ("y/a.wav", WAV)], "member 'y/a.wav': a second file named a.wav"),
+    ],
+)
+def test_a_hostile_zip_is_refused_by_name_and_nothing_is_imported(
+    organiser, personas, members, problem
+):
+    before = table_snapshot()
+    post(organiser, personas.collection, "clips", form_data(audio=("bad.zip", zip_of(*members))))
+    (job,) = run_jobs()
+    assert job.state == Job.FAILED and problem in f"{job.error_file}: {job.error}", job.error
+    assert table_snapshot() == before
+    assert not list(upload_dirs_root().iterdir())
+
+
+def test_a_zip_bomb_is_stopped_by_its_declared_size_and_by_the_bytes_it_really_holds(
+    organiser, personas, settings
+):
+    settings.EARSHOT_ZIP_MAX_BYTES = 100_000
+    big = zip_of(("a.wav", WAV[:44] + b"\0" * 200_000))  # compresses to ~0.3 KB
+    post(organiser, personas.collection, "clips", form_data(audio=("big.zip", big)))
+    (job,) = run_jobs()
+    assert "200,044 bytes once unpacked: at most 100,000" in job.error
+    # A zip that declares 1,000 bytes and holds 200,044: Python's zipfile reads no more
+    # than the declared size and then finds the checksum wrong (our own count of the bytes
+    # unpacked is the second guard, for a reader that would read on).
+    liar = zip_of(("a.wav", WAV[:44] + b"\0" * 200_000), declared={"a.wav": 1000})
+    post(organiser, personas.collection, "clips", form_data(audio=("liar.zip", liar)))
+    (job,) = run_jobs()
+    assert job.state == Job.FAILED and "a damaged zip (Bad CRC-32" in job.error, job.error
+    settings.EARSHOT_ZIP_MAX_MEMBERS = 3
+    many = zip_of(*[(f"s{i}.wav", WAV) for i in range(4)])
+    post(organiser, personas.collection, "clips", form_data(audio=("many.zip", many)))
+    (job,) = run_jobs()
+    assert "4 members: at most 3 in one zip" in job.error
+    assert not Clip.objects.filter(external_id__startswith="s").exists()
+
+
+def test_a_file_of_the_wrong_kind_is_refused_before_anything_is_stored(organiser, personas):
+    response = post(organiser, personas.collection, "clips", form_data(audio=("x.exe", b"MZ")))
+    assert response.status_code == 400
+    assert "x.exe: '.exe' files are not accepted" in html.unescape(response.content.decode())
+    assert not Upload.objects.exists() and not Job.objects.exists()
+
+
+def test_an_upload_over_the_limit_is_a_413_with_a_message(organiser, personas, settings):
+    settings.EARSHOT_UPLOAD_MAX_BYTES = 1000
+    settings.EARSHOT_UPLOAD_TEXT_MAX_BYTES = 500
+    big = form_data(judgments=("j.tsv", b"c1 c2 50\n" * 20_000))
+    response = post(organiser, personas.collection, "judgments", big)
+    assert response.status_code == 413
+    assert "one upload may be at most 1,000 bytes" in response.content.decode()
+    small = form_data(judgments=("j.tsv", b"c1 c2 50\n" * 60))  # 540 bytes: over the text limit
+    response = post(organiser, personas.collection, "judgments", small)
+    assert response.status_code == 413 and "a text file may be at most 500 bytes" in (
+        response.content.decode()
+    )
+    assert not Upload.objects.exists() and not list(upload_dirs_root().glob("*"))
+
+
+def test_another_organisers_collection_is_a_404_and_a_read_only_share_a_403(client, personas):
+    client.force_login(personas.other_organiser)
+    url = f"/collections/{personas.collection.pk}/uploads/judgments/"
+    data = form_data(judgments=("j.tsv", b"c1 c2 50\n"))
+    assert client.get(url).status_code == 404
+    assert client.post(url, data).status_code == 404
+    CollectionShare.objects.create(
+        collection=personas.collection, user=personas.other_organiser, access="read"
+    )
+    assert client.post(url, form_data(judgments=("j.tsv", b"c1 c2 50\n"))).status_code == 403
+    client.force_login(personas.assessor)
+    assert client.get(url).status_code == 403
+    assert not Upload.objects.exists() and not Job.objects.exists()
+
+
+def test_an_upload_without_its_csrf_token_is_refused(personas):
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(personas.organiser)
+    response = post(browser, personas.collection, "judgments", form_data(judgments=("j", b"x")))
+    assert response.status_code == 403 and not Upload.objects.exists()
+
+
+def test_with_a_dead_broker_the_job_says_so_keeps_its_files_and_can_be_sent_later(
+    organiser, personas, monkeypatch, django_capture_on_commit_callbacks, handed_over
+):
+    def dead(name, *, kwargs):
+        raise ConnectionError("Error 111 connecting to redis")
+
+    monkeypatch.setattr(handoff, "send_task", dead)
+    with django_capture_on_commit_callbacks(execute=True):
+        post(organiser, personas.collection, "mirex", form_data(**BUNDLE))
+    job = Job.objects.get()
+    assert (job.state, job.error) == (Job.FAILED, NOT_SENT)
+    page = organiser.get(f"/jobs/{job.pk}/result/").content.decode()
+    assert "could not be reached" in page and "Try again" in page
+    assert len(list(upload_dirs_root().iterdir())) == 1  # the files wait
+
+    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: handed_over.append(name))
+    with django_capture_on_commit_callbacks(execute=True):
+        response = organiser.post(f"/jobs/{job.pk}/retry/")
+    assert response.status_code == 302 and handed_over == [handoff.JOB_TASK]
+    (job,) = run_jobs()
+    assert job.state == Job.DONE and counts(job)["run entries created"] == 4
+    assert organiser.post(f"/jobs/{job.pk}/retry/").status_code == 302  # a done job stays done
+    assert Job.objects.get().state == Job.DONE
+
+
+def test_a_read_only_co_organiser_cannot_send_a_job_again(client, personas):
+    job = Job.objects.create(kind="upload_mirex", owner=personas.organiser,
+                             collection=personas.collection, state=Job.FAILED, error=NOT_SENT)  # fmt: skip
+    reader = make_user("rita", "organiser")
+    CollectionShare.objects.create(collection=personas.collection, user=reader, access="read")
+    client.force_login(reader)
+    assert client.post(f"/jobs/{job.pk}/retry/").status_code == 403
+    assert Job.objects.get().state == Job.FAILED
+
+
+ANSWERS_CSV = (
+    b"query,list_a,list_b,answer,worker,fine_a,fine_b\n"
+    b"q9,n1 n2,n3 n4,a_better,w1,90 80,10 20\n"
+    b"q9,n3 n4,n1 n2,b_better,w2,10 20,90 80\n"
+)
+
+
+def test_answers_create_the_clips_they_name_on_request(organiser, personas):
+    data = form_data({"format": "earshot", "campaign": "Old study", "create_missing_clips": "on"},
+                     answers=("answers.csv", ANSWERS_CSV))  # fmt: skip
+    post(organiser, personas.collection, "answers", data)
+    (job,) = run_jobs()
+    assert job.state == Job.DONE, job.error
+    got = counts(job)
+    # q9 n1..n4: five new clips; one example (the second row shows it swapped); two answers.
+    assert (got["clips created"], got["examples created"], got["answers created"]) == (5, 1, 2)
+    assert Query.objects.filter(clip__external_id="q9").exists()
+    assert not Clip.objects.get(external_id="n1").audio
+    page = organiser.get(f"/jobs/{job.pk}/result/").content.decode()
+    assert "Open the campaign “Old study”" in page
+
+
+def test_answers_naming_unknown_clips_stop_unless_asked_to_create_them(organiser, personas):
+    data = form_data({"format": "earshot"}, answers=("answers.csv", ANSWERS_CSV))
+    post(organiser, personas.collection, "answers", data)
+    (job,) = run_jobs()
+    assert (job.error_file, job.error_line) == ("answers.csv", 2)
+    assert job.error == "query 'q9' is not a clip of the collection"
+    assert not Clip.objects.filter(external_id="q9").exists()
+
+
+EXPORT = (
+    b"_unit_id,_created_at,_golden,_started_at,_tainted,_worker_id,q,d1a,d2a,d1b,d2b,"
+    b"f1a,f2a,f1b,f2b,what_service_gives_better_results,comments\n"
+    b"101,1/23/2012 10:11:12,false,1/23/2012 10:10:12,false,7,q9,n1,n2,n3,n4,90,80,10,20,System A,\n"
+    b"102,1/23/2012 10:12:12,true,1/23/2012 10:11:42,false,8,q9,n1,n2,n3,n4,90,80,10,20,System A,gold\n"
+    b'103,1/23/2012 10:13:12,false,1/23/2012 10:12:42,false,9,q9,n3,n4,n1,n2,10,20,90,80,Both are good,"nice\n'
+    b'songs"\n'
+    b"104,1/23/2012 10:14:12,false,1/23/2012 10:13:42,false,10,q9,n1,n2,n3,n4,90,80,10,20,Service B,\n"
+)
+"""A CrowdFlower full report as the thesis' study had it (§3.2.2): platform columns,
+``q``, ``d1a``…, ``f1a``…, the answer; the second row is a trap (``_golden``)."""
+
+
+def test_a_crowdflower_export_goes_through_the_column_mapping_which_is_remembered(
+    organiser, personas
+):
+    data = form_data({"format": "crowdflower", "campaign": "CF 2012", "create_missing_clips": "on"},
+                     answers=("f123.csv", EXPORT))  # fmt: skip
+    response = post(organiser, personas.collection, "answers", data)
+    upload = Upload.objects.get()
+    url = f"/collections/{personas.collection.pk}/uploads/answers/{upload.pk}/columns/"
+    assert response["Location"] == url and not Job.objects.exists()
+    page = organiser.get(url).content.decode()
+    assert re.search(r'<option value="q" selected>q</option>', page)
+    assert 'value="d1a d2a"' in page and 'value="f1b f2b"' in page
+    choices = {"query": "q", "answer": "what_service_gives_better_results",
+               "worker": "_worker_id", "answered_at": "_created_at", "started_at": "_started_at",
+               "comment": "comments", "list_a": "d1a d2a", "list_b": "d1b d2b",
+               "fine_a": "f1a f2a", "fine_b": "f1b f2b", "broad_a": "", "broad_b": "",
+               "skip_when_true": ["_golden", "_tainted"],
+               "value_0": "a_better", "value_1": "both_good", "value_2": "b_better"}  # fmt: skip
+    wrong = organiser.post(url, {**choices, "value_2": ""})
+    assert wrong.status_code == 400 and "Say what the answer(s) Service B mean." in (
+        wrong.content.decode()
+    )
+    assert organiser.post(url, choices).status_code == 302
+    (job,) = run_jobs()
+    assert job.state == Job.DONE, job.error
+    got = counts(job)
+    # Rows 101, 103, 104 (102 is a trap): 3 answers of one example (103 shows it swapped).
+    assert (got["answers created"], got["examples created"], got["clips created"]) == (3, 1, 5)
+    assert "1 row(s) left out: _golden is true." in job.result["notes"]
+    from judging.models import Answer
+
+    seconds = sorted(Answer.objects.values_list("seconds", flat=True))
+    assert seconds == [30.0, 30.0, 60.0]  # _created_at − _started_at
+    assert Answer.objects.get(worker__platform_id="9").comment == "nice\nsongs"
+
+    # A second export for the same campaign: the mapping page proposes the choices made.
+    again = form_data(
+        {"format": "crowdflower", "campaign": "CF 2012"}, answers=("f124.csv", EXPORT)
+    )
+    post(organiser, personas.collection, "answers", again)
+    second = Upload.objects.filter(job__isnull=True).get()
+    page = organiser.get(
+        f"/collections/{personas.collection.pk}/uploads/answers/{second.pk}/columns/"
+    ).content.decode()
+    assert re.search(r'<option value="comments" selected>', page)
+    assert re.search(r'value="_golden"[^>]*checked', page)
+
+
+def test_a_crowdflower_row_that_cannot_be_read_names_its_line_in_the_export(organiser, personas):
+    export = EXPORT.replace(b"1/23/2012 10:14:12", b"yesterday")
+    data = form_data({"format": "crowdflower", "campaign": "CF", "create_missing_clips": "on"},
+                     answers=("f.csv", export))  # fmt: skip
+    post(organiser, personas.collection, "answers", data)
+    upload = Upload.objects.get()
+    url = f"/collections/{personas.collection.pk}/uploads/answers/{upload.pk}/columns/"
+    choices = {"query": "q", "answer": "what_service_gives_better_results", "worker": "_worker_id",
+               "answered_at": "_created_at", "list_a": "d1a d2a", "list_b": "d1b d2b",
+               "fine_a": "f1a f2a", "fine_b": "f1b f2b", "value_0": "a_better",
+               "value_1": "both_good", "value_2": "b_better"}  # fmt: skip
+    organiser.post(url, choices)
+    (job,) = run_jobs()
+    assert (job.error_file, job.error_line) == ("f.csv", 6)  # row 104 starts on line 6
+    assert job.error.startswith("_created_at 'yesterday' is not a time")
+    assert (
+        not System.objects.filter(name="x").exists()
+        and not Clip.objects.filter(external_id="n1").exists()
+    )
+
+
+def test_someone_elses_pending_column_mapping_is_a_404(client, personas):
+    client.force_login(personas.organiser)
+    data = form_data({"format": "crowdflower"}, answers=("f.csv", EXPORT))
+    post(client, personas.collection, "answers", data)
+    upload = Upload.objects.get()
+    full = make_user("fiona", "organiser")
+    CollectionShare.objects.create(collection=personas.collection, user=full, access="full")
+    client.force_login(full)
+    url = f"/collections/{personas.collection.pk}/uploads/answers/{upload.pk}/columns/"
+    assert client.get(url).status_code == 404
