@@ -17,6 +17,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from judging.apis import OrganiserApi
 from judging.apis_jobs import JobSerializer
@@ -58,8 +59,10 @@ class UploadApi(OrganiserApi):
     parser_classes = [MultiPartParser, FormParser]
 
     def initial(self, request, *args, **kwargs):
+        """The size first (413 before the body is read), then authentication and permissions
+        as every API does; the body is parsed only past the access rule (not eagerly)."""
         upload_request_check(content_length=request.META.get("CONTENT_LENGTH"))
-        super().initial(request, *args, **kwargs)
+        APIView.initial(self, request, *args, **kwargs)
 
     def options(self, data: dict) -> dict:
         return {k: v for k, v in data.items() if k not in {r.name for r in ROLES[self.kind]}}

@@ -403,15 +403,3 @@ def test_a_crowdflower_row_that_cannot_be_read_names_its_line_in_the_export(orga
         not System.objects.filter(name="x").exists()
         and not Clip.objects.filter(external_id="n1").exists()
     )
-
-
-def test_someone_elses_pending_column_mapping_is_a_404(client, personas):
-    client.force_login(personas.organiser)
-    data = form_data({"format": "crowdflower"}, answers=("f.csv", EXPORT))
-    post(client, personas.collection, "answers", data)
-    upload = Upload.objects.get()
-    full = make_user("fiona", "organiser")
-    CollectionShare.objects.create(collection=personas.collection, user=full, access="full")
-    client.force_login(full)
-    url = f"/collections/{personas.collection.pk}/uploads/answers/{upload.pk}/columns/"
-    assert client.get(url).status_code == 404

@@ -169,17 +169,18 @@ def choice_guess(value: str) -> str:
 
     >>> [choice_guess(v) for v in ("System A", "b", "Both are good", "both_bad", "Dunno")]
     ['a_better', 'b_better', 'both_good', 'both_bad', '']
+    >>> [choice_guess(v) for v in ("Neither is good", "Neither is bad", "Both")]
+    ['both_bad', 'both_good', '']
     """
     text = value.strip().lower()
     if text in CHOICES:
         return text
     words = set(re.split(r"[^a-z0-9]+", text)) - {""}
-    if "both" in words or "neither" in words or "none" in words:
-        if words & {"good", "well", "satisfactory", "equally"} and "bad" not in words:
-            return "both_good"
-        if words & {"bad", "poor", "neither", "none"}:
-            return "both_bad"
-        return ""
+    bad, good = words & {"bad", "poor", "worse"}, words & {"good", "well", "satisfactory"}
+    if words & {"neither", "none"}:  # "neither is good" is both bad, "neither is bad" both good
+        return "both_good" if bad and not good else "both_bad" if good and not bad else ""
+    if "both" in words:
+        return "both_good" if good and not bad else "both_bad" if bad and not good else ""
     sides = words & {"a", "b", "1", "2", "left", "right"}
     if len(sides) == 1:
         side = sides.pop()

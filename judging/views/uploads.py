@@ -73,9 +73,11 @@ def upload_new(request, pk: int, kind: str):
 
 @csrf_protect
 def _upload_new(request, collection, kind: str):
-    form = UPLOAD_FORMS[kind](request.POST or None, request.FILES or None)
-    if request.method != "POST" or not form.is_valid():
-        return _form_page(request, collection, kind, form, "", 400 if form.is_bound else 200)
+    if request.method != "POST":
+        return _form_page(request, collection, kind, UPLOAD_FORMS[kind](), "", 200)
+    form = UPLOAD_FORMS[kind](request.POST, request.FILES)
+    if not form.is_valid():
+        return _form_page(request, collection, kind, form, "", 400)
     files = {role: request.FILES.getlist(role) for role in request.FILES}
     try:
         upload = upload_create(
@@ -103,9 +105,8 @@ def upload_columns(request, pk: int, upload_pk: int):
     """The column mapping of a CrowdFlower export, then its import's job."""
     collection = _collection(request, pk)
     upload = get_object_or_404(
-        Upload, pk=upload_pk, collection=collection, owner=request.user, kind=Upload.ANSWERS,
-        job__isnull=True,
-    )  # fmt: skip
+        Upload, pk=upload_pk, collection=collection, kind=Upload.ANSWERS, job__isnull=True
+    )
     try:
         header, rows = export_columns(upload=upload)
     except UploadRefused as refused:
@@ -114,7 +115,8 @@ def upload_columns(request, pk: int, upload_pk: int):
     proposal = answer_mapping_proposal(upload=upload, header=header, rows=rows)
     column = request.POST.get("answer") or proposal.answer
     values = answer_values(header, rows, column)
-    form = ColumnMappingForm(request.POST or None, header=header, values=values, initial=proposal)
+    data = request.POST if request.method == "POST" else None
+    form = ColumnMappingForm(data, header=header, values=values, initial=proposal)
     if request.method == "POST" and form.is_valid():
         answer_mapping_remember(upload=upload, header=header, mapping=form.mapping)
         return redirect(upload_start(upload=upload, options={"mapping": form.mapping.to_dict()}))
