@@ -8,6 +8,7 @@ small files written in each test, counted by hand.
 from __future__ import annotations
 
 import html
+import io
 import re
 
 import pytest
@@ -403,3 +404,15 @@ def test_a_crowdflower_row_that_cannot_be_read_names_its_line_in_the_export(orga
         not System.objects.filter(name="x").exists()
         and not Clip.objects.filter(external_id="n1").exists()
     )
+
+
+def test_the_command_line_creates_the_clips_of_answers_on_request_too(personas, tmp_path):
+    from django.core.management import call_command
+
+    path = tmp_path / "answers.csv"
+    path.write_bytes(ANSWERS_CSV)
+    call_command("import_preference_answers", str(personas.collection.pk), str(path),
+                 "--create-missing-clips", stdout=io.StringIO())  # fmt: skip
+    assert set(Clip.objects.filter(audio="").values_list("external_id", flat=True)) >= {
+        "q9", "n1", "n2", "n3", "n4",
+    }  # fmt: skip
