@@ -21,6 +21,8 @@ from rest_framework.views import APIView
 
 from judging.apis import OrganiserApi
 from judging.apis_jobs import JobSerializer
+from judging.importers.judgments import JUDGMENT_FORMATS, SCALES
+from judging.importers.runs import RUN_FORMATS
 from judging.models import JudgmentSource, Upload
 from judging.services.answer_columns import (
     answer_mapping_for_api,
@@ -103,7 +105,7 @@ class RunsUploadApi(UploadApi):
 
     @with_files(Upload.RUNS)
     class InputSerializer(serializers.Serializer):
-        format = serializers.ChoiceField(choices=["auto", "trec", "ranked"], default="auto")
+        format = serializers.ChoiceField(choices=RUN_FORMATS, default="auto")
         create_missing_queries = serializers.BooleanField(default=False)
         create_missing_clips = serializers.BooleanField(default=False)
         replace = serializers.BooleanField(default=False)
@@ -120,8 +122,8 @@ class JudgmentsUploadApi(UploadApi):
 
     @with_files(Upload.JUDGMENTS)
     class InputSerializer(serializers.Serializer):
-        format = serializers.ChoiceField(choices=["auto", "qrels", "fine"], default="auto")
-        scale = serializers.ChoiceField(choices=["", "fine", "broad"], default="")
+        format = serializers.ChoiceField(choices=JUDGMENT_FORMATS, default="auto")
+        scale = serializers.ChoiceField(choices=("", *SCALES), default="")
         source = serializers.CharField(max_length=200, required=False, default="",
                                        allow_blank=True)  # fmt: skip
         status = serializers.ChoiceField(
