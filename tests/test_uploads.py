@@ -360,6 +360,8 @@ def test_a_crowdflower_export_goes_through_the_column_mapping_which_is_remembere
         wrong.content.decode()
     )
     assert organiser.post(url, choices).status_code == 302
+    job = Job.objects.get()
+    assert organiser.post(url, choices)["Location"] == f"/jobs/{job.pk}/"  # a second click
     (job,) = run_jobs()
     assert job.state == Job.DONE, job.error
     got = counts(job)

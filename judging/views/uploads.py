@@ -104,9 +104,9 @@ def _form_page(request, collection, kind, form, error: str, status: int):
 def upload_columns(request, pk: int, upload_pk: int):
     """The column mapping of a CrowdFlower export, then its import's job."""
     collection = _collection(request, pk)
-    upload = get_object_or_404(
-        Upload, pk=upload_pk, collection=collection, kind=Upload.ANSWERS, job__isnull=True
-    )
+    upload = get_object_or_404(Upload, pk=upload_pk, collection=collection, kind=Upload.ANSWERS)
+    if upload.job_id is not None:  # mapped already (a second click of the button): its job
+        return redirect(upload.job)
     try:
         header, rows = export_columns(upload=upload)
     except UploadRefused as refused:

@@ -79,6 +79,10 @@ def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(
     audio.mkdir()
     for name, content in (("s1.wav", WAV), ("s2.wav", WAV), ("s3.mp3", MP3)):
         (audio / name).write_bytes(content)
+    (tmp_path / "setup.exe").write_bytes(b"MZ")
+    page.get_by_label("Audio files or a zip of them").set_input_files(tmp_path / "setup.exe")
+    page.get_by_role("button", name="Upload and import").click()  # sent with a progress bar
+    expect(page.get_by_role("alert")).to_contain_text("setup.exe: '.exe' files are not accepted")
     (audio / "notes.mp3").write_bytes(b"these are my notes")
     page.get_by_label("Audio files or a zip of them").set_input_files(sorted(audio.iterdir()))
     page.get_by_role("button", name="Upload and import").click()
