@@ -10,9 +10,11 @@ from __future__ import annotations
 import html
 import io
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from judging import handoff
 from judging.models import (
@@ -418,3 +420,17 @@ def test_the_command_line_creates_the_clips_of_answers_on_request_too(personas, 
     assert set(Clip.objects.filter(audio="").values_list("external_id", flat=True)) >= {
         "q9", "n1", "n2", "n3", "n4",
     }  # fmt: skip
+
+
+def test_uploads_left_waiting_are_cleaned_but_not_those_of_a_job_under_way(organiser, personas):
+    from django.core.management import call_command
+
+    post(organiser, personas.collection, "mirex", form_data(**BUNDLE))  # queued: kept
+    data = form_data({"format": "crowdflower"}, answers=("f.csv", EXPORT))
+    post(organiser, personas.collection, "answers", data)  # columns never chosen
+    Upload.objects.update(created_at=timezone.now() - timedelta(days=8))
+    out = io.StringIO()
+    call_command("uploads_clean", "--days", "7", stdout=out)
+    assert out.getvalue().strip() == "Deleted the files of 1 upload(s) left waiting."
+    (kept,) = Upload.objects.all()
+    assert kept.kind == "mirex" and [p.name for p in upload_dirs_root().iterdir()] == [kept.folder]

@@ -30,10 +30,12 @@ import json
 import secrets
 import shutil
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path, PurePath
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.utils import timezone
 
 from judging.importers import answers, judgments, runs
 from judging.importers.audio_uploads import AUDIO_SUFFIXES, METADATA_SUFFIXES
@@ -272,3 +274,18 @@ def upload_start(*, upload: Upload, options: dict | None = None) -> Job:
 def upload_discard(*, upload: Upload) -> None:
     """Delete the upload's stored files (after its job, or when it was a double submit)."""
     shutil.rmtree(upload_folder(upload), ignore_errors=True)
+
+
+def uploads_clean(*, older_than: timedelta) -> int:
+    """Delete the files (and rows) of uploads left waiting longer than ``older_than``: a
+    CrowdFlower export whose columns were never chosen, a job the broker never received
+    and nobody sent again. Files of a queued or running job are kept. Returns how many."""
+    stale = Upload.objects.filter(created_at__lt=timezone.now() - older_than).exclude(
+        job__state__in=Job.ACTIVE
+    )
+    count = 0
+    for upload in stale.iterator():
+        upload_discard(upload=upload)
+        upload.delete()
+        count += 1
+    return count
