@@ -434,3 +434,12 @@ def test_uploads_left_waiting_are_cleaned_but_not_those_of_a_job_under_way(organ
     assert out.getvalue().strip() == "Deleted the files of 1 upload(s) left waiting."
     (kept,) = Upload.objects.all()
     assert kept.kind == "mirex" and [p.name for p in upload_dirs_root().iterdir()] == [kept.folder]
+
+
+def test_an_export_that_is_not_utf8_is_refused_at_the_column_step_by_line(organiser, personas):
+    export = EXPORT.replace(b"Service B", "Service é".encode("latin-1"))
+    data = form_data({"format": "crowdflower"}, answers=("f.csv", export))
+    response = organiser.post(post(organiser, personas.collection, "answers", data)["Location"])
+    assert response.status_code == 400
+    assert "f.csv, line 6: not UTF-8 text" in response.content.decode()
+    assert not Job.objects.exists()
