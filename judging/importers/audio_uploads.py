@@ -130,6 +130,7 @@ def zip_unpack(
                 f"{declared:,} bytes once unpacked: at most {max_bytes:,} in one upload",
             )
         plan: dict[str, zipfile.ZipInfo] = {}
+        taken: set[str] = set()  # lower-cased: one clip id whatever the case of its file name
         for info in infos:
             target = _member_name(name, info)
             if target is None:
@@ -142,10 +143,11 @@ def zip_unpack(
                     f"member '{info.filename}': '{suffix or 'no extension'}' files are not "
                     f"accepted (use {', '.join(allowed)})",
                 )
-            if target.lower() in {t.lower() for t in plan}:
+            if target.lower() in taken:
                 raise ImportFailed(
                     name, None, f"member '{info.filename}': a second file named {target}"
                 )
+            taken.add(target.lower())
             plan[target] = info
         if not plan:
             raise ImportFailed(name, None, "no files in the zip")
