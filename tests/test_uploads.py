@@ -443,3 +443,14 @@ def test_an_export_that_is_not_utf8_is_refused_at_the_column_step_by_line(organi
     assert response.status_code == 400
     assert "f.csv, line 6: not UTF-8 text" in response.content.decode()
     assert not Job.objects.exists()
+
+
+def test_the_size_is_refused_from_the_header_before_the_body_is_read(organiser, personas, settings):
+    """A client announcing 5 GB gets its 413 at once: the body (here one byte, which could
+    never be parsed as the multipart it claims to be) is not read, by the page or the API."""
+    settings.EARSHOT_UPLOAD_MAX_BYTES = 1024 * 1024
+    huge = {"content_type": "multipart/form-data; boundary=x", "CONTENT_LENGTH": str(5 * 1024**3)}
+    page = organiser.post(f"/collections/{personas.collection.pk}/uploads/runs/", b"x", **huge)
+    assert page.status_code == 413 and "The upload is 5,120.0 MB" in page.content.decode()
+    api = organiser.post(f"/api/collections/{personas.collection.pk}/uploads/runs/", b"x", **huge)
+    assert api.status_code == 413 and "at most 1.0 MB" in api.json()["detail"]
