@@ -1,11 +1,37 @@
 """The Celery app. Tasks are discovered in each installed app's ``tasks.py``."""
 
+import logging
 import os
 
 from celery import Celery
+from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("earshot")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+logger = logging.getLogger(__name__)
+_restore_unacked = kombu_redis.QoS.restore_unacked
+
+
+def _restore_unacked_unless_gone(self, client=None):
+    """kombu 5.7's Redis transport, when the connection to Redis is lost (Redis restarted),
+    closes the channel and restores the unacknowledged messages through that connection,
+    which is already gone: ``AttributeError: 'NoneType' object has no attribute
+    'hostname'`` escapes and the worker stops with "Unrecoverable error" instead of
+    reconnecting (the kombu issues about ``_connparams``, e.g. celery/kombu#582). Nothing
+    can be restored through a lost connection anyway: Redis gives unacknowledged messages
+    back after its visibility timeout, and evaluation's sweep sends again whatever a lost
+    message left pending (``evaluation/services/sweep.py``). So the worker carries on and
+    reconnects (``tests/test_faults_real.py`` restarts Redis under it)."""
+    try:
+        return _restore_unacked(self, client)
+    except AttributeError:
+        logger.warning("the connection to Redis is gone: unacknowledged messages not restored")
+        self._delivered.clear()
+        return None
+
+
+kombu_redis.QoS.restore_unacked = _restore_unacked_unless_gone

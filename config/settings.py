@@ -82,7 +82,11 @@ _DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'earshot.sqlite3'}"
 DATABASE_URL = env_url(
     "DATABASE_URL", _DEFAULT_DATABASE_URL, schemes=("sqlite", "postgres", "postgresql")
 )
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60)}
+# Health checks: a connection broken by a database restart is replaced before a request
+# uses it, instead of failing that request.
+DATABASES = {
+    "default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A file, not memory, for the test database too: the real Celery worker of the
     # tests is another process and must see what a test wrote.
@@ -106,22 +110,35 @@ CACHES = {
     }
 }
 CELERY_BROKER_URL = REDIS_URL
-CELERY_RESULT_BACKEND = REDIS_URL
+# No result backend: every task is fire and forget, so sending one never waits on Redis
+# for a result channel (that made a command hang ~45 s when the broker was down).
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Sending a task must never hang a request when the broker is down: give up after ~2 s
-# (the senders log it; the next change or a manual recompute catches up).
+# Sending a task must never hang a request when the broker is down: two tries of at most
+# 0.5 s to connect, 0.2 s apart, so a send gives up within ~1.5 s (the senders log it in
+# one line and the sweep sends again: evaluation/services/sweep.py).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
-    "interval_start": 0,
-    "interval_step": 0.5,
-    "interval_max": 1,
+    "max_retries": 1,
+    "interval_start": 0.2,
+    "interval_step": 0,
+    "interval_max": 0.2,
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 2, "socket_timeout": 10}
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 5}
+# What dead brokers and workers left undone is sent again on this schedule; `make run`'s
+# worker runs it (-B); in production run one `celery -A config beat` (or one worker -B).
+EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)
+# A pending recompute sent longer ago than this may have lost its message: sent again.
+EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
+CELERY_BEAT_SCHEDULE = {
+    "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
+}
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -54,7 +54,7 @@ class ResultsRecomputeApi(OrganiserApi):
     @extend_schema(request=None, responses={202: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
-        enqueued = collection_results_request(collection=collection)
+        enqueued = collection_results_request(collection=collection, resend=True)
         recompute = selectors.collection_recompute(collection=collection)
         return Response(
             {"enqueued": enqueued, "recompute": recompute}, status=status.HTTP_202_ACCEPTED

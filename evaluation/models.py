@@ -265,6 +265,11 @@ class Recompute(models.Model):
     requested_at = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True, help_text="Last sign of life of the computation while running."
+    )
+    claimed_by = models.CharField(max_length=255, blank=True, help_text="The worker running it.")
+    task_id = models.CharField(max_length=255, blank=True, help_text="The task running it.")
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

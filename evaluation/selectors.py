@@ -75,7 +75,9 @@ class CollectionRuns:
 
 
 def consolidate_judgments(
-    judgments: Iterable[tuple[str, str, int | None, int | None]], *, policy: str = "mean"
+    judgments: Iterable[tuple[str, str, int | None, int | None]],
+    *,
+    policy: str = CONSOLIDATION_POLICY,
 ) -> list[QrelsRecord]:
     """Consolidate ``(query, clip, broad, fine)`` rows, oldest first, into one per pair.
 

@@ -7,22 +7,32 @@ module.
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
+from celery.signals import worker_ready
+from django.db import connections
+from django.utils import timezone
 
 from evaluation.services.computers import recompute_run
-from evaluation.services.estimates import campaign_estimate_request, lowcost_campaigns_request
+from evaluation.services.handoffs import (
+    collection_change_received,
+    preference_answers_received,
+    relevance_campaign_change_received,
+)
 from evaluation.services.heartbeat import worker_heartbeat_record
-from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.recompute import RECOMPUTE_TASK, TRANSIENT_ERRORS, recompute_fail
-from evaluation.services.results import collection_results_request
+from evaluation.services.sweep import recompute_sweep
 from judging.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
 )
-from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
 
 MAX_RETRIES = 5
+SWEEP_TASK = "evaluation.recompute_sweep"
+
+logger = logging.getLogger(__name__)
 
 
 @shared_task(name="evaluation.worker_heartbeat", bind=True)
@@ -45,10 +55,7 @@ def preference_answers_accepted(campaign_id: int) -> bool:
     Asks for one coalesced recompute of the campaign's mapping: a burst of answers
     joins the recompute already pending. Returns whether this call enqueued it.
     """
-    campaign = PreferenceCampaign.objects.filter(pk=campaign_id).first()
-    if campaign is None:
-        return False  # deleted meanwhile
-    return campaign_mapping_request(campaign=campaign)
+    return preference_answers_received(campaign_id)
 
 
 @shared_task(
@@ -63,11 +70,7 @@ def collection_data_changed(collection_id: int) -> bool:
     Asks for one coalesced recompute of its leaderboards and reliability studies, and
     one of the estimates of each of its open low-cost campaigns.
     """
-    collection = Collection.objects.filter(pk=collection_id).first()
-    if collection is None:
-        return False  # deleted meanwhile
-    lowcost_campaigns_request(collection=collection)
-    return collection_results_request(collection=collection)
+    return collection_change_received(collection_id)
 
 
 @shared_task(
@@ -81,24 +84,50 @@ def relevance_campaign_changed(campaign_id: int) -> bool:
 
     Asks for one coalesced recompute of its estimates and the order of its pairs.
     """
-    campaign = RelevanceCampaign.objects.filter(pk=campaign_id).first()
-    if campaign is None or not campaign.is_lowcost:
-        return False  # deleted meanwhile, or nothing to estimate
-    return campaign_estimate_request(campaign=campaign)
+    return relevance_campaign_change_received(campaign_id)
 
 
-@shared_task(name=RECOMPUTE_TASK, bind=True, max_retries=MAX_RETRIES, acks_late=True)
+@shared_task(
+    name=RECOMPUTE_TASK, bind=True, max_retries=MAX_RETRIES, acks_late=True,
+    reject_on_worker_lost=True,
+)  # fmt: skip
 def recompute(self, recompute_id: int) -> bool:
     """Claim and run one coalesced recompute (see :mod:`evaluation.services.recompute`).
 
-    Transient database errors are retried with exponential backoff (1, 2, 4, … s,
-    at most 5 times); the service puts the row back to ``pending`` meanwhile, and it
-    ends ``failed`` when the retries run out.
+    Acknowledged only when done, and requeued if its worker process is killed
+    (``acks_late``, ``reject_on_worker_lost``): the redelivered task claims its own row
+    again by task id. Transient database errors are retried with exponential backoff
+    (1, 2, 4, … s, at most 5 times); the service puts the row back to ``pending``
+    meanwhile, and it ends ``failed`` when the retries run out.
     """
     try:
-        return recompute_run(recompute_id=recompute_id)
+        return recompute_run(
+            recompute_id=recompute_id,
+            task_id=self.request.id or "",
+            worker=self.request.hostname or "",
+        )
     except TRANSIENT_ERRORS as exc:
         if self.request.retries >= self.max_retries:
             recompute_fail(recompute_id=recompute_id, error=f"gave up after retries: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+@shared_task(name=SWEEP_TASK, ignore_result=True)
+def sweep() -> None:
+    """Send again what a dead broker or worker left undone (:mod:`evaluation.services.sweep`);
+    on the beat schedule (``CELERY_BEAT_SCHEDULE``)."""
+    recompute_sweep()
+
+
+@worker_ready.connect
+def sweep_when_a_worker_starts(sender=None, **kwargs) -> None:
+    """A starting worker revives what an earlier life of it left running, and sends again
+    whatever is pending: nothing waits for the schedule after a crash and a restart."""
+    started_at = timezone.now()
+    try:
+        recompute_sweep(worker=getattr(sender, "hostname", "") or "", started_at=started_at)
+    except Exception:  # the database may be down too: the schedule tries again
+        logger.warning("the start-up sweep failed; the scheduled sweep tries again", exc_info=True)
+    finally:
+        connections.close_all()

@@ -84,7 +84,7 @@ def results_status(request, pk: int):
 @require_POST
 def results_recompute(request, pk: int):
     collection = _collection(request, pk)
-    collection_results_request(collection=collection)
+    collection_results_request(collection=collection, resend=True)
     return redirect("evaluation:results", pk=collection.pk)
 
 
@@ -230,7 +230,7 @@ def mapping(request, pk: int):
 def mapping_recompute(request, pk: int):
     collection = _collection(request, pk)
     campaign = _campaign(request, collection)
-    campaign_mapping_request(campaign=campaign)
+    campaign_mapping_request(campaign=campaign, resend=True)
     return redirect(f"{reverse('evaluation:mapping', args=[collection.pk])}?campaign={campaign.pk}")
 
 

@@ -124,15 +124,17 @@ class ExampleAdmin(admin.ModelAdmin):
 
 @admin.register(TrapQuestion)
 class TrapQuestionAdmin(admin.ModelAdmin):
-    list_display = ["example", "accepted_answers", "contested"]
-    list_filter = ["contested", "example__campaign"]
+    list_display = ["example", "pool", "accepted_answers", "contested"]
+    list_filter = ["pool", "contested", "example__campaign"]
     raw_id_fields = ["example"]
 
 
 @admin.register(Worker)
 class WorkerAdmin(admin.ModelAdmin):
-    list_display = ["platform_id", "platform", "campaign", "status", "trust", "answer_count"]
-    list_filter = ["campaign", "platform", "status"]
+    list_display = [
+        "platform_id", "platform", "campaign", "status", "stop_reason", "trust", "answer_count",
+    ]  # fmt: skip
+    list_filter = ["campaign", "platform", "status", "stop_reason"]
     search_fields = ["platform_id"]
 
 

@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from judging import apis, apis_campaigns, apis_collections, apis_jobs, apis_people, apis_uploads
+from judging import (
+    apis,
+    apis_campaigns,
+    apis_collections,
+    apis_jobs,
+    apis_people,
+    apis_uploads,
+    crowd_apis,
+)
 
 urlpatterns = [
     path("token/", apis.TokenObtainApi.as_view(), name="token"),
@@ -23,7 +31,18 @@ urlpatterns = [
     path("collections/<int:collection_id>/judgment-sources/<int:source_id>/status/", apis.JudgmentSourceStatusApi.as_view(), name="judgment_source_status"),
     path("campaigns/", apis.CampaignListApi.as_view(), name="campaign_list"),
     path("campaigns/<int:campaign_id>/", apis.CampaignDetailApi.as_view(), name="campaign_detail"),
-    path("campaigns/<int:campaign_id>/answers/", apis.AnswerListApi.as_view(), name="answer_list"),
+    path("campaigns/<int:campaign_id>/answers/", crowd_apis.AnswerListApi.as_view(), name="answer_list"),
+    # The crowd organiser's controls (judging.crowd_apis).
+    path("collections/<int:collection_id>/campaigns/create/", crowd_apis.CampaignCreateApi.as_view(), name="campaign_create"),
+    path("campaigns/<int:campaign_id>/examples/from-systems/", crowd_apis.ExamplesFromSystemsApi.as_view(), name="examples_from_systems"),
+    path("campaigns/<int:campaign_id>/examples/from-csv/", crowd_apis.ExamplesFromCsvApi.as_view(), name="examples_from_csv"),
+    path("campaigns/<int:campaign_id>/examples/<int:example_id>/trap/", crowd_apis.TrapQuestionMarkApi.as_view(), name="trap_mark"),
+    path("campaigns/<int:campaign_id>/traps/", crowd_apis.TrapQuestionListApi.as_view(), name="trap_list"),
+    path("campaigns/<int:campaign_id>/traps/<int:trap_id>/contest/", crowd_apis.TrapQuestionContestApi.as_view(), name="trap_contest"),
+    path("campaigns/<int:campaign_id>/workers/", crowd_apis.WorkerListApi.as_view(), name="worker_list"),
+    path("campaigns/<int:campaign_id>/workers/<int:worker_id>/exclude/", crowd_apis.WorkerExcludeApi.as_view(), name="worker_exclude"),
+    path("campaigns/<int:campaign_id>/workers/<int:worker_id>/reinstate/", crowd_apis.WorkerReinstateApi.as_view(), name="worker_reinstate"),
+    path("campaigns/<int:campaign_id>/workers/<int:worker_id>/reset-browser/", crowd_apis.WorkerBrowserResetApi.as_view(), name="worker_browser_reset"),
     # A collection itself and who organises it (judging.apis_collections)
     path("collections/<int:collection_id>/update/", apis_collections.CollectionUpdateApi.as_view(), name="collection_update"),
     path("collections/<int:collection_id>/archive/", apis_collections.CollectionArchiveApi.as_view(), name="collection_archive"),

@@ -29,7 +29,6 @@ from rest_framework.views import APIView
 
 from judging import selectors
 from judging.models import (
-    Answer,
     Clip,
     Collection,
     JudgmentSource,
@@ -137,9 +136,13 @@ class OrganiserApi(APIView):
         """The ``q`` parameter of list APIs (cut to the longest search the page allows)."""
         return self.request.query_params.get("q", "")[:MAX_SEARCH_LENGTH]
 
-    def paginate(self, queryset, serializer_class):
+    def paginator_for_request(self) -> LimitOffsetPagination:
         paginator = LimitOffsetPagination()
         paginator.default_limit, paginator.max_limit = 1000, 10_000
+        return paginator
+
+    def paginate(self, queryset, serializer_class):
+        paginator = self.paginator_for_request()
         page = paginator.paginate_queryset(queryset, self.request, view=self)
         return paginator.get_paginated_response(serializer_class(page, many=True).data)
 
@@ -499,35 +502,6 @@ class CampaignDetailApi(OrganiserApi):
         campaign.answers = progress.answers
         campaign.mappings = selectors.campaign_mapping_measures(campaign=campaign)
         return Response(self.OutputSerializer(campaign).data)
-
-
-class AnswerListApi(OrganiserApi):
-    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts."""
-
-    class OutputSerializer(serializers.ModelSerializer):
-        worker = serializers.CharField(source="worker.platform_id")
-        platform = serializers.CharField(source="worker.platform")
-        query = serializers.CharField(source="example.query.clip.external_id")
-        trap_question = serializers.SerializerMethodField()
-        accepted = serializers.SerializerMethodField()
-
-        class Meta:
-            model = Answer
-            fields = ["id", "example", "query", "worker", "platform", "choice", "outcome",
-                      "swapped", "comment", "served_at", "answered_at", "seconds", "correct",
-                      "excluded", "accepted", "accepted_at", "trap_question"]  # fmt: skip
-
-        def get_trap_question(self, answer) -> bool:
-            return answer.correct is not None
-
-        def get_accepted(self, answer) -> bool:
-            return answer.accepted_at is not None
-
-    @extend_schema(responses=OutputSerializer(many=True))
-    def get(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        answers = selectors.campaign_answers(campaign=campaign)
-        return self.paginate(answers, self.OutputSerializer)
 
 
 class JudgmentSourceSerializer(serializers.ModelSerializer):

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from django.http import FileResponse, HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 
 CONTENT_TYPES = {
     ".wav": "audio/wav",
@@ -96,6 +96,18 @@ def _read_slice(handle, byte_range: ByteRange):
 
 def ranged_file_response(field_file, range_header: str | None) -> HttpResponse:
     """A response for a stored file that honours one byte range; the caller checks access."""
+    return file_range_response(field_file, range_header)[0]
+
+
+def file_range_response(
+    field_file, range_header: str | None
+) -> tuple[HttpResponse, ByteRange | None]:
+    """The response, and the bytes it sends (None when it sends none: 416).
+
+    The whole file goes out as a stream like a range does, without the file's name in a
+    ``Content-Disposition`` header: a worker's audio must say nothing about which clip
+    it is (:mod:`judging.views.crowd_tasks`).
+    """
     size = field_file.size
     content_type = content_type_for(field_file.name)
     try:
@@ -104,17 +116,19 @@ def ranged_file_response(field_file, range_header: str | None) -> HttpResponse:
         response = HttpResponse(status=416)
         response["Content-Range"] = f"bytes */{size}"
         response["Accept-Ranges"] = "bytes"
-        return response
-    handle = field_file.open("rb")
-    if byte_range is None:
-        response = FileResponse(handle, content_type=content_type)
-        response["Content-Length"] = str(size)
+        return response, None
+    if size == 0:
+        sent, response = None, HttpResponse(b"", content_type=content_type)
     else:
+        sent = byte_range or ByteRange(0, size - 1)
         response = StreamingHttpResponse(
-            _read_slice(handle, byte_range), status=206, content_type=content_type
+            _read_slice(field_file.open("rb"), sent),
+            status=200 if byte_range is None else 206,
+            content_type=content_type,
         )
-        response["Content-Range"] = f"bytes {byte_range.start}-{byte_range.end}/{size}"
-        response["Content-Length"] = str(byte_range.length)
+        if byte_range is not None:
+            response["Content-Range"] = f"bytes {sent.start}-{sent.end}/{size}"
+        response["Content-Length"] = str(sent.length)
     response["Accept-Ranges"] = "bytes"
     response["Cache-Control"] = "private, max-age=3600"
-    return response
+    return response, sent

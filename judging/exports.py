@@ -67,10 +67,10 @@ def download(content: str, *, filename: str, content_type: str) -> HttpResponse:
 
 ANSWERS_CSV_COLUMNS = [
     "answer_id", "campaign_id", "example_id", "query", "list_a", "list_b", "system_a",
-    "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_trust",
-    "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome", "is_trap",
-    "trap_contested", "correct", "excluded", "accepted", "served_at", "answered_at",
-    "seconds", "comment",
+    "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_stop_reason",
+    "worker_trust", "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome",
+    "is_trap", "trap_pool", "trap_contested", "correct", "excluded", "accepted", "served_at",
+    "answered_at", "seconds", "fast", "clips_heard", "comment",
 ]  # fmt: skip
 """Columns of the answers export, documented in docs/crowd-answers-csv.md."""
 
@@ -86,13 +86,15 @@ def _answer_row(campaign: PreferenceCampaign, a) -> list:
         " ".join(lists["a"]), " ".join(lists["b"]),
         example.system_a.name if example.system_a else "",
         example.system_b.name if example.system_b else "",
-        worker.pk, worker.platform, worker.platform_id, worker.status,
+        worker.pk, worker.platform, worker.platform_id, worker.status, worker.stop_reason,
         "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
         a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
-        a.choice, a.outcome, int(trap is not None), int(bool(trap and trap.contested)),
+        a.choice, a.outcome, int(trap is not None), trap.pool if trap else "",
+        int(bool(trap and trap.contested)),
         "" if a.correct is None else int(a.correct), int(a.excluded),
         int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),
-        f"{a.seconds:.3f}", a.comment,
+        f"{a.seconds:.3f}", int(a.seconds < campaign.fast_answer_seconds), a.clips_heard,
+        a.comment,
     ]  # fmt: skip
 
 

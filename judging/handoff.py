@@ -18,18 +18,26 @@ announced *after the transaction commits* by sending a Celery task **by name**:
 
 All tasks are idempotent and coalesced in evaluation (they recompute from all the
 data), so however many changes one transaction makes, each task is sent once per
-target per commit; nothing is sent when the transaction rolls back. A broker outage never
-breaks an answer that is already committed: the failure is logged, and the next
-change (or a manual recompute) catches up.
+target per commit; nothing is sent when the transaction rolls back.
+
+Sending is fire and forget and bounded (no result is kept; a broker that cannot be
+reached fails within about two seconds, ``CELERY_TASK_PUBLISH_RETRY_POLICY``). A broker
+outage never breaks a change that is already committed: the failure is logged in one
+line and the change is written down as a :class:`~judging.models.PendingHandoff`, which
+evaluation's sweep (at every worker start, on a schedule, and in ``manage.py
+recompute``) hands over once the broker is back.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 from celery import current_app
 from django.db import transaction
+
+from judging.models import PendingHandoff
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
@@ -84,17 +92,60 @@ def _send_once(
     pending.discard(key)
     try:
         send_task(task, kwargs=kwargs)
-    except Exception as error:
+    except Exception as error:  # any broker failure: remember the change, say so in a line
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
-        logger.exception(
-            "could not send %s(%s); the next change or a manual recompute catches up",
-            task,
-            arguments,
-        )
+        logger.warning(
+            "could not send %s(%s) to the broker (%s: %s); it is handed over when the "
+            "broker is back (the worker's sweep, or `manage.py recompute` now)",
+            task, arguments, type(error).__name__, error,
+        )  # fmt: skip
         if on_error is not None:
-            on_error(error)
+            on_error(error)  # e.g. a job marks itself failed, so that its page says so
+        else:
+            remember(task, kwargs)
+
+
+def remember(task: str, kwargs: dict[str, int]) -> None:
+    """Write down a handoff that could not be sent (see :class:`~judging.models.PendingHandoff`)."""
+    (target_id,) = kwargs.values()
+    try:
+        PendingHandoff.objects.update_or_create(task=task, target_id=target_id)
+    except Exception:  # the database is gone too: the next change or a recompute catches up
+        logger.warning("could not write down %s(%s) either", task, target_id)
+
+
+SEND_DEADLINE = 2.0
+"""Seconds a request or a command waits at most for a task to be sent."""
+
+
+def send_within_deadline(send: Callable[[], object], *, seconds: float = SEND_DEADLINE) -> None:
+    """Run ``send`` (a publish to the broker) and wait for it at most ``seconds``.
+
+    Its error is raised here; if it is still trying when the time is up,
+    :class:`TimeoutError` is raised and it goes on alone in the background (a message it
+    delivers late is harmless: every task is idempotent and coalesced). The publish
+    retry policy bounds most failures already; this bounds a broker that accepts a
+    connection and then never answers.
+    """
+    outcome: list[BaseException | None] = []
+
+    def attempt() -> None:
+        try:
+            send()
+            outcome.append(None)
+        except BaseException as error:  # handed to the caller's thread
+            outcome.append(error)
+
+    thread = threading.Thread(target=attempt, name="earshot-send", daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if not outcome:
+        raise TimeoutError(f"the broker did not take the message within {seconds:g} s")
+    if outcome[0] is not None:
+        raise outcome[0]
 
 
 def send_task(name: str, *, kwargs: dict) -> None:
-    """Enqueue a task by name on the project's Celery app (tests replace this function)."""
-    current_app.send_task(name, kwargs=kwargs)
+    """Enqueue a task by name on the project's Celery app, fire and forget, within
+    :data:`SEND_DEADLINE` (tests replace this function)."""
+    send_within_deadline(lambda: current_app.send_task(name, kwargs=kwargs, ignore_result=True))

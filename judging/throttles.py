@@ -5,13 +5,15 @@ Counts live in the project's cache, which is the Redis every process already sha
 machines, count together. Rates come from ``EARSHOT_TOKEN_RATE_IP`` and
 ``EARSHOT_TOKEN_RATE_USER`` (default 10 and 5 attempts a minute). If the cache cannot be
 reached the attempt is allowed and the failure logged: a Redis outage must not lock every
-organiser out, and the whole site needs Redis anyway.
+organiser out, and the whole site needs Redis anyway. Only the cache's errors are
+forgiven: a body that cannot be parsed is the request's 400, as everywhere.
 """
 
 from __future__ import annotations
 
 import logging
 
+from redis.exceptions import RedisError
 from rest_framework.throttling import SimpleRateThrottle
 
 logger = logging.getLogger(__name__)
@@ -21,7 +23,7 @@ class _FailOpen(SimpleRateThrottle):
     def allow_request(self, request, view) -> bool:
         try:
             return super().allow_request(request, view)
-        except Exception:  # the cache (Redis) is down: count nothing, say so
+        except (RedisError, OSError):  # the cache (Redis) is down: count nothing, say so
             logger.warning("token throttling skipped: the cache cannot be reached", exc_info=True)
             return True
 

@@ -56,6 +56,11 @@ urlpatterns = [
     path("judge/campaigns/<int:pk>/next/", assessors.assignment_next_view, name="assignment_next"),
     path("judge/assignments/<int:pk>/", assessors.assignment_page, name="assignment"),
     path("judge/assignments/<int:pk>/judgments", assessors.judgment_save_api, name="judgment_save"),
+    path(
+        "judge/assignments/<int:pk>/audio/<str:which>",
+        assessors.assignment_audio,
+        name="assignment_audio",
+    ),
 ]
 
 # Crowd preference judging: the task link and the worker's pages (judging.views.crowd_tasks).
@@ -63,6 +68,7 @@ urlpatterns += [
     path("t/<str:token>/", crowd_tasks.task_arrive, name="task_arrive"),
     path("t/<str:token>/consent/", crowd_tasks.task_consent, name="task_consent"),
     path("t/<str:token>/task/", crowd_tasks.task, name="task"),
+    path("t/<str:token>/audio/<str:key>/<str:slot>", crowd_tasks.task_audio, name="task_audio"),
     path("t/<str:token>/feedback/<str:key>/", crowd_tasks.task_feedback, name="task_feedback"),
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
 ]
@@ -100,6 +106,31 @@ urlpatterns += [
         "campaigns/<int:pk>/traps/<int:trap_pk>/contest/",
         crowd_campaigns.trap_contest,
         name="preference_trap_contest",
+    ),
+    path(
+        "campaigns/<int:pk>/workers/",
+        crowd_campaigns.campaign_workers,
+        name="preference_campaign_workers",
+    ),
+    path(
+        "campaigns/<int:pk>/workers/<int:worker_pk>/exclude/",
+        crowd_campaigns.worker_exclude_view,
+        name="preference_worker_exclude",
+    ),
+    path(
+        "campaigns/<int:pk>/workers/<int:worker_pk>/reinstate/",
+        crowd_campaigns.worker_reinstate_view,
+        name="preference_worker_reinstate",
+    ),
+    path(
+        "campaigns/<int:pk>/workers/<int:worker_pk>/reset-browser/",
+        crowd_campaigns.worker_browser_reset_view,
+        name="preference_worker_browser_reset",
+    ),
+    path(
+        "campaigns/<int:pk>/answers/",
+        crowd_campaigns.campaign_answers,
+        name="preference_campaign_answers",
     ),
     path(
         "campaigns/<int:pk>/answers.csv",

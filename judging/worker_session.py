@@ -1,9 +1,14 @@
 """Which crowd worker a request comes from: a signed cookie per campaign, set on arrival.
 
-Workers have no account. Arriving through a campaign's task link with a platform id
-creates (or finds) the :class:`~judging.models.Worker` and sets a cookie holding the
-worker's id, signed with the project's secret and salted with the campaign's token, so
-it cannot be forged or moved to another campaign.
+Workers have no account, and a platform id is no credential (anyone may know a
+``PROLIFIC_PID``). Arriving through a campaign's task link with a platform id creates
+the :class:`~judging.models.Worker` and binds it to that browser: the cookie holds the
+worker's id and the worker's ``browser_key`` (a secret made for that browser), signed
+with the project's secret and salted with the campaign's token, so it cannot be forged
+or moved to another campaign. Another browser arriving with the same platform id has
+no key and gets no session (:func:`judging.services.crowd.workers.worker_arrive`);
+an organiser who empties the key lets the worker's next arrival bind a new browser,
+and the old browser's cookie stops working.
 
 Mechanical Turk shows the task in an iframe on mturk.com, where browsers send only
 ``SameSite=None; Secure`` cookies; over HTTPS the cookie is set that way, over plain
@@ -14,9 +19,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core import signing
-from django.db.models import Q
+from django.utils.crypto import constant_time_compare
 
-from judging.models import PreferenceCampaign, PreferenceTask, Worker
+from judging.models import PreferenceCampaign, Worker
 
 COOKIE_PREFIX = "earshot_w_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -42,7 +47,7 @@ def worker_cookie_set(response, request, worker: Worker) -> None:
     secure = request.is_secure()
     response.set_signed_cookie(
         _cookie_name(campaign.pk),
-        str(worker.pk),
+        f"{worker.pk}:{worker.browser_key}",
         salt=_salt(campaign),
         max_age=COOKIE_MAX_AGE,
         httponly=True,
@@ -52,34 +57,17 @@ def worker_cookie_set(response, request, worker: Worker) -> None:
 
 
 def worker_from_request(request, campaign: PreferenceCampaign) -> Worker | None:
+    """The worker this browser is bound to in ``campaign``, or None."""
     value = request.get_signed_cookie(
         _cookie_name(campaign.pk), default=None, salt=_salt(campaign), max_age=COOKIE_MAX_AGE
     )
-    if value is None or not value.isdigit():
+    pk, _, key = (value or "").partition(":")
+    if not pk.isdigit() or not key:
         return None
-    return (
-        Worker.objects.filter(pk=int(value), campaign=campaign).select_related("campaign").first()
-    )
-
-
-def clip_served_to_worker(request, clip) -> bool:
-    """True if a worker of this request was served an example that holds ``clip``."""
-    for name in request.COOKIES:
-        if not name.startswith(COOKIE_PREFIX) or not name[len(COOKIE_PREFIX) :].isdigit():
-            continue
-        campaign = PreferenceCampaign.objects.filter(pk=int(name[len(COOKIE_PREFIX) :])).first()
-        if campaign is None or campaign.collection_id != clip.collection_id:
-            continue
-        worker = worker_from_request(request, campaign)
-        if worker is None:
-            continue
-        if (
-            PreferenceTask.objects.filter(worker=worker)
-            .filter(Q(example__query__clip=clip) | Q(example__items__clip=clip))
-            .exists()
-        ):
-            return True
-    return False
+    worker = Worker.objects.filter(pk=int(pk), campaign=campaign).select_related("campaign").first()
+    if worker is None or not constant_time_compare(worker.browser_key, key):
+        return None
+    return worker
 
 
 def consent_token(worker: Worker) -> str:

@@ -39,7 +39,7 @@ def demo_lines(base: str) -> list[str]:
 
     return [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS] + [
         "",
-        "Crowd task link (a new worker id for each try; no account needed):",
+        "Crowd task link (a new worker id in a new private window for each try; no account):",
         f"  {base}{demo_task_link(worker='demo-worker-1')}",
     ]
 
@@ -106,6 +106,11 @@ def main() -> int:
                     "1",
                     "--hostname",
                     "earshot@%h",
+                    # The schedule (the sweep that sends again what a dead broker or
+                    # worker left undone) runs inside this one worker.
+                    "--beat",
+                    "--schedule",
+                    str(VAR / "celerybeat-schedule"),
                 ],
                 cwd=ROOT,
                 env=env,

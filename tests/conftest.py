@@ -18,7 +18,7 @@ import pytest
 
 from tests.personas import make_personas
 
-pytest_plugins = ["tests.crowd_fixtures"]
+pytest_plugins = ["tests.crowd_fixtures", "tests.uploads"]
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API + Django ORM
 
@@ -121,7 +121,6 @@ def celery_uses_the_session_redis():
 
     url = f"redis+socket://{REDIS_DIR / 'redis.sock'}"
     app.conf.broker_url = url
-    app.conf.result_backend = url
     yield
     shutil.rmtree(REDIS_DIR, ignore_errors=True)
 
@@ -197,3 +196,12 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
         found = counts.get(marker, {})
         text = ", ".join(f"{n} {outcome}" for outcome, n in sorted(found.items())) or "none run"
         terminalreporter.write_line(f"{label}: {text}")
+    from tests.fuzzing import TALLY
+
+    if TALLY:
+        terminalreporter.write_sep("-", f"fuzz targets ({engine})")
+        for target, outcomes in sorted(TALLY.items()):
+            terminalreporter.write_line(
+                f"{target}: {sum(outcomes.values())} cases, {outcomes['accepted']} accepted, "
+                f"{outcomes['clean error']} clean errors, {outcomes['crash']} crashes"
+            )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.core.files.base import ContentFile
 
 from judging import handoff
 from judging.models import (
@@ -26,6 +27,7 @@ from judging.models import (
 from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.traps import trap_question_mark
+from tests.audio_files import sine_wav
 from tests.sources import source_for
 
 
@@ -76,17 +78,38 @@ def crowd_collection(personas):
     return build_crowd_collection(personas.organiser)
 
 
-def make_campaign(collection, *, traps=4, **options) -> PreferenceCampaign:
+@pytest.fixture
+def audible_collection(crowd_collection, settings, tmp_path):
+    """``crowd_collection`` with a 1.5 s WAV for every clip (media in a temporary folder)."""
+    settings.MEDIA_ROOT = tmp_path
+    wav = sine_wav(1.5)
+    for clip in crowd_collection.clips.all():
+        clip.audio.save(f"{clip.external_id}.wav", ContentFile(wav))
+    return crowd_collection
+
+
+def make_campaign(collection, *, traps=4, quiz_traps=None, **options) -> PreferenceCampaign:
     """A campaign with the 12 system-pair examples; the first ``traps`` become trap
-    questions whose accepted answer cycles through the four answers."""
+    questions whose accepted answer cycles through the four answers. The first
+    ``quiz_traps`` of them (``quiz_length`` unless told) form the quiz pool, the others
+    the work pool.
+
+    The listening check is off unless asked for (``listening_check=True``): these
+    tests are about everything else, and their clips mostly have no audio. The tests of
+    the check itself are in ``tests/test_crowd_listening.py`` and ``test_crowd_attacks.py``.
+    """
     options.setdefault("trap_rate", 0.0)
+    options.setdefault("listening_check", False)
     campaign = preference_campaign_create(collection=collection, name="Study", **options)
     answers = [A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD]
+    if quiz_traps is None:
+        quiz_traps = campaign.quiz_length
     for i, example in enumerate(campaign.examples.order_by("pk")[:traps]):
         trap_question_mark(
             example=example,
             accepted_answers=[answers[i % 4]],
             explanation=f"Trap {i}: the answer is {answers[i % 4]}.",
+            pool=TrapQuestion.QUIZ if i < quiz_traps else TrapQuestion.WORK,
         )
     return campaign
 

@@ -21,6 +21,7 @@ from django.core.files.base import ContentFile
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from judging.services.relevance import judgment_save, relevance_campaign_create
 from tests.audio_files import sine_wav
+from tests.sources import source_for
 
 QUERIES = ("q1", "q2", "q3")
 LISTS = {"GoodEar": "gs", "MidFi": "sm", "Poorly": "pm"}
@@ -105,7 +106,7 @@ def import_judgment(collection, query_id: str, clip_id: str, fine: int, *, sourc
     return RelevanceJudgment.objects.create(
         query=collection.queries.get(clip__external_id=query_id),
         clip=collection.clips.get(external_id=clip_id),
-        source=f"import:{source}.tsv",
+        source=source_for(collection, f"{source}.tsv"),
         broad=broad_of(fine),
         fine=fine,
     )

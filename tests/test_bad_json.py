@@ -49,7 +49,9 @@ def test_every_api_write_endpoint_answers_a_deeply_nested_body_with_a_400(person
     campaign = PreferenceCampaign.objects.create(collection=collection, name="C")
     ids = {"collection_id": collection.pk, "system_id": system.pk, "campaign_id": campaign.pk,
            "source_id": 1, "relevance_campaign_id": relevance_campaign_create(
-               collection=collection, name="R").pk}  # fmt: skip
+               collection=collection, name="R").pk,
+           # The body is read before the view looks anything up: any id reaches it.
+           "user_id": personas.assessor.pk, "job_id": 1}  # fmt: skip
     api = APIClient()
     api.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=personas.organiser).key}")
     checked = []

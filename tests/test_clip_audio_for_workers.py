@@ -1,9 +1,16 @@
-"""A worker in a task-link session hears the clips of the examples served to them, only."""
+"""A worker hears the clips of their own open task, through URLs made for that task only.
+
+Issue 12: clip-wide audio URLs let a worker recognise a clip (a trap question) across
+tasks and identities; now a worker's audio URL names the task and a place on the page,
+works for that worker's open task only, and the clip-wide URL says nothing to them.
+"""
+
+import re
 
 import pytest
 from django.core.files.base import ContentFile
 
-from judging.models import Clip
+from judging.models import AudioServed, PreferenceTask
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.test_crowd_task_views import key_of, open_task
@@ -11,24 +18,48 @@ from tests.test_crowd_task_views import key_of, open_task
 pytestmark = pytest.mark.django_db
 
 
-def test_a_worker_hears_the_served_clips_and_nothing_else(
-    client, crowd_collection, settings, tmp_path
-):
+@pytest.fixture
+def audible(crowd_collection, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     for clip in crowd_collection.clips.all():
         clip.audio.save(f"{clip.external_id}.wav", ContentFile(sine_wav(0.2)))
-    campaign = make_campaign(crowd_collection, traps=0)
+    return crowd_collection
+
+
+def audio_urls(page) -> list[str]:
+    return re.findall(r'<audio[^>]* src="([^"]+)"', page.content.decode())
+
+
+def test_a_worker_hears_their_tasks_clips_through_urls_of_that_task_only(client, audible):
+    campaign = make_campaign(audible, traps=0)
     page = open_task(client, campaign)
-    key_of(page)
-    served = campaign.examples.get(tasks__key=key_of(page))
-    served_clips = {i.clip for i in served.items.all()} | {served.query.clip}
-    for clip in served_clips:
-        assert client.get(clip.audio_url()).status_code == 200
-    unserved = Clip.objects.filter(collection=crowd_collection).exclude(
-        pk__in=[c.pk for c in served_clips]
-    )
-    assert unserved.exists()
-    for clip in unserved:
-        assert client.get(clip.audio_url()).status_code == 404
+    task = PreferenceTask.objects.get(key=key_of(page))
+    urls = audio_urls(page)
+    assert len(urls) == 11  # the query and 5 + 5 clips
+    assert all(url.startswith(f"/t/{campaign.token}/audio/{task.key}/") for url in urls)
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200 and response["Content-Type"] == "audio/wav"
+        assert "Content-Disposition" not in response  # no file name: nothing names the clip
+    served = {i.clip_id for i in task.example.items.all()} | {task.example.query.clip_id}
+    assert set(AudioServed.objects.filter(task=task).values_list("clip_id", flat=True)) == served
+
+
+def test_the_clip_wide_url_another_worker_or_an_answered_task_hear_nothing(client, audible):
+    campaign = make_campaign(audible, traps=0)
+    page = open_task(client, campaign)
+    task = PreferenceTask.objects.get(key=key_of(page))
+    url = audio_urls(page)[0]
+    assert client.get(task.example.query.clip.audio_url()).status_code == 404
+    assert client.get(url.rsplit("/", 1)[0] + "/c9").status_code == 404  # no such place
+
+    from django.test import Client
+
+    other = Client()
+    open_task(other, campaign, "worker=w2")
+    assert other.get(url).status_code == 404  # not their task
+
+    client.post(f"/t/{campaign.token}/task/", {"key": task.key, "choice": "a_better"})
+    assert client.get(url).status_code == 404  # expired with its task
     client.cookies.clear()
-    assert client.get(next(iter(served_clips)).audio_url()).status_code == 404
+    assert client.get(url).status_code == 404

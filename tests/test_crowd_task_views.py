@@ -101,16 +101,20 @@ def test_a_generic_worker_who_finishes_sees_the_completion_code(client, crowd_co
     assert campaign.completion_code in response.content.decode()
 
 
-def test_a_prolific_worker_who_finishes_is_redirected_with_the_completion_code(
+def test_a_prolific_worker_who_finishes_sees_the_code_then_is_sent_back_with_it(
     client, crowd_collection
 ):
+    # Issue 12: an immediate redirect left a worker with nothing when it failed; the
+    # page shows the code (and a copy button) and redirects after a few seconds.
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=1)
     key = key_of(open_task(client, campaign, "PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=x"))
     client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": "both_bad"})
     response = client.get(f"/t/{campaign.token}/done/")
-    assert response.url == (
-        f"https://app.prolific.com/submissions/complete?cc={campaign.completion_code}"
-    )
+    html = response.content.decode()
+    url = f"https://app.prolific.com/submissions/complete?cc={campaign.completion_code}"
+    assert response.status_code == 200
+    assert campaign.completion_code in html and "Copy code" in html
+    assert f'href="{url}"' in html and f'data-redirect="{url}"' in html
 
 
 def test_a_stopped_worker_sees_the_screen_out_code_not_the_completion_code(

@@ -18,7 +18,7 @@ from judging.importers.crowdflower import (
     mapping_propose,
 )
 from judging.importers.csvfile import csv_records
-from tests.test_uploads import EXPORT
+from tests.uploads import EXPORT
 
 HEADER = next(csv.reader(io.StringIO(EXPORT.decode())))
 

@@ -249,7 +249,7 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
 def test_with_the_seeded_judgments_the_systems_rank_in_their_intended_order(media):
     summary = demo_seed(audio=False)
 
-    imported = RelevanceJudgment.objects.filter(source="demo")
+    imported = RelevanceJudgment.objects.filter(source__name="demo")
     judged = {(j.query_id, j.clip_id): j.fine / 100 for j in imported}
     judged_queries = {q for q, _ in judged}
     mean_fine = {}
@@ -308,7 +308,13 @@ def test_it_opens_a_crowd_study_with_trap_questions_and_a_prolific_style_link(me
     from_systems = campaign.examples.filter(source="systems").count()
     assert 0 < from_systems <= 60
     assert campaign.examples.filter(source="generator").exists()
-    assert campaign.examples.filter(trap__isnull=False).count() == 8
+    # Issue 12: a quiz pool (revealed in feedback) and a disjoint work pool (never
+    # revealed). The default seed's judgments make 10 examples clear-cut (found by
+    # trap_questions_from_judgments): 3 for the quiz, the other 7 for work.
+    traps = campaign.examples.filter(trap__isnull=False)
+    assert traps.filter(trap__pool="quiz").count() == 3
+    assert traps.filter(trap__pool="work").count() == 7
+    assert campaign.quiz_length == 2 and campaign.listening_check
     link = demo_task_link(worker="w1")
     assert link.startswith(campaign.task_link()) and "PROLIFIC_PID=w1" in link
 

@@ -5,6 +5,7 @@ from django.db import transaction
 
 from judging import handoff
 from judging.handoff import ANSWERS_ACCEPTED_TASK, preference_answers_changed
+from judging.models import PendingHandoff
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,12 +50,22 @@ def test_a_broker_failure_is_logged_and_does_not_break_the_commit(monkeypatch, c
     with transaction.atomic():
         preference_answers_changed(campaign_id=7)
     assert "could not send evaluation.preference_answers_accepted(campaign_id=7)" in caplog.text
+    # One line, no traceback; the change is written down for the sweep to hand over.
+    assert [r.exc_info for r in caplog.records if "could not send" in r.message] == [None]
+    assert list(PendingHandoff.objects.values_list("task", "target_id")) == [
+        (ANSWERS_ACCEPTED_TASK, 7)
+    ]
 
 
 def test_the_task_is_sent_by_name_on_the_celery_app(monkeypatch):
     sent = []
     monkeypatch.setattr(
-        handoff.current_app, "send_task", lambda name, kwargs: sent.append((name, kwargs))
+        handoff.current_app,
+        "send_task",
+        lambda name, kwargs, **options: sent.append((name, kwargs, options)),
     )
     REAL_SEND_TASK(ANSWERS_ACCEPTED_TASK, kwargs={"campaign_id": 3})
-    assert sent == [("evaluation.preference_answers_accepted", {"campaign_id": 3})]
+    # Fire and forget: no result is asked for (there is no result backend).
+    assert sent == [
+        ("evaluation.preference_answers_accepted", {"campaign_id": 3}, {"ignore_result": True})
+    ]

@@ -1,12 +1,20 @@
-"""Saving a judgment: at once, idempotent, timed, and only on one's own work."""
+"""Saving a judgment: at once, idempotent, timed, and only on one's own work.
 
+The must-listen rule reads what the server sent (``AudioServed``), never the page's
+``listened_seconds`` (issue 12): ``heard`` below records audio sent some seconds ago,
+as the judging page's per-assignment audio URL does.
+"""
+
+import re
 from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from judging.models import JudgmentActivity, RelevanceJudgment
+from judging.audio import ByteRange
+from judging.models import AudioServed, JudgmentActivity, RelevanceJudgment
+from judging.services.listening import audio_served_record
 from judging.services.relevance import (
     AssignmentTakenBack,
     MustListenFirst,
@@ -19,11 +27,22 @@ from tests.relevance_data import make_assessor, make_campaign
 pytestmark = pytest.mark.django_db
 
 
+def heard(assignment, entry, *, seconds_ago: float, size: int = 8000) -> None:
+    """The server sent the whole of the candidate's audio ``seconds_ago`` for the assignment."""
+    audio_served_record(
+        clip=entry.clip, size=size, byte_range=ByteRange(0, size - 1), assignment=assignment,
+        now=timezone.now() - timedelta(seconds=seconds_ago),
+    )  # fmt: skip
+
+
 @pytest.fixture
 def work(personas):
+    """An assignment whose candidates the server sent 6 s ago (the campaign asks for 5 s)."""
     campaign = make_campaign(personas, must_listen_seconds=5)
     assignment = assignment_next(campaign=campaign, assessor=personas.assessor)
     entries = list(campaign.pool.filter(query=assignment.query))
+    for entry in entries:
+        heard(assignment, entry, seconds_ago=6)
     return assignment, entries
 
 
@@ -80,18 +99,55 @@ def test_listening_is_recorded_before_any_score(work):
     assert not RelevanceJudgment.objects.exists()
 
 
-def test_a_score_before_the_must_listen_time_is_refused(work):
+def test_a_score_before_the_server_sent_the_must_listen_time_is_refused(work):
     assignment, entries = work
+    AudioServed.objects.filter(clip=entries[0].clip).delete()
+    heard(assignment, entries[0], seconds_ago=3)  # sent 3 s ago: at most 3 s heard
     with pytest.raises(MustListenFirst):
         save(assignment, entries[0], broad=1, listened_seconds=3.0)  # campaign asks for 5 s
     assert not RelevanceJudgment.objects.exists()
 
 
-def test_listening_recorded_earlier_counts_towards_the_must_listen_time(work):
+def test_a_claimed_listening_time_without_audio_sent_is_refused(work):
+    # Issue 12: a POST claiming 86,400 s with no audio fetched was saved.
     assignment, entries = work
-    save(assignment, entries[0], listened_seconds=5.0)
+    AudioServed.objects.filter(clip=entries[0].clip).delete()
+    with pytest.raises(MustListenFirst, match=re.escape("the server has sent 0.0 s")):
+        save(assignment, entries[0], broad=1, listened_seconds=86_400.0, plays=0)
+    assert not RelevanceJudgment.objects.exists()
+
+
+def test_audio_sent_for_another_assignment_does_not_count(work, personas):
+    assignment, entries = work
+    AudioServed.objects.filter(assignment=assignment, clip=entries[0].clip).delete()
+    other = assignment.campaign.assignments.exclude(pk=assignment.pk).first()
+    heard(other, entries[0], seconds_ago=60)
+    with pytest.raises(MustListenFirst):
+        save(assignment, entries[0], broad=1)
+
+
+def test_no_more_is_heard_than_the_share_of_the_clip_that_was_sent(work):
+    assignment, entries = work
+    clip = entries[0].clip
+    clip.duration = 30.0
+    clip.save(update_fields=["duration"])
+    AudioServed.objects.filter(clip=clip).delete()
+    size = 30_000
+    audio_served_record(
+        clip=clip, size=size, byte_range=ByteRange(0, size // 10 - 1), assignment=assignment,
+        now=timezone.now() - timedelta(seconds=60),
+    )  # fmt: skip
+    # A tenth of a 30 s clip is 3 s, however long ago it was sent.
+    with pytest.raises(MustListenFirst, match=re.escape("sent 3.0 s")):
+        save(assignment, entries[0], broad=1)
+    heard(assignment, entries[0], seconds_ago=60, size=size)  # the rest of the file
+    assert save(assignment, entries[0], broad=1).heard_seconds == pytest.approx(30.0)
+
+
+def test_audio_sent_earlier_counts_towards_the_must_listen_time(work):
+    assignment, entries = work
     saved = save(assignment, entries[0], broad=1, listened_seconds=0.0)
-    assert saved.broad == 1
+    assert saved.broad == 1 and saved.heard_seconds >= 6
 
 
 def test_the_query_is_done_when_every_candidate_has_both_scores(work):

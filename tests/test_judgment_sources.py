@@ -15,13 +15,14 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from evaluation.models import Leaderboard
+from evaluation.models import EstimatedLeaderboard, Leaderboard
 from evaluation.selectors import collection_judgment_sources, collection_qrels_records
 from evaluation.services import collection_results_compute
 from judging.handoff import COLLECTION_CHANGED_TASK
 from judging.importers import ImportFailed, judgments_import
 from judging.models import JudgmentSource, RelevanceJudgment, RunEntry
 from judging.services.relevance import relevance_campaign_create
+from judging.services.sharing import collection_share
 from judging.services.sources import judgment_source_set_status
 from tests.importing import collection_make, table_snapshot, write_lines
 from tests.personas import PASSWORD
@@ -211,6 +212,12 @@ def test_leaderboards_and_their_exports_say_which_sources_they_used(personas, cl
     assert "Judgments from “MIREX”" in page and "left out (pilot): “Pilot run”" in page
     exported = client.get(f"{url}.csv?measure={measure}").content.decode()
     assert {row["judgment_sources"] for row in csv.DictReader(io.StringIO(exported))} == {"MIREX"}
+    # b is unjudged once the pilot is out: the estimated leaderboard (thesis §8.1) is
+    # computed from the same sources and says so too.
+    estimated = EstimatedLeaderboard.objects.get(collection=collection, measure="CG(scale=fine)@5")
+    assert estimated.payload["judgment_sources"] == board.payload["judgment_sources"]
+    page = client.get(f"/collections/{collection.pk}/results/estimated/?measure={measure}")
+    assert "left out (pilot): “Pilot run”" in page.content.decode()
 
 
 def test_the_organiser_toggles_a_source_on_the_collection_page(personas, client, handed_over):
@@ -270,3 +277,19 @@ def test_the_api_lists_sources_and_toggles_one(personas):
     assert response.json()["source"]["counts"] is False
     bad = api.post(f"{base}{source.pk}/status/", {"status": "maybe"}, format="json")
     assert bad.status_code == 400
+
+
+def test_a_read_only_co_organiser_sees_the_sources_but_cannot_change_them(personas, client):
+    collection = personas.collection
+    source = source_for(collection, "Pilot run")
+    judge(collection, source, "c1", "c2", 10)
+    collection_share(collection=collection, username=personas.other_organiser.username,
+                     access="read")  # fmt: skip
+    client.login(username=personas.other_organiser.username, password=PASSWORD)
+    page = client.get(f"/collections/{collection.pk}/").content.decode()
+    assert "Pilot run" in page and "official: counts" in page
+    assert "Leave out (pilot)" not in page  # no button offered...
+    url = f"/collections/{collection.pk}/judgment-sources/{source.pk}/status/"
+    assert client.post(url, {"status": "pilot"}).status_code == 403  # ...and none accepted
+    source.refresh_from_db()
+    assert source.status == "official"

@@ -64,6 +64,8 @@ def test_it_serves_the_demo_and_ctrl_c_leaves_no_process_behind(tmp_path):
     assert "assessor / earshot-assessor" in text
     assert "/t/" in text and "PROLIFIC_PID=" in text  # the crowd link
     assert "Stopped every process Earshot started." in text
+    # The one worker also runs the schedule (the sweep after a dead broker or worker).
+    assert "beat: Starting" in (tmp_path / "celery-worker.log").read_text()
 
     again = start_and_stop(tmp_path, free_port())  # same var/: the demo is already there
     assert "already" in again

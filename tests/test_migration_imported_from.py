@@ -23,10 +23,9 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
-def latest() -> list[tuple[str, str]]:
-    """The newest migration of every app: the schema the other tests expect."""
-    executor = MigrationExecutor(connection)
-    return executor.loader.graph.leaf_nodes()
+def migrate_to_latest() -> None:
+    """Leave the schema as the other tests expect it: every app at its newest migration."""
+    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
 
 
 @pytest.mark.django_db(transaction=True)
@@ -34,7 +33,7 @@ def test_the_imported_file_name_moves_to_the_campaign_and_back():
     try:
         check_forwards_and_backwards()
     finally:
-        migrate(latest())  # leave the schema as the other tests expect it, whatever failed
+        migrate_to_latest()  # whatever failed (AFTER is no longer the newest)
 
 
 def check_forwards_and_backwards():

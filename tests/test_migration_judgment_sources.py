@@ -1,4 +1,4 @@
-"""Judgment source strings become JudgmentSource rows (judging 0006, 0007), and back.
+"""Judgment source strings become JudgmentSource rows (judging 0011, 0012), and back.
 
 Before, ``RelevanceJudgment.source`` was a string (``import:<file>``, ``campaign:<id>``,
 ``api:<user>``, ``answers-import:<campaign id>``, ``demo``); every judgment must end up
@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("judging", "0005_validated_names_and_texts")]
+BEFORE = [("judging", "0010_validated_names_and_texts")]
 
 
 def migrate(targets):

@@ -35,7 +35,7 @@ from django.utils import timezone
 from evaluation.core.answers import mapping_payload
 from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
 from evaluation.services.estimates import campaign_estimate_compute
-from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion
+from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion, Worker
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
 from judging.services.uploads import upload_create
@@ -103,7 +103,8 @@ def world(personas, settings, tmp_path) -> World:
     EstimatedLeaderboard.objects.create(collection=c, measure=MEASURE, computed_at=timezone.now(),
                                         payload=low.estimate.payload)  # fmt: skip
     store_results(c)
-    src = JudgmentSource.objects.create(collection=c, name="pilot.tsv", kind=JudgmentSource.IMPORT)
+    alpha = c.systems.get(name="Alpha")  # results pages address a system by id
+    source = JudgmentSource.objects.create(collection=c, name="Pilot", kind="import")
     settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
     export = SimpleUploadedFile("cf.csv", b"_worker_id,q,d1a,d1b,answer\n7,q1,d01,d02,A\n")
     pending = upload_create(kind="answers", owner=olivia, collection=c,
@@ -122,8 +123,15 @@ def world(personas, settings, tmp_path) -> World:
         "name": "Study 2", "instructions": "Listen.", "consent_text": "Agree.",
         "answers_per_example": 2, "max_answers_per_worker": 20, "quiz_length": 1,
         "trap_rate": 0.2, "trust_threshold": 0.6, "min_trap_answers": 2,
-        "completion_code": "DONE1", "screen_out_code": "OUT1",
+        "completion_code": "DONE1", "screen_out_code": "OUT1", "listening_check": "on",
+        "min_clips_per_list": 1, "min_seconds_on_task": 5, "fast_answer_seconds": 10,
+        "stop_after_fast_answers": 0,
     }  # fmt: skip
+    active = Worker.objects.create(campaign=p, platform="generic", platform_id="w-on", seed=1,
+                                   browser_key="k1")  # fmt: skip
+    stopped = Worker.objects.create(campaign=p, platform="generic", platform_id="w-off", seed=2,
+                                    browser_key="k2", status="stopped", stop_reason="low_trust")  # fmt: skip
+    csv = "query,list_a,list_b\n"
     relevance = {"name": "Similarity 2", "assessors_per_query": 2, "queries_per_assessor": "",
                  "must_listen_seconds": 3, "take_back_minutes": 30}  # fmt: skip
     results = {"form": "results", "measures": MEASURE, "test": "t", "adjustment": "holm",
@@ -155,6 +163,8 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:preference_campaign", "GET", f"{pp}/", "read", 200),
         Url("judging:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
         Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
+        Url("judging:preference_campaign_workers", "GET", f"{pp}/workers/?status=stopped", "read", 200),
+        Url("judging:preference_campaign_answers", "GET", f"{pp}/answers/?fast=1", "read", 200),
         Url("judging:job", "GET", f"{j}/", "read", 200),
         Url("judging:job_status", "GET", f"{j}/status.json", "read", 200),
         Url("judging:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
@@ -162,7 +172,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
         Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),
         Url("evaluation:leaderboard_export", "GET", f"{rs}/leaderboard.csv?measure={M}", "read", 200),
-        Url("evaluation:system", "GET", f"{rs}/systems/{c.systems.get(name='Alpha').pk}/?measure={M}", "read", 200),
+        Url("evaluation:system", "GET", f"{rs}/systems/{alpha.pk}/?measure={M}", "read", 200),
         Url("evaluation:reliability", "GET", f"{rs}/reliability/?measure={M}", "read", 200),
         Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),
         Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
@@ -172,6 +182,7 @@ def world(personas, settings, tmp_path) -> World:
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
+        Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
         Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
         Url("judging:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
         Url("judging:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
@@ -198,6 +209,9 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
             {"accepted_answers": ["a_better"], "explanation": "A is clearly better."}),
         Url("judging:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
+        Url("judging:preference_worker_exclude", "POST", f"{pp}/workers/{active.pk}/exclude/", "write", 302, {"reason": "bot"}),
+        Url("judging:preference_worker_reinstate", "POST", f"{pp}/workers/{stopped.pk}/reinstate/", "write", 302),
+        Url("judging:preference_worker_browser_reset", "POST", f"{pp}/workers/{active.pk}/reset-browser/", "write", 302),
         Url("judging:job_cancel", "POST", f"{j}/cancel/", "write", 302),
         Url("judging:job_retry", "POST", f"{j}/retry/", "write", 302),
         Url("judging:uploads", "GET", f"{cp}/uploads/", "write", 200),
@@ -205,7 +219,6 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:upload_new", "POST", f"{cp}/uploads/judgments/", "write", 400),  # no file chosen
         Url("judging:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
         Url("judging:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
-        Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{src.pk}/status/", "write", 302, {"status": "pilot"}),
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
         Url("evaluation:results_settings", "GET", f"{rs}/settings/", "write", 200),
@@ -225,10 +238,10 @@ def world(personas, settings, tmp_path) -> World:
         # --- API: read ---
         Url("api:collection_detail", "GET", f"{a}/collections/{c.pk}/", "read", 200),
         Url("api:clip_list", "GET", f"{a}/collections/{c.pk}/clips/?q=d0", "read", 200),
+        Url("api:judgment_source_list", "GET", f"{a}/collections/{c.pk}/judgment-sources/", "read", 200),
         Url("api:query_list", "GET", f"{a}/collections/{c.pk}/queries/", "read", 200),
         Url("api:system_list", "GET", f"{a}/collections/{c.pk}/systems/", "read", 200),
         Url("api:run_detail", "GET", f"{a}/collections/{c.pk}/systems/{system.pk}/run/", "read", 200),
-        Url("api:judgment_source_list", "GET", f"{a}/collections/{c.pk}/judgment-sources/", "read", 200),
         Url("api:judgment_list", "GET", f"{a}/collections/{c.pk}/judgments/", "read", 200),
         Url("api:campaign_detail", "GET", f"{a}/campaigns/{p.pk}/", "read", 200),
         Url("api:answer_list", "GET", f"{a}/campaigns/{p.pk}/answers/", "read", 200),
@@ -242,6 +255,8 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:mapping_detail", "GET", f"{a}/campaigns/{p.pk}/mapping/?measure={M}", "read", 200),
         Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
         Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
+        Url("api:worker_list", "GET", f"{a}/campaigns/{p.pk}/workers/", "read", 200),
+        Url("api:trap_list", "GET", f"{a}/campaigns/{p.pk}/traps/", "read", 200),
         # --- API: write ---
         Url("api:clip_create", "POST", f"{a}/collections/{c.pk}/clips/create/", "write", 201, {"clips": [{"external_id": "new1"}]}),
         Url("api:query_create", "POST", f"{a}/collections/{c.pk}/queries/create/", "write", 201, {"clips": [clip]}),
@@ -249,6 +264,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:run_replace", "PUT", f"{a}/collections/{c.pk}/systems/{system.pk}/run/replace/", "write", 200, {"rankings": {query: [clip]}}),
         Url("api:judgment_create", "POST", f"{a}/collections/{c.pk}/judgments/create/", "write", 201, {"judgments": [{"query": query, "clip": clip, "fine": 50}]}),
         Url("api:collection_update", "POST", f"{a}/collections/{c.pk}/update/", "write", 200, {"description": "New words"}),
+        Url("api:judgment_source_status", "POST", f"{a}/collections/{c.pk}/judgment-sources/{source.pk}/status/", "write", 200, {"status": "pilot"}),
         Url("api:collection_archive", "POST", f"{a}/collections/{c.pk}/archive/", "write", 200, {"archived": True}),
         Url("api:relevance_campaign_create", "POST", f"{a}/relevance-campaigns/create/", "write", 201, {"collection": c.pk, "name": "Second"}),
         Url("api:relevance_campaign_settings_update", "POST", f"{a}/relevance-campaigns/{r.pk}/settings/update/", "write", 200, {"take_back_minutes": 30}),
@@ -257,8 +273,15 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:relevance_campaign_assessor_remove", "POST", f"{a}/relevance-campaigns/{r.pk}/assessors/remove/", "write", 200, {"username": "ada"}),
         Url("api:campaign_settings_update", "POST", f"{a}/campaigns/{p.pk}/settings/update/", "write", 200, {"trust_threshold": 0.8}),
         Url("api:campaign_open", "POST", f"{a}/campaigns/{p.pk}/open/", "write", 200, {"is_open": False}),
+        Url("api:campaign_create", "POST", f"{a}/collections/{c.pk}/campaigns/create/", "write", 201, {"name": "By API"}),
+        Url("api:examples_from_systems", "POST", f"{a}/campaigns/{p.pk}/examples/from-systems/", "write", 201, {"system_a": sa.pk, "system_b": sb.pk}),
+        Url("api:examples_from_csv", "POST", f"{a}/campaigns/{p.pk}/examples/from-csv/", "write", 201, {"csv": csv}),
+        Url("api:trap_mark", "POST", f"{a}/campaigns/{p.pk}/examples/{example.pk}/trap/", "write", 201, {"accepted_answers": ["a_better"]}),
+        Url("api:trap_contest", "POST", f"{a}/campaigns/{p.pk}/traps/{trap.pk}/contest/", "write", 200, {"contested": True}),
+        Url("api:worker_exclude", "POST", f"{a}/campaigns/{p.pk}/workers/{active.pk}/exclude/", "write", 200, {"reason": "bot"}),
+        Url("api:worker_reinstate", "POST", f"{a}/campaigns/{p.pk}/workers/{stopped.pk}/reinstate/", "write", 200),
+        Url("api:worker_browser_reset", "POST", f"{a}/campaigns/{p.pk}/workers/{active.pk}/reset-browser/", "write", 200),
         Url("api:generator_run", "POST", f"{a}/campaigns/{p.pk}/generator/run/", "write", 202, {"measures": [MEASURE], "per_bin": 2}),
-        Url("api:judgment_source_status", "POST", f"{a}/collections/{c.pk}/judgment-sources/{src.pk}/status/", "write", 200, {"status": "pilot"}),
         Url("api:job_cancel", "POST", f"{a}/jobs/{job.pk}/cancel/", "write", 200),
         Url("api:job_retry", "POST", f"{a}/jobs/{job.pk}/retry/", "write", 200),
         # uploads are multipart: a JSON body reaches the parser (415) only past the access rule
@@ -292,7 +315,8 @@ NOT_IN_THE_MATRIX = {
     "home", "login", "logout", "judging:clip_audio", "judging:invitation",
     "judging:assignment_next", "judging:assignment", "judging:judgment_save",
     "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
-    "judging:task_done", "api:schema", "api:docs", "api:token",
+    "judging:task_done", "judging:task_audio", "judging:assignment_audio",
+    "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 
 

@@ -57,7 +57,7 @@ def test_the_campaign_page_shows_progress_workers_and_trap_miss_rates(
     assert "Forgive (trap" in html and f"{round(100 * top.missed / top.seen)}%" in html
 
 
-def test_forgiving_a_trap_question_from_the_page_reinstates_the_worker_who_missed_it(
+def test_forgiving_a_trap_question_from_the_page_corrects_trust_and_reinstating_brings_back(
     client, personas, crowd_collection
 ):
     campaign = make_campaign(crowd_collection, traps=4, quiz_length=2, trust_threshold=0.75)
@@ -71,6 +71,13 @@ def test_forgiving_a_trap_question_from_the_page_reinstates_the_worker_who_misse
     client.force_login(personas.organiser)
     trap = task.example.trap
     client.post(f"/campaigns/{campaign.pk}/traps/{trap.pk}/contest/", {"contested": "1"})
+    worker.refresh_from_db()
+    # Trust is recomputed (1 of 1 counting trap answers right) but a screened-out worker
+    # comes back only when the organiser says so; the page says they could.
+    assert (worker.status, worker.trust) == (Worker.STOPPED, 1.0)
+    html = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert "trust is above the threshold now" in html
+    client.post(f"/campaigns/{campaign.pk}/workers/{worker.pk}/reinstate/")
     worker.refresh_from_db()
     assert (worker.status, worker.trust) == (Worker.ACTIVE, 1.0)
 

@@ -1,4 +1,6 @@
-"""Forgiving a trap question recomputes every affected worker's trust and status."""
+"""Forgiving a trap question recomputes every affected worker's trust, "missed" and
+accepted answers; a worker it had stopped stays stopped until the organiser reinstates
+them (issue 12: a worker shown the screen-out page is never silently re-admitted)."""
 
 import pytest
 from django.db.models import Count, Q
@@ -7,6 +9,7 @@ from judging.models import Answer, TrapQuestion, Worker
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
 from judging.services.crowd.traps import trap_question_contest
+from judging.services.crowd.workers import worker_reinstate
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.test_task_serve import arrive
 
@@ -27,7 +30,7 @@ def quiz(worker, wrong_on: set[int]):
             answer_submit(worker=worker, key=task.key, choice=right_choice(task))
 
 
-def test_forgiving_the_trap_a_worker_missed_reinstates_them_and_accepts_their_answers(
+def test_forgiving_the_trap_a_worker_missed_corrects_their_trust_and_the_organiser_reinstates_them(
     crowd_collection,
 ):
     campaign = make_campaign(crowd_collection, traps=4, quiz_length=4, trust_threshold=0.8)
@@ -41,9 +44,16 @@ def test_forgiving_the_trap_a_worker_missed_reinstates_them_and_accepts_their_an
 
     worker.refresh_from_db()
     assert recomputed == 1
-    assert (worker.status, worker.trust, worker.trap_answered, worker.trusted) == (
-        Worker.ACTIVE, 1.0, 3, True,
-    )  # fmt: skip
+    # 3 trap answers still count, all right: trust 3/3 = 1.0, none missed.
+    assert (worker.trust, worker.trap_answered, worker.trap_missed) == (1.0, 3, 0)
+    assert (worker.status, worker.stop_reason) == (Worker.STOPPED, Worker.LOW_TRUST)
+    assert Answer.objects.filter(worker=worker, excluded=True).count() == 4
+    assert task_serve(worker=worker) is None  # not silently re-admitted
+
+    worker_reinstate(worker=worker)
+
+    worker.refresh_from_db()
+    assert (worker.status, worker.trusted, worker.stop_reason) == (Worker.ACTIVE, True, "")
     assert not Answer.objects.filter(worker=worker, excluded=True).exists()
     task = task_serve(worker=worker)
     assert task is not None and trap_of(task) is None  # back to work, contested trap not served
@@ -67,11 +77,12 @@ def test_contesting_a_trap_only_changes_the_workers_who_answered_it(crowd_collec
     trap_question_contest(trap=most_missed)
     for worker in workers:
         worker.refresh_from_db()
+        assert worker.status == Worker.STOPPED  # each missed one of 4: 0.75 < 0.8
         answered_it = Answer.objects.filter(worker=worker, example__trap=most_missed)
         if answered_it.filter(correct=False).exists():
-            assert worker.status == Worker.ACTIVE and worker.trust == 1.0
-        else:
-            assert worker.status == Worker.STOPPED
+            assert (worker.trust, worker.trap_answered) == (1.0, 3)  # 3 of 3 right now
+        else:  # answered it right: 2 of the 3 that still count are right
+            assert (worker.trust, worker.trap_answered) == (2 / 3, 3)
 
 
 def test_un_forgiving_stops_the_worker_again(crowd_collection):

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from judging.models import PreferenceTask, TrapQuestion, Worker
 from tests.crowd_fixtures import make_campaign, right_choice
+from tests.crowd_http import Browser
 from tests.test_crowd_task_views import key_of, open_task
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ STATIC = Path(__file__).resolve().parent.parent / "static" / "judging"
 def normalise_html(html: str) -> str:
     """The page with what legitimately differs between two tasks blanked out."""
     html = re.sub(r'name="key" value="[^"]+"', 'name="key" value="KEY"', html)
-    html = re.sub(r"/audio/[\w-]+", "/audio/TOKEN", html)
+    html = re.sub(r"/audio/[\w-]+", "/audio/TOKEN", html)  # per-task audio URLs hold the key
     html = re.sub(r"Task \d+ of", "Task N of", html)
     return html
 
@@ -84,6 +85,9 @@ def test_a_trap_question_and_an_example_render_the_same_markup_with_the_same_sta
     for _ in range(30):
         with CaptureQueriesContext(connection) as render_queries:
             page = client.get(f"/t/{campaign.token}/task/")
+        # Read at once: the next request clears Django's query log (and an empty list
+        # would compare equal to anything).
+        render_sql = normalise_sql(render_queries)
         if page.status_code != 200:
             break
         task = PreferenceTask.objects.get(key=key_of(page))
@@ -97,10 +101,56 @@ def test_a_trap_question_and_an_example_render_the_same_markup_with_the_same_sta
             )
         if steady:
             pages.setdefault(kind, normalise_html(page.content.decode()))
-            statements.setdefault(
-                kind, (normalise_sql(render_queries), normalise_sql(answer_queries))
-            )
+            statements.setdefault(kind, (render_sql, normalise_sql(answer_queries)))
     assert set(pages) == {"trap", "plain"}
     assert pages["trap"] == pages["plain"]
+    assert statements["trap"][0] and statements["trap"][1]
     assert statements["trap"][0] == statements["plain"][0]  # rendering the task
     assert statements["trap"][1] == statements["plain"][1]  # answering it
+
+
+def test_trap_and_plain_tasks_match_in_size_headers_audio_refusals_and_redirects(
+    audible_collection,
+):
+    """Issue 12: nothing a worker can measure tells a work-mode trap question apart —
+    the page's size, its headers, the statements behind its audio and behind a refused
+    answer, the refusal itself, and where an answer redirects."""
+    campaign = make_campaign(
+        audible_collection, traps=6, quiz_length=1, trap_rate=0.5, listening_check=True,
+        min_seconds_on_task=5,
+    )  # fmt: skip
+    browser = Browser(campaign)
+    browser.start("worker=w1")
+    seen: dict[str, dict] = {}
+    for _ in range(30):
+        page = browser.task()
+        if page.status_code != 200:
+            break
+        task = PreferenceTask.objects.get(key=browser.key)
+        steady = Worker.objects.get(pk=task.worker_id).trusted and not task.is_quiz
+        kind = "trap" if hasattr(task.example, "trap") else "plain"
+        # (Statements are read at once: the next request clears Django's query log.)
+        with CaptureQueriesContext(connection) as captured:
+            refusal = browser.answer(right_choice(task))  # too soon, nothing heard
+        refusal_sql = normalise_sql(captured)
+        audio_url = next(u for u in browser.audio_urls() if u.endswith("/a1"))
+        with CaptureQueriesContext(connection) as captured:
+            audio = browser.get(audio_url, HTTP_RANGE="bytes=0-99")
+        audio_sql = normalise_sql(captured)
+        assert refusal_sql and audio_sql
+        browser.listen()
+        browser.wait(6)
+        answered = browser.answer(right_choice(task))
+        if steady and kind not in seen:
+            headers = {k: v for k, v in page.headers.items() if k != "Content-Length"}
+            seen[kind] = {
+                "size": len(page.content) - len(str(task.position)),
+                "headers": headers,
+                "audio": (audio.status_code, audio_sql, sorted(k for k in audio.headers)),
+                "refusal": (refusal.status_code, refusal_sql,
+                            re.search(r'id="refusal">([^<]*)<', refusal.content.decode()).group(1)),
+                "redirect": (answered.status_code, answered.url),
+            }  # fmt: skip
+    assert set(seen) == {"trap", "plain"}
+    for aspect in ("size", "headers", "audio", "refusal", "redirect"):
+        assert seen["trap"][aspect] == seen["plain"][aspect], aspect

@@ -8,10 +8,9 @@ import pytest
 
 from judging.models import AnswerColumnMapping, Job, RelevanceJudgment, Upload
 from tests.test_collection_apis import client_for
-from tests.test_uploads import BUNDLE, EXPORT, counts
-from tests.uploads import form_data, run_jobs, upload_dirs, zip_of  # noqa: F401
+from tests.uploads import BUNDLE, EXPORT, counts, form_data, run_jobs, zip_of
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dirs")]
 
 
 @pytest.fixture

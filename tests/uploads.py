@@ -1,4 +1,5 @@
-"""Helpers for the upload tests: posting files as a browser does, running the jobs, hostile zips."""
+"""Helpers and fixtures of the upload tests (a plugin of tests/conftest.py): posting files as a
+browser does, running the jobs, hostile zips, a small MIREX bundle and a CrowdFlower export."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import io
 import zipfile
 
 import pytest
+from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from judging.models import Job
@@ -16,7 +18,7 @@ MP3 = b"ID3\x03\x00\x00\x00\x00\x00\x00" + b"\xff\xfb\x90\x64" + b"\x00" * 400
 """The start of an MP3 file: an ID3 tag, then a frame header (enough for the content check)."""
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture
 def upload_dirs(settings, tmp_path):
     """Uploaded files and stored audio go under the test's own folder."""
     settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
@@ -80,3 +82,40 @@ def _declare(data: bytes, name: str, size: int) -> bytes:
 
 
 WAV = sine_wav(0.2)
+
+
+BUNDLE = {  # a MIREX bundle: 2 systems × 1 query × 2 documents, every pair judged
+    "runs": ("runs.tsv", b"S1\tc1\tc2\r\nS1\tc1\tc3\r\nS2\tc1\tc3\r\nS2\tc1\tn4\r\n"),
+    "judgments": ("judgments.tsv", b"c1\tc2\t80\r\nc1\tc3\t40\r\nc1\tn4\t10\r\n"),
+    "metadata": ("metadata.tsv", b"c2\tart1\tgen1\r\nc3\tart2\tgen1\r\nn4\tart3\tgen2\r\n"),
+}
+
+EXPORT = (
+    b"_unit_id,_created_at,_golden,_started_at,_tainted,_worker_id,q,d1a,d2a,d1b,d2b,"
+    b"f1a,f2a,f1b,f2b,what_service_gives_better_results,comments\n"
+    b"101,1/23/2012 10:11:12,false,1/23/2012 10:10:12,false,7,q9,n1,n2,n3,n4,90,80,10,20,System A,\n"
+    b"102,1/23/2012 10:12:12,true,1/23/2012 10:11:42,false,8,q9,n1,n2,n3,n4,90,80,10,20,System A,gold\n"
+    b'103,1/23/2012 10:13:12,false,1/23/2012 10:12:42,false,9,q9,n3,n4,n1,n2,10,20,90,80,Both are good,"nice\n'
+    b'songs"\n'
+    b"104,1/23/2012 10:14:12,false,1/23/2012 10:13:42,false,10,q9,n1,n2,n3,n4,90,80,10,20,Service B,\n"
+)
+"""A CrowdFlower full report as the thesis' study had it (§3.2.2): platform columns,
+``q``, ``d1a``…, ``f1a``…, the answer; the second row is a trap (``_golden``)."""
+
+
+@pytest.fixture
+def organiser(client, personas, upload_dirs):
+    client.force_login(personas.organiser)
+    return client
+
+
+def counts(job: Job) -> dict[str, int]:
+    return dict(job.result["counts"])
+
+
+def post(client, collection, kind: str, data: dict):
+    return client.post(f"/collections/{collection.pk}/uploads/{kind}/", data)
+
+
+def upload_dirs_root():
+    return settings.EARSHOT_UPLOAD_ROOT

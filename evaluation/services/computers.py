@@ -8,19 +8,25 @@ machine of :mod:`evaluation.services.recompute` around a computer.
 from __future__ import annotations
 
 import logging
+import threading
+
+from django.db import DatabaseError, connections
 
 from evaluation.models import Recompute
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.mappings import campaign_mapping_recompute
 from evaluation.services.recompute import (
+    HEARTBEAT_EVERY,
     MAX_INLINE_RUNS,
     TRANSIENT_ERRORS,
     Computer,
     ProgressReport,
+    Report,
     recompute_claim,
     recompute_fail,
     recompute_finish,
     recompute_hand_over,
+    recompute_heartbeat,
     recompute_release,
 )
 from evaluation.services.results import collection_results_compute
@@ -35,28 +41,76 @@ COMPUTERS: dict[str, Computer] = {
 """``kind`` of a :class:`~evaluation.models.Recompute` → ``computer(*, target_id, report)``."""
 
 
-def recompute_run(*, recompute_id: int) -> bool:
-    """Claim and compute one target; ``False`` if another task has it (or it is gone)."""
-    if not recompute_claim(recompute_id=recompute_id):
+class _Heartbeat:
+    """Stamps a running row every :data:`HEARTBEAT_EVERY` seconds from a thread of its own
+    (with its own database connection), so that a long step of a computation never looks
+    like a dead worker, and a killed worker's row is seen to stop beating."""
+
+    def __init__(self, recompute_id: int) -> None:
+        self.recompute_id = recompute_id
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name="recompute-heartbeat", daemon=True)
+
+    def _beat(self) -> None:
+        try:
+            while not self.stopped.wait(HEARTBEAT_EVERY):
+                try:
+                    recompute_heartbeat(recompute_id=self.recompute_id)
+                except DatabaseError:
+                    logger.warning("recompute %s: heartbeat not written", self.recompute_id)
+        finally:
+            connections.close_all()  # this thread's connections only
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopped.set()
+        self.thread.join(timeout=5)
+
+
+def recompute_run(
+    *, recompute_id: int, task_id: str = "", worker: str = "", report: Report | None = None
+) -> bool:
+    """Claim and compute one target; ``False`` if another task has it (or it is gone).
+
+    ``task_id`` and ``worker`` name who runs it (a redelivered task claims its own row
+    again); ``report`` also hears the progress (``manage.py recompute`` prints it).
+    """
+    if not recompute_claim(recompute_id=recompute_id, task_id=task_id, worker=worker):
         return False
     row = Recompute.objects.get(pk=recompute_id)
     computer = COMPUTERS.get(row.kind)
     if computer is None:
         recompute_fail(recompute_id=recompute_id, error=f"nothing computes {row.kind!r} targets")
         return True
-    report = ProgressReport(recompute_id)
-    for _ in range(MAX_INLINE_RUNS):
-        try:
-            computer(target_id=row.target_id, report=report)
-        except TRANSIENT_ERRORS:
-            recompute_release(recompute_id=recompute_id)
-            raise
-        except Exception as exc:
-            logger.exception("recompute of %s %s failed", row.kind, row.target_id)
-            recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")
-            return True
-        if recompute_finish(recompute_id=recompute_id):
-            return True
-        # New data arrived while computing: compute once more with it.
+    stored = ProgressReport(recompute_id)
+    progress = stored if report is None else _Both(stored, report)
+    with _Heartbeat(recompute_id):
+        for _ in range(MAX_INLINE_RUNS):
+            try:
+                computer(target_id=row.target_id, report=progress)
+            except TRANSIENT_ERRORS:
+                recompute_release(recompute_id=recompute_id)
+                raise
+            except Exception as exc:
+                logger.exception("recompute of %s %s failed", row.kind, row.target_id)
+                recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")
+                return True
+            if recompute_finish(recompute_id=recompute_id):
+                return True
+            # New data arrived while computing: compute once more with it.
     recompute_hand_over(recompute_id=recompute_id)
     return True
+
+
+class _Both:
+    """Progress to the row and to another listener."""
+
+    def __init__(self, first: Report, second: Report) -> None:
+        self.first, self.second = first, second
+
+    def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None:
+        self.first(fraction, message, force=force)
+        self.second(fraction, message, force=force)

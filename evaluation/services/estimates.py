@@ -179,10 +179,12 @@ def collection_estimates_store(
     runs: CollectionRuns,
     qrels: list[QrelsRecord],
     measures: list[str],
+    sources: dict | None = None,
 ) -> list[str]:
     """Store an estimated leaderboard per measure of ``measures`` (the leaderboards'
     labels) that has a §8.1 form and leaves some ranked pair unjudged; delete the rest.
-    Returns the labels stored."""
+    ``sources`` (:func:`evaluation.selectors.collection_judgment_sources`) is stored in
+    each payload as ``judgment_sources``. Returns the labels stored."""
     payloads = {}
     inputs_by: dict[tuple[int, str], LowCostInputs | None] = {}
     for label in measures:
@@ -209,6 +211,8 @@ def collection_estimates_store(
         payloads[label] = estimate_payload(
             state, pool=int(ranked.sum()), judged=int((ranked & ~unjudged).sum())
         )
+        if sources is not None:
+            payloads[label]["judgment_sources"] = sources
     now = timezone.now()
     with transaction.atomic():
         collection.estimated_leaderboards.exclude(measure__in=list(payloads)).delete()

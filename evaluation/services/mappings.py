@@ -52,9 +52,10 @@ def campaign_measures(*, campaign: PreferenceCampaign) -> list[str]:
     return list(dict.fromkeys(canonical(n) for n in names))
 
 
-def campaign_mapping_request(*, campaign: PreferenceCampaign) -> bool:
-    """Ask for the campaign's mapping to be recomputed after the current transaction."""
-    return recompute_request(kind="campaign", target_id=campaign.pk)
+def campaign_mapping_request(*, campaign: PreferenceCampaign, resend: bool = False) -> bool:
+    """Ask for the campaign's mapping to be recomputed after the current transaction
+    (``resend``: send a pending recompute's task again, as "Recompute now" does)."""
+    return recompute_request(kind="campaign", target_id=campaign.pk, resend=resend)
 
 
 # --- λ of the examples' lists --------------------------------------------------------

@@ -19,9 +19,21 @@ One :class:`~evaluation.models.Recompute` row per target holds the state machine
   (:func:`recompute_finish`, again one conditional ``UPDATE``), and otherwise computes
   again — at most :data:`MAX_INLINE_RUNS` times before handing over to a fresh task
   (:func:`recompute_hand_over`) so that one busy target cannot hold a worker forever.
-- A row left ``running`` by a worker that died is reclaimed after :data:`STALE_AFTER`;
-  a ``pending`` row whose task message was lost is re-enqueued by the next request
-  after the same time.
+
+Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
+
+- Sending is fire and forget and bounded (:func:`_enqueue`: no result backend, a
+  publish retry of about a second): a broker that cannot be reached costs a request at
+  most ~2 s, is logged in one line, and leaves the row ``pending`` with no
+  ``enqueued_at`` — so the **next request sends it again** at once (a row whose message
+  may be lost, sent more than :data:`RESEND_AFTER` ago, is sent again too), as do the
+  page's "Recompute now" (``resend=True``), the worker's sweep and ``manage.py recompute``.
+- A running computation beats a heartbeat into its row every :data:`HEARTBEAT_EVERY`
+  seconds; a row ``running`` whose heartbeat is older than :data:`DEAD_AFTER` belongs to
+  a dead worker and may be claimed again (:func:`recompute_claim`), and the sweep
+  (:mod:`evaluation.services.sweep`, at every worker start and on a schedule) puts it
+  back to ``pending`` and sends it. A task redelivered after its worker process was
+  killed (``acks_late``, ``reject_on_worker_lost``) claims its own row again by task id.
 
 Computations overwrite their results, so running one twice is harmless. What each kind
 of target computes is the plain table :data:`evaluation.services.computers.COMPUTERS`;
@@ -31,8 +43,11 @@ computers nor the tasks, and they may all ask for recomputes here.
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import timedelta
 from typing import Protocol
 
@@ -43,8 +58,18 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from evaluation.models import Recompute
+from judging.handoff import send_within_deadline
 
-STALE_AFTER = timedelta(minutes=15)
+logger = logging.getLogger(__name__)
+
+HEARTBEAT_EVERY = 10.0
+"""Seconds between two heartbeats of a running computation into its row."""
+DEAD_AFTER = timedelta(seconds=90)
+"""A running row whose last heartbeat is older than this belongs to a dead worker."""
+RESEND_AFTER = timedelta(seconds=settings.EARSHOT_RESEND_AFTER)
+"""A pending row sent longer ago than this (plus its delay) may have lost its message
+(e.g. Redis restarted without persistence): the next request or the sweep sends it again
+(``EARSHOT_RESEND_AFTER_SECONDS``, default 60; a duplicate message is harmless)."""
 MAX_INLINE_RUNS = 3
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry with backoff (a locked SQLite file, a dropped connection)."""
@@ -68,15 +93,69 @@ Computer = Callable[..., None]
 """What recomputes one kind of target: ``computer(*, target_id: int, report: Report)``."""
 
 
-def _enqueue(recompute_id: int, *, countdown: float) -> None:
-    current_app.send_task(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown)
+_sending: ContextVar[bool] = ContextVar("earshot_recompute_sending", default=True)
 
 
-def recompute_request(*, kind: str, target_id: int, delay: float | None = None) -> bool:
+@contextmanager
+def computed_in_the_foreground() -> Iterator[None]:
+    """Within this block requests mark rows pending but send nothing: the caller
+    (``manage.py recompute``) computes them itself, with no broker."""
+    token = _sending.set(False)
+    try:
+        yield
+    finally:
+        _sending.reset(token)
+
+
+def _enqueue(recompute_id: int, *, countdown: float) -> bool:
+    """Send the task for a row, fire and forget (no result is kept); ``False`` if not sent.
+
+    A broker that cannot be reached is logged in one line and leaves the row pending
+    without ``enqueued_at``, so that the next request (or the sweep) sends it again.
+    """
+    if not _sending.get():
+        return False
+    try:
+        send_within_deadline(
+            lambda: current_app.send_task(
+                RECOMPUTE_TASK, args=[recompute_id], countdown=countdown, ignore_result=True
+            )
+        )
+        return True
+    except Exception as error:  # any broker failure: the row stays pending for a resend
+        logger.warning(
+            "could not send recompute %s to the broker (%s: %s); the next request, the "
+            "worker's sweep or `manage.py recompute` sends it again",
+            recompute_id, type(error).__name__, error,
+        )  # fmt: skip
+        Recompute.objects.filter(pk=recompute_id, status=Recompute.PENDING).update(
+            enqueued_at=None, message="waiting: the broker could not be reached"
+        )
+        return False
+
+
+def resendable(now) -> Q:
+    """Pending rows whose message was never sent or may be lost."""
+    late = now - RESEND_AFTER - timedelta(seconds=settings.EARSHOT_RECOMPUTE_DELAY)
+    return Q(status=Recompute.PENDING) & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=late))
+
+
+def dead(now) -> Q:
+    """Running rows whose worker stopped beating."""
+    stale = now - DEAD_AFTER
+    return Q(status=Recompute.RUNNING) & (
+        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, claimed_at__lt=stale)
+    )
+
+
+def recompute_request(
+    *, kind: str, target_id: int, delay: float | None = None, resend: bool = False
+) -> bool:
     """Ask for ``kind`` ``target_id`` to be recomputed once the current transaction commits.
 
     Returns ``True`` if this request enqueued the task, ``False`` if it joined one
-    already pending or running.
+    already pending or running. ``resend`` (the pages' "Recompute now") sends the task
+    of a pending row again whatever its age: a duplicate does nothing.
     """
     if kind not in dict(Recompute.KINDS):
         raise ValueError(f"unknown recompute kind {kind!r}; use one of {dict(Recompute.KINDS)}")
@@ -87,7 +166,7 @@ def recompute_request(*, kind: str, target_id: int, delay: float | None = None) 
         Recompute.objects.get_or_create(kind=kind, target_id=target_id)
         rows.update(dirty=True, requests=F("requests") + 1, requested_at=now)
     idle = Q(status__in=[Recompute.IDLE, Recompute.DONE, Recompute.FAILED])
-    lost = Q(status=Recompute.PENDING, enqueued_at__lt=now - STALE_AFTER)
+    lost = Q(status=Recompute.PENDING) if resend else resendable(now)
     enqueued = rows.filter(idle | lost).update(
         status=Recompute.PENDING,
         enqueued_at=now,
@@ -98,9 +177,11 @@ def recompute_request(*, kind: str, target_id: int, delay: float | None = None) 
     if enqueued:
         recompute_id = rows.values_list("pk", flat=True).get()
         countdown = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
-        # robust: a broker that cannot be reached must not undo or fail the request that
-        # committed; the row stays pending, and a request after STALE_AFTER sends again.
-        transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
+        if _sending.get():
+            # robust: whatever escapes the send must not fail the request that committed
+            transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
+        else:
+            rows.update(enqueued_at=None, message="waiting: computed in the foreground")
     return bool(enqueued)
 
 
@@ -119,25 +200,38 @@ class ProgressReport:
         self._last = now
         fraction = min(1.0, max(0.0, float(fraction)))
         Recompute.objects.filter(pk=self.recompute_id, status=Recompute.RUNNING).update(
-            progress=fraction, message=message[:300]
+            progress=fraction, message=message[:300], heartbeat_at=timezone.now()
         )
 
 
-def recompute_claim(*, recompute_id: int) -> bool:
-    """pending (or running but stale) → running; ``False`` if another task has it."""
+def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -> bool:
+    """pending (or running on a dead worker, or running for this very task redelivered)
+    → running; ``False`` if another live task has it."""
     now = timezone.now()
-    claimable = Q(status=Recompute.PENDING) | Q(
-        status=Recompute.RUNNING, claimed_at__lt=now - STALE_AFTER
-    )
+    claimable = Q(status=Recompute.PENDING) | dead(now)
+    if task_id:
+        claimable |= Q(status=Recompute.RUNNING, task_id=task_id)
     return bool(
         Recompute.objects.filter(claimable, pk=recompute_id).update(
             status=Recompute.RUNNING,
             dirty=False,
             claimed_at=now,
+            heartbeat_at=now,
+            claimed_by=worker[:255],
+            task_id=task_id[:255],
             progress=0.0,
             message="starting",
             error="",
             runs=F("runs") + 1,
+        )
+    )
+
+
+def recompute_heartbeat(*, recompute_id: int) -> bool:
+    """A running computation is alive: stamp its row (every :data:`HEARTBEAT_EVERY` s)."""
+    return bool(
+        Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
+            heartbeat_at=timezone.now()
         )
     )
 
@@ -171,6 +265,7 @@ def recompute_finish(*, recompute_id: int) -> bool:
         runs=F("runs") + 1,
         progress=0.0,
         claimed_at=timezone.now(),
+        heartbeat_at=timezone.now(),
         message="new data arrived; computing again",
     )
     return False

@@ -16,9 +16,10 @@ MIN_JUDGED_QUERIES = 2
 """Judged queries an ordinary leaderboard needs: a mean's interval needs two observations."""
 
 
-def collection_results_request(*, collection: Collection) -> bool:
-    """Ask for the collection's results to be recomputed after the current transaction."""
-    return recompute_request(kind="collection", target_id=collection.pk)
+def collection_results_request(*, collection: Collection, resend: bool = False) -> bool:
+    """Ask for the collection's results to be recomputed after the current transaction
+    (``resend``: send a pending recompute's task again, as "Recompute now" does)."""
+    return recompute_request(kind="collection", target_id=collection.pk, resend=resend)
 
 
 def collection_results_compute(*, target_id: int, report: Report = no_report) -> None:
@@ -35,6 +36,7 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
             collection.reliability_studies.all().delete()
             collection.estimated_leaderboards.all().delete()
         return
+    sources = selectors.collection_judgment_sources(collection=collection)
     if len({record.query for record in qrels}) < MIN_JUDGED_QUERIES:
         # A leaderboard's intervals need two queries (eq. 4.6); the estimated leaderboards
         # cover every query of the runs, so they can already be shown.
@@ -45,11 +47,12 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
         labels = config.measures or default_measures(qrels)
     else:
         mappings = selectors.collection_campaign_mappings(collection=collection)
-        sources = selectors.collection_judgment_sources(collection=collection)
         labels = collection_results_store(
             collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
             report=report,
         )  # fmt: skip
     report(0.95, "estimating unjudged pairs", force=True)
-    collection_estimates_store(collection=collection, runs=runs, qrels=qrels, measures=labels)
+    collection_estimates_store(
+        collection=collection, runs=runs, qrels=qrels, measures=labels, sources=sources
+    )
     report(1.0, "stored", force=True)

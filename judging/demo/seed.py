@@ -6,6 +6,7 @@ judgment, with a low-cost relevance campaign for the demo assessors (thesis ch. 
 pairs come most informative first, and the organiser's campaign page shows the
 estimated leaderboard becoming confident (CG_l@5 at 95% after about 25 of its 136 pairs
 with the planned judgments), next to the ordinary leaderboard of the complete demo.
+The demo collection's crowd study is :mod:`judging.demo.crowd`'s.
 
 ``demo_seed`` only creates what is missing, so running it again changes nothing:
 users, the collection, clips, queries, systems and judgments are looked up by their
@@ -17,12 +18,15 @@ are never updated, so a demo that someone edited stays as they left it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
+from django.utils import timezone
 
 from judging import handoff
+from judging.demo.crowd import PREFERENCE_CAMPAIGN_NAME, seed_preference_campaign
 from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import (
@@ -41,9 +45,7 @@ from judging.services.campaign_settings import (
     relevance_campaign_assessor_add,
     relevance_campaign_update,
 )
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.examples import examples_generate
-from judging.services.crowd.traps import trap_questions_from_judgments
+from judging.services.listening import audio_served_record
 from judging.services.relevance import assignment_claim, judgment_save, relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
@@ -51,7 +53,6 @@ JUDGMENT_SOURCE = "demo"
 RELEVANCE_CAMPAIGN_NAME = "Demo judging"
 LOWCOST_COLLECTION_NAME = "Earshot demo, low-cost"
 LOWCOST_CAMPAIGN_NAME = "Demo low-cost judging"
-PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
 DEMO_MEASURE = "CG(scale=fine)@5"
 """CG_l@5 on the Fine scale: the measure the crowd study's examples are spread over."""
 
@@ -131,7 +132,7 @@ def demo_seed(*, seed: int = DEFAULT_SEED, audio: bool = True) -> DemoSummary:
         if entries_created or judgments_created:
             handoff.collection_data_changed(collection_id=collection.pk)  # results follow
         campaigns_created = _seed_relevance_campaign(collection)
-        campaigns_created += _seed_preference_campaign(collection)
+        campaigns_created += seed_preference_campaign(collection, measure=DEMO_MEASURE)
         assessed = _seed_assessor_work(collection, plan)
         lowcost_created = _seed_lowcost_copy(organiser, plan, clips)
 
@@ -248,13 +249,25 @@ def _seed_assessor_work(collection: Collection, plan: DemoPlan) -> int:
         ).exists()
         if done:
             continue
+        listened = entry.clip.duration or campaign.must_listen_seconds
+        _demo_heard(assignment, entry.clip, seconds=listened)
         judgment_save(
             assignment=assignment, assessor=assessor, pool_entry=entry, broad=planned.broad,
-            fine=planned.fine, listened_seconds=entry.clip.duration or campaign.must_listen_seconds,
-            judging_seconds=12.0, plays=1,
+            fine=planned.fine, listened_seconds=listened, judging_seconds=12.0, plays=1,
         )  # fmt: skip
         written += 1
     return written
+
+
+def _demo_heard(assignment, clip, *, seconds: float) -> None:
+    """Record the clip's whole audio as sent for the assignment ``seconds`` ago: the
+    evidence the must-listen rule reads (:mod:`judging.services.listening`), as if the
+    demo assessor had played it. A clip without a file counts as one byte."""
+    size = clip.audio.size if clip.audio else 1
+    audio_served_record(
+        clip=clip, size=size, byte_range=None, assignment=assignment,
+        now=timezone.now() - timedelta(seconds=seconds),
+    )  # fmt: skip
 
 
 def _demo_assignment(campaign, query, assessor):
@@ -266,27 +279,6 @@ def _demo_assignment(campaign, query, assessor):
         if assignment_claim(assignment_id=free.pk, assessor=assessor):
             return campaign.assignments.get(pk=free.pk)
     return None
-
-
-def _seed_preference_campaign(collection: Collection) -> int:
-    """The crowd study: every pair of systems on every query, plus generated examples.
-
-    The thesis' generator (§3.2.1) adds lists built from the judgments so that every
-    ΔCG_l@5 bin has examples; the clear-cut ones among them become 8 trap questions,
-    and the first 2 answers of a worker are a quiz.
-    """
-    if collection.preference_campaigns.filter(name=PREFERENCE_CAMPAIGN_NAME).exists():
-        return 0
-    campaign = preference_campaign_create(
-        collection=collection,
-        name=PREFERENCE_CAMPAIGN_NAME,
-        quiz_length=2,
-        trap_rate=0.2,
-        max_answers_per_worker=12,
-    )
-    examples_generate(campaign=campaign, measures=[DEMO_MEASURE], per_bin=3, seed=DEFAULT_SEED)
-    trap_questions_from_judgments(campaign=campaign, count=8)
-    return 1
 
 
 def _seed_lowcost_copy(organiser, plan: DemoPlan, clips: dict[str, Clip]) -> int:
@@ -426,9 +418,7 @@ def _seed_runs(
     return len(missing)
 
 
-def _seed_judgments(
-    plan: DemoPlan, collection: Collection, clips: dict[str, Clip], queries: dict[str, Query]
-) -> int:
+def _seed_judgments(plan: DemoPlan, collection: Collection, clips: dict, queries: dict) -> int:
     source, _ = JudgmentSource.objects.get_or_create(
         collection=collection, name=JUDGMENT_SOURCE, defaults={"kind": JudgmentSource.DEMO}
     )

@@ -38,7 +38,7 @@ class _SettingsForm(forms.ModelForm):
 
 class PreferenceSettingsForm(_SettingsForm):
     def settings_errors(self, values):
-        return preference_settings_errors(values)
+        return preference_settings_errors({**values, "list_length": self.instance.list_length})
 
     class Meta:
         model = PreferenceCampaign
@@ -51,6 +51,11 @@ class PreferenceSettingsForm(_SettingsForm):
             "trap_rate": "Trap rate",
             "trust_threshold": "Trust threshold",
             "min_trap_answers": "Trap answers before trust counts",
+            "listening_check": "Refuse answers without listening (checked by the server)",
+            "min_clips_per_list": "Listening check: clips of each list to play",
+            "min_seconds_on_task": "Listening check: seconds on each task at least",
+            "fast_answer_seconds": "Flag answers faster than (seconds)",
+            "stop_after_fast_answers": "Stop a worker after this many fast answers (0: never)",
         }
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 4}),

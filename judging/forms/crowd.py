@@ -6,7 +6,7 @@ from urllib.parse import urlsplit
 
 from django import forms
 
-from judging.models import PreferenceCampaign, System
+from judging.models import PreferenceCampaign, System, TrapQuestion
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
 from judging.services.crowd.workers import Arrival
 from judging.validation import name_validator, text_validator
@@ -91,7 +91,27 @@ class CampaignForm(forms.ModelForm):
             "name", "instructions", "consent_text", "list_length", "answers_per_example",
             "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
             "min_trap_answers", "completion_code", "screen_out_code", "is_open",
+            "listening_check", "min_clips_per_list", "min_seconds_on_task",
+            "fast_answer_seconds", "stop_after_fast_answers",
         ]  # fmt: skip
+
+    OPTIONAL_NUMBERS = (
+        "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",
+        "stop_after_fast_answers",
+    )  # fmt: skip
+    """Left empty, these take the model's default."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.OPTIONAL_NUMBERS:
+            self.fields[name].required = False
+
+    def clean(self):
+        data = super().clean()
+        for name in self.OPTIONAL_NUMBERS:
+            if data.get(name) is None:
+                data[name] = PreferenceCampaign._meta.get_field(name).get_default()
+        return data
 
 
 class SystemPairForm(forms.Form):
@@ -122,3 +142,19 @@ class TrapQuestionForm(forms.Form):
     explanation = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 2}), required=False, validators=[text_validator()]
     )
+    pool = forms.ChoiceField(
+        choices=TrapQuestion.POOLS, initial=TrapQuestion.WORK, widget=forms.RadioSelect,
+        required=False,
+        help_text="Quiz questions are shown first and their answers revealed; work "
+        "questions are mixed in and never revealed.",
+    )  # fmt: skip
+
+    def clean_pool(self) -> str:
+        return self.cleaned_data["pool"] or TrapQuestion.WORK
+
+
+class WorkerExcludeForm(forms.Form):
+    reason = forms.CharField(
+        max_length=2000, label="Reason",
+        widget=forms.TextInput(attrs={"placeholder": "why (the worker is not shown this)"}),
+    )  # fmt: skip

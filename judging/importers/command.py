@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from django.core.management.base import CommandError, CommandParser
+from django.db.models import QuerySet
 
 from judging.importers.errors import ImportFailed
 from judging.models import Collection
@@ -17,19 +18,25 @@ def add_collection_argument(parser: CommandParser) -> None:
     parser.add_argument("collection", help="the collection's id, or its name when unique")
 
 
+def named_from_argument(queryset: QuerySet, value: str, *, what: str):
+    """The row of ``queryset`` with id ``value``, or else the one row named ``value``;
+    ``what`` names the kind of row in the message ("collection", "preference campaign")."""
+    if value.isdigit():
+        row = queryset.filter(pk=int(value)).first()
+        if row is not None:
+            return row
+    matches = list(queryset.filter(name=value).order_by("pk"))
+    if not matches:
+        raise CommandError(f"no {what} with id or name '{value}'")
+    if len(matches) > 1:
+        ids = ", ".join(str(row.pk) for row in matches)
+        raise CommandError(f"several {what}s are named '{value}' (ids {ids}): give the id")
+    return matches[0]
+
+
 def collection_from_argument(value: str) -> Collection:
     """The collection with id ``value``, or else the one collection named ``value``."""
-    if value.isdigit():
-        collection = Collection.objects.filter(pk=int(value)).first()
-        if collection is not None:
-            return collection
-    matches = list(Collection.objects.filter(name=value).order_by("pk"))
-    if not matches:
-        raise CommandError(f"no collection with id or name '{value}'")
-    if len(matches) > 1:
-        ids = ", ".join(str(collection.pk) for collection in matches)
-        raise CommandError(f"several collections are named '{value}' (ids {ids}): give the id")
-    return matches[0]
+    return named_from_argument(Collection.objects.all(), value, what="collection")
 
 
 @contextmanager

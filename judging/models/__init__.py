@@ -18,7 +18,9 @@ from judging.models.crowd import (
     TrapQuestion,
     Worker,
 )
+from judging.models.handoff import PendingHandoff
 from judging.models.jobs import Job
+from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
@@ -28,6 +30,7 @@ __all__ = [
     "Answer",
     "AnswerColumnMapping",
     "Assignment",
+    "AudioServed",
     "Clip",
     "Collection",
     "CollectionShare",
@@ -37,6 +40,7 @@ __all__ = [
     "Job",
     "JudgmentActivity",
     "JudgmentSource",
+    "PendingHandoff",
     "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",

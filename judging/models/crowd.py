@@ -5,7 +5,10 @@ list ``b``. A **worker** arrives through the campaign's task link and is served
 **tasks** (one rendered task each, with an idempotency key and the side mapping
 shown); answering one creates an **answer**. Some examples are **trap questions**
 (CrowdFlower's gold): their accepted answers live in :class:`TrapQuestion`, which the
-worker pages never read.
+worker pages never read. Trap questions come in two pools: the **quiz** pool (shown
+first, with feedback: workers learn from them, so they are not secret) and the **work**
+pool (mixed in without feedback, never shown in the quiz), after CrowdFlower/Appen's
+quiz mode and work mode (thesis §3.2.2).
 """
 
 from __future__ import annotations
@@ -100,7 +103,32 @@ class PreferenceCampaign(models.Model):
     screen_out_code = models.CharField(
         max_length=64, default=_token, validators=[identifier_validator(64)]
     )
-    is_open = models.BooleanField(default=True)
+    is_open = models.BooleanField(
+        default=True,
+        help_text="Closed: no new arrivals and no new tasks; a task on screen can still be "
+        "answered within its lease.",
+    )
+    listening_check = models.BooleanField(
+        default=True,
+        help_text="Refuse an answer until the server has sent the audio of the query and of "
+        "at least min_clips_per_list clips of each list, and min_seconds_on_task have passed "
+        "since the task was shown.",
+    )
+    min_clips_per_list = models.PositiveSmallIntegerField(
+        default=1, help_text="Listening check: clips of each list whose audio must be fetched."
+    )
+    min_seconds_on_task = models.PositiveSmallIntegerField(
+        default=5, help_text="Listening check: seconds from showing a task to accepting its answer."
+    )
+    fast_answer_seconds = models.PositiveSmallIntegerField(
+        default=10,
+        help_text="An answer given sooner than this after its task was shown is flagged as "
+        "fast; 0 flags nothing.",
+    )
+    stop_after_fast_answers = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Stop a worker once this many of their answers are fast; 0 never stops.",
+    )
     imported_from = models.CharField(
         max_length=300,
         blank=True,
@@ -208,11 +236,23 @@ class TrapQuestion(models.Model):
     is no longer served.
     """
 
+    QUIZ, WORK = "quiz", "work"
+    POOLS = [(QUIZ, "quiz (shown first, with feedback)"), (WORK, "work (mixed in, no feedback)")]
+
     example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
     accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
     explanation = models.TextField(blank=True, validators=[text_validator()])
+    pool = models.CharField(
+        max_length=4, choices=POOLS, default=WORK,
+        help_text="Quiz questions are revealed in feedback; work questions never are.",
+    )  # fmt: skip
     contested = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(pool__in=["quiz", "work"]), name="trap_pool_known"),
+        ]
 
     def __str__(self) -> str:
         return f"trap question on {self.example}"
@@ -222,10 +262,24 @@ class TrapQuestion(models.Model):
 
 
 class Worker(models.Model):
-    """A crowd participant of one campaign, known by their platform id (no account)."""
+    """A crowd participant of one campaign, known by their platform id (no account).
+
+    A platform id is not a credential: the worker is bound to the browser that first
+    arrived with it (``browser_key``, held in that browser's signed cookie by
+    :mod:`judging.worker_session`); an organiser empties it to let the worker continue
+    in another browser. A stopped worker stays stopped (``stop_reason`` says why) until
+    an organiser reinstates them; ``trusted_by_organiser`` then keeps the automatic
+    rules (trust, speed) from stopping them again.
+    """
 
     PROLIFIC, MTURK, GENERIC = "prolific", "mturk", "generic"
     ACTIVE, STOPPED, FINISHED = "active", "stopped", "finished"
+    LOW_TRUST, FAST_ANSWERS, BY_ORGANISER = "low_trust", "fast_answers", "organiser"
+    STOP_REASONS = [
+        (LOW_TRUST, "low trust"),
+        (FAST_ANSWERS, "too many fast answers"),
+        (BY_ORGANISER, "excluded by the organiser"),
+    ]
 
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="workers"
@@ -241,14 +295,29 @@ class Worker(models.Model):
     hit_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     turk_submit_to = models.URLField(blank=True)
     seed = models.BigIntegerField(help_text="Seeds this worker's example order and sides.")
+    browser_key = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Secret of the browser this worker is bound to; empty: the next arrival binds.",
+    )  # fmt: skip
     consented_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(
         max_length=10,
         default=ACTIVE,
-        choices=[(ACTIVE, "active"), (STOPPED, "stopped: low trust"), (FINISHED, "finished")],
+        choices=[(ACTIVE, "active"), (STOPPED, "stopped"), (FINISHED, "finished")],
+    )
+    stop_reason = models.CharField(max_length=20, blank=True, choices=STOP_REASONS)
+    stop_note = models.TextField(blank=True, help_text="The organiser's reason for excluding.")
+    stopped_at = models.DateTimeField(null=True, blank=True)
+    trusted_by_organiser = models.BooleanField(
+        default=False,
+        help_text="Reinstated (or imported) by the organiser: their answers count whatever "
+        "the automatic rules say.",
     )
     served_count = models.PositiveIntegerField(default=0)
     answer_count = models.PositiveIntegerField(default=0)
+    listening_refusals = models.PositiveIntegerField(
+        default=0, help_text="Answers refused because the listening check was not met."
+    )
     trap_answered = models.PositiveIntegerField(default=0)
     trap_correct = models.PositiveIntegerField(default=0)
     trust = models.FloatField(null=True, blank=True)
@@ -269,10 +338,26 @@ class Worker(models.Model):
             models.CheckConstraint(
                 condition=Q(answer_count__lte=F("served_count")), name="worker_answers_served"
             ),
+            models.CheckConstraint(
+                condition=Q(status="stopped") | Q(stop_reason=""),
+                name="worker_stop_reason_only_when_stopped",
+            ),
         ]
 
     def __str__(self) -> str:
         return f"{self.get_platform_display()} {self.platform_id}"
+
+    @property
+    def trap_missed(self) -> int:
+        """Trap answers that count and were wrong: the other side of :attr:`trust`."""
+        return self.trap_answered - self.trap_correct
+
+    @property
+    def status_label(self) -> str:
+        """``"stopped: low trust"``, ``"active"``, …: the status with the reason to stop."""
+        if self.status == self.STOPPED and self.stop_reason:
+            return f"stopped: {self.get_stop_reason_display()}"
+        return self.get_status_display()
 
 
 class PreferenceTask(models.Model):
@@ -332,6 +417,9 @@ class Answer(models.Model):
     served_at = models.DateTimeField()
     answered_at = models.DateTimeField()
     seconds = models.FloatField(help_text="From serving the task to receiving the answer.")
+    clips_heard = models.PositiveSmallIntegerField(
+        default=0, help_text="Clips (query included) whose audio the server sent for the task."
+    )
     correct = models.BooleanField(null=True, blank=True, help_text="Trap questions only.")
     excluded = models.BooleanField(default=False)
     accepted_at = models.DateTimeField(null=True, blank=True)

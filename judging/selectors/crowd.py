@@ -7,9 +7,10 @@ The worker-side selectors never touch trap questions: a task is read the same wa
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from judging.models import (
@@ -28,36 +29,73 @@ from judging.selectors.access import Need, organiser_campaigns
 
 
 @dataclass(frozen=True)
+class ShownClip:
+    """A clip as the worker sees it: a place on the page, never the clip itself.
+
+    ``slot`` is ``"query"`` or the list as shown and the rank (``"a1"``…, ``"b5"``); the
+    task's audio URL for it is made per task (:func:`judging.views.crowd_tasks.task_audio`),
+    so nothing on the page names a clip across tasks or workers.
+    """
+
+    slot: str
+    has_audio: bool
+
+
+@dataclass(frozen=True)
 class ShownTask:
     """A task as the worker sees it: lists already mapped to the sides A and B."""
 
     key: str
     position: int
     is_quiz: bool
-    query: Clip
-    list_a: list[Clip]
-    list_b: list[Clip]
+    query: ShownClip
+    list_a: list[ShownClip]
+    list_b: list[ShownClip]
+
+
+def _shown_lists(task: PreferenceTask) -> dict[str, list[tuple[int, bool]]]:
+    """The clips of the task's lists as shown: {"a": [(clip id, has audio), …], "b": …}."""
+    stored: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
+    items = ExampleItem.objects.filter(example_id=task.example_id).order_by("side", "rank")
+    for side, clip_id, audio in items.values_list("side", "clip_id", "clip__audio"):
+        stored[side].append((clip_id, bool(audio)))
+    return {"a": stored["b"], "b": stored["a"]} if task.swapped else stored
 
 
 def task_for_worker(*, task: PreferenceTask) -> ShownTask:
-    items = ExampleItem.objects.filter(example_id=task.example_id).select_related("clip")
-    lists = {"a": [], "b": []}
-    for item in items.order_by("side", "rank"):
-        lists[item.side].append(item.clip)
-    first, second = (lists["b"], lists["a"]) if task.swapped else (lists["a"], lists["b"])
-    query = Clip.objects.get(as_queries__examples=task.example_id)
+    lists = _shown_lists(task)
+    query_audio = Clip.objects.filter(as_queries__examples=task.example_id).values_list(
+        "audio", flat=True
+    )
     return ShownTask(
         key=task.key,
         position=task.position,
         is_quiz=task.is_quiz,
-        query=query,
-        list_a=first,
-        list_b=second,
+        query=ShownClip("query", bool(query_audio.get())),
+        list_a=[ShownClip(f"a{i}", audio) for i, (_, audio) in enumerate(lists["a"], start=1)],
+        list_b=[ShownClip(f"b{i}", audio) for i, (_, audio) in enumerate(lists["b"], start=1)],
     )
 
 
+def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
+    """The clip at ``slot`` of the task as shown (see :class:`ShownClip`), or None."""
+    if slot == "query":
+        return Clip.objects.filter(as_queries__examples=task.example_id).first()
+    side, rank = slot[:1], slot[1:]
+    if side not in ("a", "b") or not rank.isdigit():
+        return None
+    lists = _shown_lists(task)
+    index = int(rank) - 1
+    if not 0 <= index < len(lists[side]):
+        return None
+    return Clip.objects.filter(pk=lists[side][index][0]).first()
+
+
 def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
-    """A sample task for Mechanical Turk's preview (an example that is not a trap question)."""
+    """A sample task for Mechanical Turk's preview (an example that is not a trap question).
+
+    The preview has no audio: it is not anyone's task (:func:`task_clip` serves only tasks).
+    """
     example = campaign.examples.filter(trap__isnull=True).order_by("pk").first()
     if example is None:
         return None
@@ -66,10 +104,12 @@ def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
 
 
 def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
-    """How many quiz tasks a worker gets: Q, or fewer when fewer trap questions exist."""
+    """How many quiz tasks a worker gets: Q, or fewer when the quiz pool is smaller."""
     if campaign.quiz_length == 0:
         return 0
-    traps = campaign.examples.filter(trap__isnull=False, trap__contested=False).count()
+    traps = campaign.examples.filter(
+        trap__isnull=False, trap__contested=False, trap__pool=TrapQuestion.QUIZ
+    ).count()
     return min(campaign.quiz_length, traps)
 
 
@@ -143,41 +183,73 @@ def campaign_progress(*, campaign: PreferenceCampaign) -> CampaignProgress:
 
 @dataclass(frozen=True)
 class WorkerRow:
+    """One worker on the organiser's pages, with their speed and listening figures.
+
+    Traps seen and missed are the worker's own counts (``trap_answered``,
+    ``trap_missed``): the ones their trust is computed from, so the three always agree.
+    """
+
     worker: Worker
     answers: int
-    traps_seen: int
-    traps_missed: int
     median_seconds: float | None
+    fast_answers: int
+    """Answers given sooner than the campaign's ``fast_answer_seconds``."""
+    mean_clips_heard: float | None
+    """Clips (query included) whose audio the server sent per answered task, on average."""
     comments: list[str]
 
+    @property
+    def trust_now_passes(self) -> bool:
+        """Stopped for low trust, but trust is at the threshold now (a trap was forgiven)."""
+        w = self.worker
+        return (
+            w.status == Worker.STOPPED
+            and w.stop_reason == Worker.LOW_TRUST
+            and w.trust is not None
+            and w.trust >= w.campaign.trust_threshold
+        )
 
-def campaign_workers(*, campaign: PreferenceCampaign) -> list[WorkerRow]:
-    workers = list(campaign.workers.order_by("created_at"))
+
+WORKER_STATUSES = (Worker.ACTIVE, Worker.STOPPED, Worker.FINISHED)
+
+
+def campaign_workers(*, campaign: PreferenceCampaign, status: str = "") -> QuerySet[Worker]:
+    """The campaign's workers, first arrived first; only those with ``status`` if given."""
+    workers = campaign.workers.select_related("campaign").order_by("created_at", "pk")
+    return workers.filter(status=status) if status in WORKER_STATUSES else workers
+
+
+def worker_rows(*, campaign: PreferenceCampaign, workers: Sequence[Worker]) -> list[WorkerRow]:
+    """The figures of ``workers`` (one page of :func:`campaign_workers`)."""
+    ids = [w.pk for w in workers]
     seconds: dict[int, list[float]] = {}
+    heard: dict[int, list[int]] = {}
     comments: dict[int, list[str]] = {}
-    seen: dict[int, list[int]] = {}
-    rows = Answer.objects.filter(worker__campaign=campaign).values_list(
-        "worker_id", "seconds", "comment", "correct"
-    )
-    for worker_id, secs, comment, correct in rows:
+    rows = Answer.objects.filter(worker_id__in=ids).order_by("answered_at", "pk")
+    for worker_id, secs, clips, comment in rows.values_list(
+        "worker_id", "seconds", "clips_heard", "comment"
+    ):
         seconds.setdefault(worker_id, []).append(secs)
+        heard.setdefault(worker_id, []).append(clips)
         if comment:
             comments.setdefault(worker_id, []).append(comment)
-        if correct is not None:
-            counts = seen.setdefault(worker_id, [0, 0])
-            counts[0] += 1
-            counts[1] += not correct
+    fast = campaign.fast_answer_seconds
     return [
         WorkerRow(
             worker=w,
             answers=len(seconds.get(w.pk, [])),
-            traps_seen=seen.get(w.pk, [0, 0])[0],
-            traps_missed=seen.get(w.pk, [0, 0])[1],
             median_seconds=statistics.median(seconds[w.pk]) if w.pk in seconds else None,
+            fast_answers=sum(s < fast for s in seconds.get(w.pk, [])),
+            mean_clips_heard=statistics.fmean(heard[w.pk]) if w.pk in heard else None,
             comments=comments.get(w.pk, []),
         )
         for w in workers
     ]
+
+
+def campaign_worker(*, campaign: PreferenceCampaign, worker_id: int) -> Worker:
+    """One worker of ``campaign`` (a campaign that passed the access rule); else 404."""
+    return get_object_or_404(campaign.workers.select_related("campaign"), pk=worker_id)
 
 
 def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQuestion]:
@@ -222,13 +294,24 @@ def campaign_answers_for_export(*, campaign: PreferenceCampaign) -> QuerySet[Ans
     )
 
 
-def campaign_answers(*, campaign: PreferenceCampaign) -> QuerySet[Answer]:
-    """Every answer of the campaign, oldest first, with its worker and query."""
-    return (
+def campaign_answers(
+    *, campaign: PreferenceCampaign, worker_id: int | None = None, fast_only: bool = False
+) -> QuerySet[Answer]:
+    """Every answer of the campaign, oldest first, with its worker and query; ``fast``
+    says whether it came sooner than the campaign's ``fast_answer_seconds``."""
+    answers = (
         Answer.objects.filter(example__campaign=campaign)
         .select_related("worker", "example__query__clip")
+        .annotate(
+            fast=ExpressionWrapper(
+                Q(seconds__lt=campaign.fast_answer_seconds), output_field=BooleanField()
+            )
+        )
         .order_by("answered_at", "pk")
-    )
+    )  # fmt: skip
+    if worker_id is not None:
+        answers = answers.filter(worker_id=worker_id)
+    return answers.filter(seconds__lt=campaign.fast_answer_seconds) if fast_only else answers
 
 
 def campaign_mapping_measures(*, campaign: PreferenceCampaign) -> list[str]:

@@ -40,13 +40,27 @@ PREFERENCE_SETTINGS = (
     "min_trap_answers",
     "completion_code",
     "screen_out_code",
+    "listening_check",
+    "min_clips_per_list",
+    "min_seconds_on_task",
+    "fast_answer_seconds",
+    "stop_after_fast_answers",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
 settings page, its form and the API read this tuple."""
 
-PREFERENCE_RESULT_FIELDS = ("trust_threshold", "min_trap_answers", "quiz_length")
+PREFERENCE_RESULT_FIELDS = (
+    "trust_threshold",
+    "min_trap_answers",
+    "quiz_length",
+    "fast_answer_seconds",
+    "stop_after_fast_answers",
+)
 """Settings that decide which answers are accepted, hence the campaign's mapping."""
+
+MAX_SECONDS_ON_TASK = 600
+"""The listening check's wait stays far below a task's 30-minute lease."""
 
 MAX_ASSESSORS_PER_QUERY = 20
 MAX_MUST_LISTEN_SECONDS = 600
@@ -57,19 +71,33 @@ def _printable(text: str, *, allowed: str = "") -> bool:
     return not any(unicodedata.category(c) in ("Cc", "Cf") and c not in allowed for c in text or "")
 
 
+def _text_errors(values: dict) -> dict[str, str]:
+    """What is wrong with the texts among ``values`` (a name, instructions, codes)."""
+    errors: dict[str, str] = {}
+    if "name" in values:
+        if not (values["name"] or "").strip():
+            errors["name"] = "Give the campaign a name."
+        elif not _printable(values["name"]):
+            errors["name"] = "The name has a control character; type it again."
+    for field in ("instructions", "consent_text"):
+        if field in values and not _printable(values[field], allowed="\n\r\t"):
+            errors[field] = "This text has a control character; type it again."
+    for field in ("completion_code", "screen_out_code"):
+        code = values.get(field)
+        if field in values and not (code or "").strip():
+            errors[field] = "Give a code (the platform checks it)."
+        elif field in values and (not _printable(code) or any(c.isspace() for c in code)):
+            errors[field] = "A code has no spaces or control characters."
+    return errors
+
+
 def preference_settings_errors(values: dict) -> dict[str, str]:
     """What is wrong with these preference-campaign settings: ``{field: message}``.
 
-    ``values`` holds every setting (the campaign's current ones with the changes).
+    ``values`` holds every setting (the campaign's current ones with the changes) and,
+    when known, the campaign's fixed ``list_length``.
     """
-    errors: dict[str, str] = {}
-    if not (values.get("name") or "").strip():
-        errors["name"] = "Give the campaign a name."
-    elif not _printable(values["name"]):
-        errors["name"] = "The name has a control character; type it again."
-    for field in ("instructions", "consent_text"):
-        if not _printable(values.get(field, ""), allowed="\n\r\t"):
-            errors[field] = "This text has a control character; type it again."
+    errors = _text_errors(values)
     if not 0 <= values["trap_rate"] <= 1:
         errors["trap_rate"] = (
             "The trap rate is a probability between 0 and 1 (0.1: one task in ten)."
@@ -99,12 +127,16 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             "no worker is ever trusted and no answer is accepted: set a quiz length or a "
             "trap rate above 0."
         )
+    if values.get("list_length") and values["min_clips_per_list"] > values["list_length"]:
+        errors["min_clips_per_list"] = (
+            f"Each list has {values['list_length']} clips: ask for at most that many."
+        )
+    if values["min_seconds_on_task"] > MAX_SECONDS_ON_TASK:
+        errors["min_seconds_on_task"] = (
+            f"At most {MAX_SECONDS_ON_TASK} s: a longer wait on every task would drive "
+            "honest workers away."
+        )
     codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
-    for field, code in zip(("completion_code", "screen_out_code"), codes, strict=True):
-        if not code.strip():
-            errors[field] = "Give a code (the platform checks it)."
-        elif not _printable(code) or any(c.isspace() for c in code):
-            errors[field] = "A code has no spaces or control characters."
     if codes[0] and codes[0] == codes[1]:
         errors["screen_out_code"] = (
             "The screen-out code must differ from the completion code, or a worker stopped "
@@ -120,7 +152,7 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     wrong. If trust settings changed, every worker's trust is decided again.
     """
     values = _checked(campaign, changes, PREFERENCE_SETTINGS)
-    errors = preference_settings_errors(values)
+    errors = preference_settings_errors({**values, "list_length": campaign.list_length})
     if errors:
         raise ValidationError(errors)
     changed = [f for f in changes if getattr(campaign, f) != values[f]]
@@ -151,6 +183,9 @@ def _checked(campaign, changes: dict, settings: tuple[str, ...]) -> dict:
     draft = copy.copy(campaign)
     for field, value in changes.items():
         setattr(draft, field, value)
+    words = _text_errors({f: v for f, v in changes.items() if isinstance(v, str)})
+    if words:  # said as a person would, before the fields' generic checks say it otherwise
+        raise ValidationError(words)
     others = [f.name for f in campaign._meta.fields if f.name not in changes]
     draft.clean_fields(exclude=others)
     return {field: getattr(draft, field) for field in settings}
@@ -158,11 +193,7 @@ def _checked(campaign, changes: dict, settings: tuple[str, ...]) -> dict:
 
 def relevance_settings_errors(campaign: RelevanceCampaign, values: dict) -> dict[str, str]:
     """What is wrong with these relevance-campaign settings: ``{field: message}``."""
-    errors: dict[str, str] = {}
-    if not (values.get("name") or "").strip():
-        errors["name"] = "Give the campaign a name."
-    elif not _printable(values["name"]):
-        errors["name"] = "The name has a control character; type it again."
+    errors = _text_errors(values)
     per_query = values["assessors_per_query"]
     if not 1 <= per_query <= MAX_ASSESSORS_PER_QUERY:
         errors["assessors_per_query"] = (

@@ -9,7 +9,7 @@ one assessor. Nothing here trusts the caller about who may do what beyond the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, transaction
@@ -27,11 +27,12 @@ from judging.models import (
     RunEntry,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.services.listening import seconds_heard
 from judging.services.lowcost import lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
 
 LISTEN_TOLERANCE = 0.25
-"""Seconds of slack on the must-listen rule, for the browser's timer granularity."""
+"""Seconds of slack on the must-listen rule, for the browser's timer and the network."""
 
 
 class AssignmentTakenBack(Exception):
@@ -39,7 +40,7 @@ class AssignmentTakenBack(Exception):
 
 
 class MustListenFirst(ValidationError):
-    """A score came before the campaign's must-listen time had played."""
+    """A score came before the server had sent the campaign's must-listen time of audio."""
 
 
 def relevance_campaign_create(
@@ -259,6 +260,9 @@ class JudgmentSaved:
     listened_seconds: float
     judging_seconds: float
     plays: int
+    heard_seconds: float = field(compare=False)
+    """What the server vouches for (:func:`judging.services.listening.seconds_heard`); it
+    grows with time, so two saves that change nothing still compare equal."""
     candidates_done: int
     candidates_total: int
     assignment_done: bool
@@ -281,8 +285,10 @@ def judgment_save(
     Scores given replace earlier ones (earlier judgments can be changed); scores not
     given are left as they are. Timings are running totals and only ever go up, so
     repeating a request changes nothing (the endpoint is idempotent). A score needs the
-    campaign's must-listen time to have played. The assignment is done when every
-    candidate has both a Broad and a Fine score.
+    server to have sent the campaign's must-listen time of the candidate's audio for
+    this assignment (:func:`judging.services.listening.seconds_heard`): the browser's
+    ``listened_seconds`` is recorded as it says, never believed. The assignment is done
+    when every candidate has both a Broad and a Fine score.
     """
     now = now or timezone.now()
     campaign = assignment.campaign
@@ -315,10 +321,12 @@ def judgment_save(
         activity.judging_seconds = max(activity.judging_seconds, float(judging_seconds))
         activity.plays = max(activity.plays, int(plays))
         judgment = activity.judgment
+        heard = seconds_heard(assignment=assignment, clip=pool_entry.clip, now=now)
         if broad is not None or fine is not None:
-            if activity.listened_seconds + LISTEN_TOLERANCE < campaign.must_listen_seconds:
+            if heard + LISTEN_TOLERANCE < campaign.must_listen_seconds:
                 raise MustListenFirst(
-                    f"Listen to at least {campaign.must_listen_seconds} s of the clip first."
+                    f"Listen to at least {campaign.must_listen_seconds} s of the clip first "
+                    f"(so far the server has sent {heard:.1f} s of it)."
                 )
             if judgment is None:
                 judgment, _ = RelevanceJudgment.objects.get_or_create(
@@ -351,6 +359,7 @@ def judgment_save(
         listened_seconds=activity.listened_seconds,
         judging_seconds=activity.judging_seconds,
         plays=activity.plays,
+        heard_seconds=heard,
         candidates_done=done,
         candidates_total=total,
         assignment_done=done == total,

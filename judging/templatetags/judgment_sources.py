@@ -22,4 +22,7 @@ def judgment_sources(context, collection):
         "sources": selectors.collection_judgment_sources_with_counts(collection=collection),
         "rule": selectors.CONSOLIDATION_RULE,
         "csrf_token": context.get("csrf_token"),
+        # A co-organiser with read-only access sees which count but is offered no change
+        # (the view refuses it anyway: it needs write access).
+        "read_only": context.get("access") == "read",
     }

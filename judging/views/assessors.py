@@ -10,10 +10,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.json_body import BadJson, json_body
 from judging import selectors
+from judging.audio import file_range_response
 from judging.forms.relevance import JudgmentSaveForm
 from judging.models import Assignment, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import assessor_required
+from judging.services.listening import audio_served_record
 from judging.services.relevance import (
     LISTEN_TOLERANCE,
     AssignmentTakenBack,
@@ -74,6 +76,36 @@ def assignment_page(request, pk: int):
     return render(request, "judging/assignment.html", context)
 
 
+@require_GET
+@assessor_required
+def assignment_audio(request, pk: int, which: str):
+    """The query's or a candidate's audio for the assessor's own assignment.
+
+    ``which`` is ``"query"`` or the candidate's pool entry id (a low-cost assignment's
+    own pair only: it judges that one candidate). Every response records
+    the bytes it sends (:func:`judging.services.listening.audio_served_record`): the
+    must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
+    record, not what the page says it played.
+    """
+    assignment = _own_assignment(request, pk)
+    if which == "query":
+        clip = assignment.query.clip
+    elif which.isdigit():
+        entries = assignment.campaign.pool.filter(pk=int(which), query_id=assignment.query_id)
+        if assignment.pool_entry_id is not None:
+            entries = entries.filter(pk=assignment.pool_entry_id)
+        entry = entries.select_related("clip").first()
+        clip = entry.clip if entry is not None else None
+    else:
+        clip = None
+    if clip is None or not clip.audio:
+        raise Http404("No such audio.")
+    response, sent = file_range_response(clip.audio, request.headers.get("Range"))
+    if sent is not None:
+        audio_served_record(clip=clip, size=clip.audio.size, byte_range=sent, assignment=assignment)
+    return response
+
+
 @require_POST
 @assessor_required
 def judgment_save_api(request, pk: int):
@@ -118,6 +150,7 @@ def judgment_save_api(request, pk: int):
             "listened_seconds": saved.listened_seconds,
             "judging_seconds": saved.judging_seconds,
             "plays": saved.plays,
+            "heard_seconds": saved.heard_seconds,
             "candidates_done": saved.candidates_done,
             "candidates_total": saved.candidates_total,
             "assignment_done": saved.assignment_done,

@@ -1,22 +1,36 @@
-"""Organiser pages of crowd preference campaigns: progress, workers, trap questions, examples, CSV.
+"""Organiser pages of crowd preference campaigns: progress, workers, answers, trap
+questions, examples, CSV; per-worker controls (exclude, reinstate, new browser); closing.
 
-The worker's pages are :mod:`judging.views.crowd_tasks`."""
+Lists of workers and answers are paginated (a campaign can have thousands). The
+worker's pages are :mod:`judging.views.crowd_tasks`."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from judging import exports, selectors
-from judging.forms.crowd import CampaignForm, ExamplesCsvForm, SystemPairForm, TrapQuestionForm
+from judging.forms.crowd import (
+    CampaignForm,
+    ExamplesCsvForm,
+    SystemPairForm,
+    TrapQuestionForm,
+    WorkerExcludeForm,
+)
 from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
 from judging.selectors.access import Need
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
+from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
+
+WORKERS_PER_PAGE = 50
+ANSWERS_PER_PAGE = 100
 
 
 def _own(request, pk: int, *, need: Need = "write") -> PreferenceCampaign:
@@ -46,20 +60,130 @@ def campaign_create(request, collection_pk: int):
     )
 
 
+def _query_without_page(request) -> str:
+    """The page's query string without ``page``, ready for ``?{query}page=N``."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode() + "&" if query else ""
+
+
+def _worker_page(request, campaign, *, status: str = "", size: int = WORKERS_PER_PAGE):
+    page = Paginator(selectors.campaign_workers(campaign=campaign, status=status), size).get_page(
+        request.GET.get("page")
+    )
+    return page, selectors.worker_rows(campaign=campaign, workers=page.object_list)
+
+
 @require_GET
 @organiser_required
 def campaign_detail(request, pk: int):
     campaign = _own(request, pk, need="read")
+    page, rows = _worker_page(request, campaign)
     context = {
         "campaign": campaign,
         "task_link": request.build_absolute_uri(campaign.task_link()),
         "progress": selectors.campaign_progress(campaign=campaign),
-        "workers": selectors.campaign_workers(campaign=campaign),
+        "worker_page": page,
+        "workers": rows,
         "traps": selectors.campaign_trap_questions(campaign=campaign),
+        "quiz_pool": selectors.campaign_quiz_target(campaign=campaign),
         "pair_form": SystemPairForm(collection=campaign.collection),
         "csv_form": ExamplesCsvForm(),
     }
     return render(request, "judging/preference_campaign_detail.html", context)
+
+
+@require_GET
+@organiser_required
+def campaign_workers(request, pk: int):
+    campaign = _own(request, pk, need="read")
+    status = request.GET.get("status", "")
+    page, rows = _worker_page(request, campaign, status=status)
+    context = {
+        "campaign": campaign,
+        "worker_page": page,
+        "workers": rows,
+        "status": status,
+        "statuses": selectors.WORKER_STATUSES,
+        "query": _query_without_page(request),
+    }
+    return render(request, "judging/preference_campaign_workers.html", context)
+
+
+@require_GET
+@organiser_required
+def campaign_answers(request, pk: int):
+    campaign = _own(request, pk, need="read")
+    worker_id = request.GET.get("worker", "")
+    worker = (
+        selectors.campaign_worker(campaign=campaign, worker_id=int(worker_id))
+        if worker_id.isdigit()
+        else None
+    )
+    fast_only = request.GET.get("fast") == "1"
+    answers = selectors.campaign_answers(
+        campaign=campaign, worker_id=worker.pk if worker else None, fast_only=fast_only
+    )
+    page = Paginator(answers, ANSWERS_PER_PAGE).get_page(request.GET.get("page"))
+    context = {
+        "campaign": campaign,
+        "page": page,
+        "worker": worker,
+        "fast_only": fast_only,
+        "query": _query_without_page(request),
+    }
+    return render(request, "judging/preference_campaign_answers.html", context)
+
+
+def _back(request, campaign):
+    """Where a worker control returns to: the page it was on, if it is one of ours."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return redirect(target)
+    return redirect("judging:preference_campaign_workers", campaign.pk)
+
+
+@organiser_required
+@require_POST
+def worker_exclude_view(request, pk: int, worker_pk: int):
+    campaign = _own(request, pk)
+    worker = selectors.campaign_worker(campaign=campaign, worker_id=worker_pk)
+    form = WorkerExcludeForm(request.POST)
+    if form.is_valid():
+        worker_exclude(worker=worker, reason=form.cleaned_data["reason"])
+        messages.success(request, f"Worker {worker.platform_id} excluded; answers recomputed.")
+    else:
+        messages.error(request, f"Worker {worker.platform_id} not excluded: say why.")
+    return _back(request, campaign)
+
+
+@organiser_required
+@require_POST
+def worker_reinstate_view(request, pk: int, worker_pk: int):
+    campaign = _own(request, pk)
+    worker = selectors.campaign_worker(campaign=campaign, worker_id=worker_pk)
+    try:
+        worker_reinstate(worker=worker)
+        messages.success(request, f"Worker {worker.platform_id} reinstated; answers recomputed.")
+    except ValidationError as error:
+        messages.error(request, " ".join(error.messages))
+    return _back(request, campaign)
+
+
+@organiser_required
+@require_POST
+def worker_browser_reset_view(request, pk: int, worker_pk: int):
+    campaign = _own(request, pk)
+    worker = selectors.campaign_worker(campaign=campaign, worker_id=worker_pk)
+    worker_browser_reset(worker=worker)
+    messages.success(
+        request,
+        f"Worker {worker.platform_id} can open the task link in a new browser; "
+        "the old browser no longer works.",
+    )
+    return _back(request, campaign)
 
 
 @require_GET
@@ -108,8 +232,11 @@ def example_trap(request, pk: int, example_pk: int):
     example = get_object_or_404(campaign.examples, pk=example_pk)
     trap = TrapQuestion.objects.filter(example=example).first()
     initial = (
-        {"accepted_answers": trap.accepted_answers, "explanation": trap.explanation} if trap else {}
-    )
+        {"accepted_answers": trap.accepted_answers, "explanation": trap.explanation,
+         "pool": trap.pool}
+        if trap
+        else {}
+    )  # fmt: skip
     form = TrapQuestionForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         trap_question_mark(example=example, **form.cleaned_data)

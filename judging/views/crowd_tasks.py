@@ -1,17 +1,24 @@
 """The worker's pages of a preference campaign, reached through the task link ``/t/<token>/``.
 
-arrive (platform ids in the query string; sets the worker cookie) → consent → task
-(GET shows the current task, POST answers it) → [quiz feedback] → … → done (Prolific
-redirect, MTurk form post, or the code on the page; the screen-out code for workers
-stopped for low trust).
+arrive (platform ids in the query string; binds the worker to this browser's cookie)
+→ consent → task (GET shows the current task, POST answers it; its audio comes from
+URLs made for that task) → [quiz feedback] → … → done.
+
+Done is earned: the completion code (a Prolific page that shows it, with a copy
+button, then redirects; Mechanical Turk's submit form; or the code on the page) goes
+only to a worker who consented, answered, and has nothing left to do (the cap is
+reached, no example is left, or the campaign closed). A stopped worker gets the
+screen-out page; anyone else is sent back to their task.
 
 CSRF: these pages run inside Mechanical Turk's iframe, where the CSRF cookie is not
 sent, so they are exempt from Django's CSRF check. Forged posts are still useless: an
 answer must carry the key of the worker's own open task (unguessable, server-made) and
-the consent form a token signed for the worker.
+the consent form a token signed for the worker; both need the worker's browser cookie.
 
 Trap questions: nothing here reads :class:`~judging.models.TrapQuestion` except the
-quiz feedback after a quiz answer (the worker already knows those are trap questions).
+quiz feedback after a quiz answer (the quiz pool is not secret: workers learn from it).
+Pages, sizes, statements and redirects are the same for a trap question and any other
+task (``tests/test_trap_secrecy.py``).
 """
 
 from __future__ import annotations
@@ -24,14 +31,17 @@ from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_GET
 
 from judging import selectors
+from judging.audio import file_range_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
-from judging.models import PreferenceCampaign, TrapQuestion, Worker
+from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, choice_as_stored
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import TaskError, task_serve
-from judging.services.crowd.workers import worker_arrive, worker_consent
+from judging.services.crowd.answers import ListenFirst, answer_submit
+from judging.services.crowd.tasks import TaskError, task_is_live, task_serve
+from judging.services.crowd.workers import ArrivalRefused, worker_arrive, worker_consent
+from judging.services.listening import audio_served_record
 from judging.worker_session import (
     consent_token,
     consent_token_valid,
@@ -41,6 +51,8 @@ from judging.worker_session import (
 )
 
 PROLIFIC_COMPLETE_URL = "https://app.prolific.com/submissions/complete"
+PROLIFIC_REDIRECT_SECONDS = 10
+"""How long a Prolific finisher sees their completion code before the redirect."""
 
 
 def task_page(view):
@@ -69,6 +81,21 @@ def _worker_or_403(request, campaign) -> Worker:
     return worker
 
 
+REFUSALS = {
+    ArrivalRefused.OTHER_BROWSER: (
+        "You already started this study in another browser",
+        "Please go on in the browser where you started. If you can no longer use it, "
+        "contact the researcher through your platform and give them your id: they can "
+        "let you continue here.",
+    ),
+    ArrivalRefused.BROWSER_STOPPED: (
+        "This browser has already taken part in this study",
+        "Someone already took part in this study from this browser, and the study "
+        "ended for them. It cannot be started again here under another id.",
+    ),
+}
+
+
 @task_page
 def task_arrive(request, campaign):
     form = TaskLinkForm(request.GET)
@@ -81,13 +108,24 @@ def task_arrive(request, campaign):
             "choices": CHOICES,
         }
         return render(request, "judging/task_preview.html", context)
-    if not request.GET and worker_from_request(request, campaign) is not None:
+    browser_worker = worker_from_request(request, campaign)
+    if not request.GET and browser_worker is not None:
         return redirect("judging:task", campaign.token)
-    if not campaign.is_open:
-        return render(request, "judging/task_closed.html", {"campaign": campaign}, status=410)
     if not form.is_valid():
         return HttpResponseBadRequest(" ".join(form.non_field_errors()) or "Bad task link.")
-    worker = worker_arrive(campaign=campaign, arrival=form.cleaned_data["arrival"])
+    arrival = form.cleaned_data["arrival"]
+    known = browser_worker is not None and (
+        browser_worker.platform,
+        browser_worker.platform_id,
+    ) == (arrival.platform, arrival.platform_id)
+    if not campaign.is_open and not known:
+        return render(request, "judging/task_closed.html", {"campaign": campaign}, status=410)
+    try:
+        worker = worker_arrive(campaign=campaign, arrival=arrival, browser_worker=browser_worker)
+    except ArrivalRefused as refused:
+        heading, text = REFUSALS[refused.reason]
+        context = {"campaign": campaign, "heading": heading, "text": text}
+        return render(request, "judging/task_refused.html", context, status=409)
     response = redirect("judging:task_consent", campaign.token)
     worker_cookie_set(response, request, worker)
     return response
@@ -112,6 +150,7 @@ def task(request, campaign):
     worker = _worker_or_403(request, campaign)
     if worker.consented_at is None:
         return redirect("judging:task_consent", campaign.token)
+    form, refusal = None, ""
     if request.method == "POST":
         form = AnswerForm(request.POST)
         if form.is_valid():
@@ -122,27 +161,50 @@ def task(request, campaign):
                     choice=form.cleaned_data["choice"],
                     comment=form.cleaned_data["comment"],
                 )
+            except ListenFirst as error:
+                refusal = " ".join(error.messages)
             except (TaskError, ValidationError):
                 return redirect("judging:task_done", campaign.token)
-            if answer.task.is_quiz:
-                return redirect("judging:task_feedback", campaign.token, answer.task.key)
-            return redirect("judging:task", campaign.token)
-    else:
-        form = None
+            else:
+                if answer.task.is_quiz:
+                    return redirect("judging:task_feedback", campaign.token, answer.task.key)
+                return redirect("judging:task", campaign.token)
     served = task_serve(worker=worker)
     if served is None:
         return redirect("judging:task_done", campaign.token)
     if form is None or form.data.get("key") != served.key:
-        form = AnswerForm(initial={"key": served.key})
+        form, refusal = AnswerForm(initial={"key": served.key}), ""
     shown = selectors.task_for_worker(task=served)
     context = {
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
         "form": form,
+        "refusal": refusal,
         "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
     }
-    return render(request, "judging/task.html", context)
+    return render(request, "judging/task.html", context, status=400 if refusal else 200)
+
+
+@require_GET
+@task_page
+def task_audio(request, campaign, key: str, slot: str):
+    """The audio of one clip of the worker's own task, by its place on the page.
+
+    Made for one task and one worker: another worker, a task already answered (or
+    expired in a closed campaign) or an unknown place is a 404. Every response records
+    the bytes it sends (:func:`judging.services.listening.audio_served_record`), the
+    evidence the listening check reads.
+    """
+    worker = worker_from_request(request, campaign)
+    served = PreferenceTask.objects.filter(worker=worker, key=key).first() if worker else None
+    clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
+    if clip is None or not clip.audio or not task_is_live(served):
+        raise Http404("No such audio.")
+    response, sent = file_range_response(clip.audio, request.headers.get("Range"))
+    if sent is not None:
+        audio_served_record(clip=clip, size=clip.audio.size, byte_range=sent, task=served)
+    return response
 
 
 @task_page
@@ -168,6 +230,7 @@ def task_feedback(request, campaign, key: str):
 
 @task_page
 def task_done(request, campaign):
+    """The end, if it is earned (see the module doc); otherwise back to the task."""
     worker = _worker_or_403(request, campaign)
     worker.refresh_from_db()
     if worker.status == Worker.STOPPED:
@@ -175,13 +238,22 @@ def task_done(request, campaign):
         if worker.platform == Worker.PROLIFIC:
             context["prolific_url"] = _prolific_url(campaign.screen_out_code)
         return render(request, "judging/task_screened_out.html", context)
-    if worker.status == Worker.ACTIVE and worker.consented_at and task_serve(worker=worker):
+    if worker.consented_at is None:
+        return redirect("judging:task_consent", campaign.token)
+    if task_serve(worker=worker) is not None:
         return redirect("judging:task", campaign.token)
+    worker.refresh_from_db()
+    if worker.status == Worker.STOPPED:  # stopped while serving (a late recompute)
+        return redirect("judging:task_done", campaign.token)
+    if worker.answer_count == 0:  # nothing was left to do before they did anything
+        campaign.refresh_from_db(fields=["is_open"])
+        return render(request, "judging/task_nothing_to_do.html", {"campaign": campaign})
     code = campaign.completion_code
-    if worker.platform == Worker.PROLIFIC:
-        return redirect(_prolific_url(code))
     context = {"campaign": campaign, "worker": worker, "code": code}
-    if worker.platform == Worker.MTURK and worker.turk_submit_to:
+    if worker.platform == Worker.PROLIFIC:
+        context["prolific_url"] = _prolific_url(code)
+        context["redirect_seconds"] = PROLIFIC_REDIRECT_SECONDS
+    elif worker.platform == Worker.MTURK and worker.turk_submit_to:
         context["mturk_action"] = worker.turk_submit_to + "/mturk/externalSubmit"
     return render(request, "judging/task_done.html", context)
 

@@ -1,31 +1,22 @@
-"""In Chromium: crowd workers arriving through task links (Prolific, Mechanical Turk).
+"""In Chromium: crowd workers arriving through task links (Prolific, Mechanical Turk, generic).
 
 No outside network: Prolific's completion page and Mechanical Turk's submit endpoint
-are intercepted with Playwright routing.
+are intercepted with Playwright routing. The honest flows run with the listening check
+on: the worker plays the query and a clip of each list, as the campaign asks.
 """
 
 import re
 from urllib.parse import parse_qs
 
 import pytest
-from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
 from judging.models import Answer, PreferenceTask, Worker
 from judging.models.crowd import CHOICE_LABELS
-from tests.audio_files import sine_wav
+from judging.views import crowd_tasks
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def audible_collection(crowd_collection, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
-    wav = sine_wav(1.5)
-    for clip in crowd_collection.clips.all():
-        clip.audio.save(f"{clip.external_id}.wav", ContentFile(wav))
-    return crowd_collection
 
 
 def current_task(page) -> PreferenceTask:
@@ -54,6 +45,22 @@ def choose_with_keyboard(page, choice: str) -> None:
     assert page.get_by_role("radio", name=CHOICE_LABELS[choice], exact=True).is_checked()
     page.keyboard.press("Enter")
     wait_for_next_page(page, key)
+
+
+def listen(page) -> None:
+    """Play the query and the first clip of each list, each until it has started."""
+    for label in ("Query clip", "List A, clip 1", "List B, clip 1"):
+        page.get_by_label(label, exact=True).evaluate("audio => audio.play()")
+        page.wait_for_function(
+            "label => document.querySelector(`audio[aria-label='${label}']`).currentTime > 0.05",
+            arg=label,
+        )
+
+
+def start(page, link: str) -> None:
+    page.goto(link)
+    page.get_by_label("I have read the information above and agree to take part").check()
+    page.get_by_role("button", name="Start").click()
 
 
 def seed_with_traps_at(positions: set[int], *, rate: float, upto: int) -> int:
@@ -119,27 +126,92 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
     assert not Answer.objects.filter(worker=worker, excluded=False).exists()
 
 
-def test_a_prolific_worker_who_reaches_the_cap_is_redirected_with_the_completion_code(
-    page, crowd_collection
-):
-    campaign = make_campaign(
-        crowd_collection, traps=0, max_answers_per_worker=3, completion_code="DONE-123"
-    )
+@pytest.fixture
+def prolific(page):
+    """Prolific's completion page, intercepted; a short countdown before the redirect."""
     page.route(
         "https://app.prolific.com/**",
         lambda route: route.fulfill(
             status=200, content_type="text/html", body="<h1>Prolific: submission complete</h1>"
         ),
     )
-    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=pp2&STUDY_ID=st1&SESSION_ID=se2")
-    page.get_by_label("I have read the information above and agree to take part").check()
-    page.get_by_role("button", name="Start").click()
+    return page
+
+
+def test_a_prolific_worker_who_reaches_the_cap_sees_the_code_copies_it_and_is_sent_back(
+    prolific, crowd_collection, monkeypatch
+):
+    page = prolific
+    monkeypatch.setattr(crowd_tasks, "PROLIFIC_REDIRECT_SECONDS", 3)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    campaign = make_campaign(
+        crowd_collection, traps=0, max_answers_per_worker=3, completion_code="DONE-123"
+    )
+    start(page, f"/t/{campaign.token}/?PROLIFIC_PID=pp2&STUDY_ID=st1&SESSION_ID=se2")
     for i in range(3):
         expect(page.get_by_text(f"Task {i + 1} of at most 3")).to_be_visible()
         (choose_with_keyboard if i % 2 else choose_with_mouse)(page, "both_good")
+    # The code is on the page before anything else happens, with a copy button and a link.
+    expect(page.get_by_role("heading", name="Thank you!")).to_be_visible()
+    expect(page.get_by_label("Completion code")).to_have_text("DONE-123")
+    expect(page.get_by_role("link", name="return to Prolific now")).to_have_attribute(
+        "href", "https://app.prolific.com/submissions/complete?cc=DONE-123"
+    )
+    page.get_by_role("button", name="Copy code").click()
+    expect(page.get_by_text("Copied.")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == "DONE-123"
+    # Then the redirect, with the code.
     page.get_by_role("heading", name="Prolific: submission complete").wait_for()
     assert parse_qs(page.url.split("?", 1)[1]) == {"cc": ["DONE-123"]}
     assert Worker.objects.get(platform_id="pp2").answer_count == 3
+
+
+def test_when_the_redirect_to_prolific_fails_the_code_is_still_there(
+    page, crowd_collection, monkeypatch
+):
+    monkeypatch.setattr(crowd_tasks, "PROLIFIC_REDIRECT_SECONDS", 1)
+    page.route("https://app.prolific.com/**", lambda route: route.abort("internetdisconnected"))
+    campaign = make_campaign(
+        crowd_collection, traps=0, max_answers_per_worker=1, completion_code="DONE-456"
+    )
+    start(page, f"/t/{campaign.token}/?PROLIFIC_PID=pp3&STUDY_ID=st1&SESSION_ID=se3")
+    choose_with_mouse(page, "a_better")
+    expect(page.get_by_label("Completion code")).to_have_text("DONE-456")
+    page.wait_for_timeout(2500)  # the redirect was tried, and failed
+    if "/done/" not in page.url:
+        page.go_back()
+    expect(page.get_by_label("Completion code")).to_have_text("DONE-456")
+    expect(page.get_by_role("link", name="return to Prolific now")).to_be_visible()
+
+
+def test_a_worker_who_answers_without_listening_is_told_what_to_play_and_then_goes_on(
+    page, audible_collection
+):
+    campaign = make_campaign(
+        audible_collection, traps=0, listening_check=True, min_seconds_on_task=1,
+        max_answers_per_worker=2,
+    )  # fmt: skip
+    start(page, f"/t/{campaign.token}/?worker=g1")
+    first_key = page.locator('input[name="key"]').get_attribute("value")
+    page.get_by_role("radio", name=CHOICE_LABELS["b_better"], exact=True).check()
+    page.get_by_label("Comments (optional)").fill("B sounds closer")
+    page.get_by_role("button", name="Submit answer").click()
+    alert = page.get_by_role("alert")
+    expect(alert).to_contain_text("Please listen before answering")
+    expect(alert).to_contain_text("still to play: the query, list A, list B")
+    # Nothing was lost: the same task, the choice and the comment are still there.
+    assert page.locator('input[name="key"]').get_attribute("value") == first_key
+    assert page.get_by_role("radio", name=CHOICE_LABELS["b_better"], exact=True).is_checked()
+    expect(page.get_by_label("Comments (optional)")).to_have_value("B sounds closer")
+    assert not Answer.objects.exists()
+
+    listen(page)
+    page.wait_for_timeout(1000)  # the campaign's 1 s on the task
+    page.get_by_role("button", name="Submit answer").click()
+    wait_for_next_page(page, first_key)
+    answer = Answer.objects.get()
+    assert (answer.choice, answer.comment, answer.clips_heard) == ("b_better", "B sounds closer", 3)
+    expect(page.get_by_text("Task 2 of at most 2")).to_be_visible()
 
 
 def test_an_mturk_preview_shows_the_task_but_cannot_submit(page, crowd_collection):
@@ -154,10 +226,13 @@ def test_an_mturk_preview_shows_the_task_but_cannot_submit(page, crowd_collectio
     assert not Worker.objects.exists()
 
 
-def test_an_mturk_worker_who_finishes_posts_the_assignment_to_turk_submit_to(
-    page, crowd_collection
+def test_an_mturk_worker_previews_accepts_listens_answers_and_the_assignment_is_submitted(
+    page, audible_collection
 ):
-    campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=2)
+    campaign = make_campaign(
+        audible_collection, traps=0, max_answers_per_worker=2, listening_check=True,
+        min_seconds_on_task=1,
+    )  # fmt: skip
     posted = []
 
     def mturk(route):
@@ -165,15 +240,35 @@ def test_an_mturk_worker_who_finishes_posts_the_assignment_to_turk_submit_to(
         route.fulfill(status=200, content_type="text/html", body="<h1>HIT submitted</h1>")
 
     page.route("https://workersandbox.mturk.com/mturk/externalSubmit", mturk)
-    page.goto(
+    page.goto(f"/t/{campaign.token}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=HIT1")
+    expect(page.get_by_text("Accept the HIT to start answering")).to_be_visible()
+    assert not page.locator("audio").count()  # no audio before a task is someone's
+    # Accepting reloads the frame with the worker's ids (as Mechanical Turk does).
+    start(
+        page,
         f"/t/{campaign.token}/?assignmentId=ASG1&hitId=HIT1&workerId=WRK1"
-        "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com"
+        "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com",
     )
-    page.get_by_label("I have read the information above and agree to take part").check()
-    page.get_by_role("button", name="Start").click()
     for _ in range(2):
+        listen(page)
+        page.wait_for_timeout(1000)
         choose_with_mouse(page, "a_better")
     page.get_by_role("heading", name="HIT submitted").wait_for()
     [request] = posted
     assert request.method == "POST"
     assert parse_qs(request.post_data)["assignmentId"] == ["ASG1"]
+    assert Answer.objects.filter(worker__platform_id="WRK1", clips_heard=3).count() == 2
+
+
+def test_a_generic_worker_listens_answers_and_sees_the_completion_code(page, audible_collection):
+    campaign = make_campaign(
+        audible_collection, traps=0, max_answers_per_worker=2, listening_check=True,
+        min_seconds_on_task=1, completion_code="GEN-42",
+    )  # fmt: skip
+    start(page, f"/t/{campaign.token}/?worker=lab-7")
+    for _ in range(2):
+        listen(page)
+        page.wait_for_timeout(1000)
+        choose_with_keyboard(page, "both_good")
+    expect(page.get_by_label("Completion code")).to_have_text("GEN-42")
+    assert not page.get_by_role("link", name="return to Prolific now").count()

@@ -16,8 +16,7 @@ from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import WORKER_FILES, log_in
 from tests.personas import PASSWORD
 from tests.shared_data import MIREX2011, require
-from tests.test_uploads import EXPORT
-from tests.uploads import MP3, WAV
+from tests.uploads import EXPORT, MP3, WAV
 
 pytestmark = [
     pytest.mark.browser,

@@ -1,4 +1,5 @@
-"""A crowd worker answers a task (thesis §3.2): idempotent, sides mapped by the server."""
+"""A crowd worker answers a task (thesis §3.2): idempotent, sides mapped by the server,
+refused without the listening evidence the campaign asks for."""
 
 from __future__ import annotations
 
@@ -10,27 +11,52 @@ from django.utils import timezone
 from judging import handoff
 from judging.models import Answer, Example, PreferenceTask, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
-from judging.services.crowd.tasks import TaskError
+from judging.services.crowd.listening import task_listening
+from judging.services.crowd.tasks import TaskError, task_is_live
 from judging.services.crowd.trust import worker_trust_update
+
+
+class ListenFirst(ValidationError):
+    """An answer came before the server had the listening evidence the campaign asks for.
+
+    Its message says what is missing; nothing was stored.
+    """
 
 
 def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -> Answer:
     """Answer the task with idempotency key ``key``; a repeat returns the first answer.
 
     ``choice`` is about the lists as shown; the side mapping comes from the task, never
-    from the browser. Trust is recomputed after every answer, trap question or not.
+    from the browser. An answer without the listening evidence the campaign asks for
+    raises :class:`ListenFirst` (and counts in the worker's ``listening_refusals``); a
+    task of a closed campaign whose lease ran out raises :class:`TaskError`. Trust is
+    recomputed after every answer, trap question or not.
     """
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
+    task = PreferenceTask.objects.filter(worker=worker, key=key).first()
+    if task is None:
+        raise TaskError("This task is not yours or does not exist.")
+    if task.answered_at is not None:
+        return Answer.objects.get(task=task)  # a repeat: nothing new
+    status, is_open = (
+        Worker.objects.filter(pk=worker.pk).values_list("status", "campaign__is_open").get()
+    )
+    if status == Worker.STOPPED:
+        raise TaskError("You can no longer answer in this study.")
+    campaign = worker.campaign
+    now = timezone.now()
+    if not task_is_live(task, now=now, campaign_open=is_open):
+        raise TaskError("This study has closed and this task has expired.")
+    listening = task_listening(task=task, campaign=campaign, now=now)
+    if not listening.enough:
+        Worker.objects.filter(pk=worker.pk).update(listening_refusals=F("listening_refusals") + 1)
+        raise ListenFirst(listening.message(campaign))
     with transaction.atomic():
-        task = PreferenceTask.objects.filter(worker=worker, key=key).first()
-        if task is None:
-            raise TaskError("This task is not yours or does not exist.")
-        now = timezone.now()
         if not PreferenceTask.objects.filter(pk=task.pk, answered_at__isnull=True).update(
             answered_at=now
         ):
-            return Answer.objects.get(task=task)  # a repeat: nothing new
+            return Answer.objects.get(task=task)  # a repeat that arrived at the same time
         if Worker.objects.filter(pk=worker.pk, status=Worker.STOPPED).exists():
             raise TaskError("You can no longer answer in this study.")
         trap = TrapQuestion.objects.filter(example_id=task.example_id).first()
@@ -46,6 +72,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
             served_at=task.served_at,
             answered_at=now,
             seconds=(now - task.served_at).total_seconds(),
+            clips_heard=listening.clips_heard,
             correct=trap.accepts(outcome) if trap is not None else None,
         )
         if task.released:  # answered after the lease: take the slot again

@@ -26,6 +26,7 @@ from judging.models import (
     Query,
     RunEntry,
     System,
+    TrapQuestion,
 )
 from judging.selectors.generator import generator_judgments
 from judging.services.crowd.traps import trap_question_mark
@@ -124,7 +125,7 @@ def examples_from_systems(
 
 CSV_COLUMNS = ("query", "list_a", "list_b")
 
-CSV_OPTIONAL = ("accepted_answers", "explanation")
+CSV_OPTIONAL = ("accepted_answers", "explanation", "pool")
 
 
 def examples_import_csv(
@@ -176,6 +177,7 @@ def examples_import_csv(
                             row.get("explanation", ""), what="explanation", kind="text",
                             required=False,
                         ),
+                        pool=row.get("pool") or TrapQuestion.WORK,
                     )  # fmt: skip
                 created.extend(new)
     except ImportFailed as error:

@@ -14,7 +14,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from judging.models import Example, PreferenceCampaign, PreferenceTask, Worker
+from judging.models import Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.selectors.crowd import campaign_quiz_target
 
 TASK_LEASE = timedelta(minutes=30)
@@ -39,15 +39,24 @@ class _NothingToServe(Exception):
 def task_serve(*, worker: Worker) -> PreferenceTask | None:
     """The worker's current task: the open one, or a new one; ``None`` when they are done.
 
-    Quiz mode: the first Q tasks are trap questions. Work mode: a task is a trap
-    question with probability ``trap_rate``. Examples come in a random order per
+    Quiz mode: the first Q tasks are trap questions of the quiz pool. Work mode: a task
+    is a trap question of the work pool with probability ``trap_rate`` (the two pools
+    never mix: what the quiz's feedback reveals is never a work-mode trap; thesis
+    §3.2.2, CrowdFlower's quiz and work modes). Examples come in a random order per
     worker (least-answered first), never twice to a worker, to at most
-    ``answers_per_example`` workers, and at most ``max_answers_per_worker`` tasks
-    per worker. Both kinds of candidates are always looked up, so serving a trap
-    question costs the same as serving any example.
+    ``answers_per_example`` workers, and at most ``max_answers_per_worker`` tasks per
+    worker. Both kinds of candidates are always looked up, so serving a trap question
+    costs the same as serving any example.
+
+    A closed campaign serves nothing new: only the task already on screen, while its
+    lease lasts (:func:`task_is_live`).
     """
     campaign = worker.campaign
-    tasks_release_stale(campaign=campaign, older_than=timezone.now() - TASK_LEASE)
+    now = timezone.now()
+    tasks_release_stale(campaign=campaign, older_than=now - TASK_LEASE)
+    if not PreferenceCampaign.objects.filter(pk=campaign.pk, is_open=True).exists():
+        current = _open_task(worker)
+        return current if current is not None and task_is_live(current, now=now) else None
     for _attempt in range(3):
         current = _open_task(worker)
         if current is not None:
@@ -67,6 +76,21 @@ def task_serve(*, worker: Worker) -> PreferenceTask | None:
     return _open_task(worker)
 
 
+def task_is_live(task: PreferenceTask, *, now=None, campaign_open: bool | None = None) -> bool:
+    """Can the task still be answered (and its audio heard)? Unanswered, and either its
+    campaign is open (``campaign_open`` when the caller has just read it) or its lease
+    has not run out."""
+    if task.answered_at is not None:
+        return False
+    if campaign_open is None:
+        campaign_open = PreferenceCampaign.objects.filter(
+            workers__tasks=task, is_open=True
+        ).exists()
+    if campaign_open:
+        return True
+    return task.served_at >= (now or timezone.now()) - TASK_LEASE
+
+
 def _open_task(worker: Worker) -> PreferenceTask | None:
     return (
         PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
@@ -79,8 +103,13 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
     unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
+    quiz_served = worker.tasks.filter(is_quiz=True).count()
+    in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
+    pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
     traps = sorted(
-        unseen.filter(trap__isnull=False, trap__contested=False).values_list("pk", flat=True),
+        unseen.filter(trap__isnull=False, trap__contested=False, trap__pool=pool).values_list(
+            "pk", flat=True
+        ),
         key=lambda pk: _order_key(worker.seed, pk),
     )
     work = sorted(
@@ -88,8 +117,6 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
         .values_list("pk", "slots_taken"),
         key=lambda row: (row[1], _order_key(worker.seed, row[0])),
     )  # fmt: skip
-    quiz_served = worker.tasks.filter(is_quiz=True).count()
-    in_quiz = quiz_served < campaign_quiz_target(campaign=campaign)
     roll = rng.random()
     if not work and not in_quiz:
         raise _NothingToServe
@@ -117,7 +144,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
         example_id=example_id,
         position=position,
         swapped=rng.random() < 0.5,
-        is_quiz=in_quiz,
+        is_quiz=in_quiz and use_trap,
         served_at=timezone.now(),
     )
 

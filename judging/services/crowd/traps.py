@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from judging import handoff
 from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
 from judging.services.crowd.trust import worker_trust_update
@@ -57,21 +58,29 @@ def clear_cut_answer(mean_a: float, mean_b: float) -> str | None:
 
 
 def trap_question_mark(
-    *, example: Example, accepted_answers: Sequence[str], explanation: str = ""
+    *,
+    example: Example,
+    accepted_answers: Sequence[str],
+    explanation: str = "",
+    pool: str = TrapQuestion.WORK,
 ) -> TrapQuestion:
-    """Make ``example`` a trap question (or change its accepted answers).
+    """Make ``example`` a trap question (or change its accepted answers or pool).
 
-    Accepted answers speak of the stored lists a and b. Answers already given to the
-    example are re-marked and their workers' trust recomputed.
+    Accepted answers speak of the stored lists a and b. ``pool`` is ``"quiz"`` (shown
+    first, with feedback) or ``"work"`` (mixed in, never revealed). Answers already
+    given to the example are re-marked and their workers' trust recomputed.
     """
     accepted = sorted(set(accepted_answers))
     if not accepted or any(a not in CHOICE_LABELS for a in accepted):
         raise ValidationError(
             f"accepted answers must be some of {', '.join(CHOICE_LABELS)}; got {accepted_answers!r}"
         )
+    if pool not in dict(TrapQuestion.POOLS):
+        raise ValidationError(f"pool must be quiz or work; got {pool!r}")
     with transaction.atomic():
         trap, _ = TrapQuestion.objects.update_or_create(
-            example=example, defaults={"accepted_answers": accepted, "explanation": explanation}
+            example=example,
+            defaults={"accepted_answers": accepted, "explanation": explanation, "pool": pool},
         )
         _trap_answers_remark(trap=trap)
     return trap
@@ -89,18 +98,22 @@ def _trap_answers_remark(*, trap: TrapQuestion) -> None:
 def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
     """Forgive (or un-forgive) a trap question; returns how many workers were recomputed.
 
-    A contested trap question counts for nobody's trust and is no longer served.
+    A contested trap question counts for nobody's trust and is no longer served. Every
+    worker who answered it gets their trust, "missed" and accepted answers recomputed in
+    one transaction, handed over to evaluation once. A worker it had stopped stays
+    stopped (they were shown the screen-out page) until an organiser reinstates them.
     """
     with transaction.atomic():
         TrapQuestion.objects.filter(pk=trap.pk).update(contested=contested)
         workers = Worker.objects.filter(answers__example__trap=trap).distinct()
         for worker in workers:
             worker_trust_update(worker=worker)
+        handoff.preference_answers_changed(campaign_id=trap.example.campaign_id)
         return len(workers)
 
 
 def trap_questions_from_judgments(
-    *, campaign: PreferenceCampaign, count: int
+    *, campaign: PreferenceCampaign, count: int, pool: str = TrapQuestion.WORK
 ) -> list[TrapQuestion]:
     """Mark up to ``count`` clear-cut examples as trap questions, from Fine judgments.
 
@@ -108,7 +121,8 @@ def trap_questions_from_judgments(
     and either one list's mean is at least :data:`CLEAR_LEAD` points above the other's
     (that list is better), or both means are ≥ :data:`BOTH_GOOD_FROM` (both good) or
     both ≤ :data:`BOTH_BAD_UP_TO` (both bad). The four kinds are taken in turn, as the
-    thesis gave CrowdFlower 5 trap examples for each of the four answers.
+    thesis gave CrowdFlower 5 trap examples for each of the four answers. They join
+    ``pool`` (``"quiz"`` or ``"work"``).
     """
     fine: dict[tuple[int, int], list[int]] = {}
     for query_id, clip_id, value in campaign.collection.queries.values_list(
@@ -143,6 +157,8 @@ def trap_questions_from_judgments(
             if kinds.get(kind) and len(marked) < count:
                 example, why = kinds[kind].pop(0)
                 marked.append(
-                    trap_question_mark(example=example, accepted_answers=[kind], explanation=why)
+                    trap_question_mark(
+                        example=example, accepted_answers=[kind], explanation=why, pool=pool
+                    )
                 )
     return marked

@@ -1,12 +1,20 @@
 """Worker trust from trap questions (CrowdFlower's gold, thesis §3.2.2) and what follows.
 
 trust = correct ÷ answered among a worker's answers to trap questions that are not
-contested. It is acted on only with enough evidence: after the quiz in quiz mode
-(``quiz_length > 0``), otherwise after ``min_trap_answers`` trap answers. A worker below
-the threshold is **stopped**: all their answers are flagged ``excluded`` (never deleted)
-and their redundancy slots are given back. A worker at or above it is **trusted**: their
-answers to examples that are not trap questions are **accepted** and handed over to
-evaluation (:mod:`judging.handoff`). Forgiving a trap question recomputes all of this.
+contested (quiz and work pools alike), and "missed" = answered − correct: both come
+from the same counts, stored on the worker. Trust is acted on only with enough
+evidence: after the quiz in quiz mode (``quiz_length > 0``), otherwise after
+``min_trap_answers`` trap answers. A worker below the threshold is **stopped**, and so
+is one with ``stop_after_fast_answers`` answers faster than ``fast_answer_seconds``
+(when the campaign asks for it). A stopped worker's answers are all flagged
+``excluded`` (never deleted) and their redundancy slots are given back; a worker at or
+above the threshold is **trusted**: their answers to examples that are not trap
+questions are **accepted** and handed over to evaluation (:mod:`judging.handoff`).
+
+A stopped worker stays stopped — forgiving a trap question recomputes their trust but
+does not bring back someone who was shown the screen-out page — until an organiser
+reinstates them (:func:`judging.services.crowd.workers.worker_reinstate`), which makes
+them ``trusted_by_organiser``: the automatic rules no longer stop them.
 """
 
 from __future__ import annotations
@@ -37,18 +45,24 @@ def worker_trust_update(*, worker: Worker) -> Worker:
         else:
             evidence = answered >= campaign.min_trap_answers
         below = evidence and trust is not None and trust < campaign.trust_threshold
-        trusted = evidence and trust is not None and not below
+        too_fast = bool(campaign.stop_after_fast_answers) and (
+            Answer.objects.filter(worker=worker, seconds__lt=campaign.fast_answer_seconds).count()
+            >= campaign.stop_after_fast_answers
+        )
 
-        status = worker.status
-        if below:
-            status = Worker.STOPPED
-        elif status == Worker.STOPPED:  # forgiven
-            full = worker.served_count >= campaign.max_answers_per_worker
-            status = Worker.FINISHED if full else Worker.ACTIVE
-
+        fields = ["trap_answered", "trap_correct", "trust", "trusted"]
+        if worker.trusted_by_organiser:
+            trusted = True
+        else:
+            trusted = evidence and trust is not None and not below
+            if worker.status != Worker.STOPPED and (below or too_fast):
+                worker.status = Worker.STOPPED
+                worker.stop_reason = Worker.LOW_TRUST if below else Worker.FAST_ANSWERS
+                worker.stopped_at = timezone.now()
+                fields += ["status", "stop_reason", "stopped_at"]
         worker.trap_answered, worker.trap_correct, worker.trust = answered, correct, trust
-        worker.trusted, worker.status = trusted, status
-        worker.save(update_fields=["trap_answered", "trap_correct", "trust", "trusted", "status"])
+        worker.trusted = trusted
+        worker.save(update_fields=fields)
         _answers_reconcile(worker=worker)
     return worker
 

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0006_judgment_sources'),
+        ('judging', '0011_judgment_sources'),
     ]
 
     operations = [

@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0004_preference_campaign_imported_from'),
+        ('judging', '0009_crowd_integrity'),
     ]
 
     operations = [

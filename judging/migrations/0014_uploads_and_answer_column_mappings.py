@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0009_merge_lowcost_and_judgment_sources'),
+        ('judging', '0013_pending_handoffs'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

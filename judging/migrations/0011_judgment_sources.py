@@ -85,7 +85,7 @@ def strings_from_sources(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0005_validated_names_and_texts'),
+        ('judging', '0010_validated_names_and_texts'),
     ]
 
     operations = [

@@ -1,0 +1,287 @@
+"""REST API of the crowd organiser's controls: everything the campaign pages let an organiser
+do (:mod:`judging.views.crowd_campaigns`), one ``APIView`` per operation.
+
+Create a campaign; add examples (two systems' lists, CSV); list,
+mark and forgive trap questions; list workers with their speed and listening figures,
+exclude (with a reason), reinstate, or let one continue in a new browser. Reads go
+through :mod:`judging.selectors` (another organiser's campaign is a 404); writes through
+the crowd services, whose ``ValidationError`` becomes ``400 {"detail": …}``
+(:mod:`config.api_errors`). Answers, each with its speed and listening figures, are
+listed here too; reading campaigns is in :mod:`judging.apis`;
+changing their settings, and closing or reopening them, in :mod:`judging.apis_campaigns`.
+"""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+
+from judging import selectors
+from judging.apis import CampaignSerializer, OrganiserApi
+from judging.forms.crowd import CampaignForm
+from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
+from judging.models.crowd import CHOICE_LABELS
+from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.examples import examples_from_systems, examples_import_csv
+from judging.services.crowd.traps import trap_question_contest, trap_question_mark
+from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
+
+
+class CampaignCreateApi(OrganiserApi):
+    """A new campaign on a collection (no examples yet), with the fields of the page's form."""
+
+    class InputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = PreferenceCampaign
+            fields = CampaignForm.Meta.fields
+
+    @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
+    def post(self, request, collection_id: int):
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        options = dict(data.validated_data)
+        campaign = preference_campaign_create(
+            collection=collection, name=options.pop("name"), system_pairs=None, **options
+        )
+        campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign.pk)
+        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+
+
+class ExamplesAddedSerializer(serializers.Serializer):
+    created = serializers.IntegerField()
+
+
+class ExamplesFromSystemsApi(OrganiserApi):
+    """Add one example per query where the two systems' top-k lists differ."""
+
+    class InputSerializer(serializers.Serializer):
+        system_a = serializers.IntegerField(help_text="Id of a system of the collection.")
+        system_b = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses={201: ExamplesAddedSerializer})
+    def post(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        collection = campaign.collection
+        system_a = selectors.collection_system(
+            collection=collection, system_id=data.validated_data["system_a"]
+        )
+        system_b = selectors.collection_system(
+            collection=collection, system_id=data.validated_data["system_b"]
+        )
+        if system_a == system_b:
+            raise serializers.ValidationError({"detail": "Choose two different systems."})
+        new = examples_from_systems(campaign=campaign, system_a=system_a, system_b=system_b)
+        return Response({"created": len(new)}, status=status.HTTP_201_CREATED)
+
+
+class ExamplesFromCsvApi(OrganiserApi):
+    """Import examples (and trap questions) from CSV text (docs/preference-examples-csv.md);
+    all or nothing, the bad line named."""
+
+    class InputSerializer(serializers.Serializer):
+        csv = serializers.CharField(trim_whitespace=False, max_length=10_000_000)
+
+    @extend_schema(request=InputSerializer, responses={201: ExamplesAddedSerializer})
+    def post(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        new = examples_import_csv(campaign=campaign, text=data.validated_data["csv"])
+        return Response({"created": len(new)}, status=status.HTTP_201_CREATED)
+
+
+class TrapQuestionSerializer(serializers.ModelSerializer):
+    query = serializers.CharField(source="example.query.clip.external_id")
+    seen = serializers.IntegerField(help_text="Answers given to it.")
+    missed = serializers.IntegerField(help_text="Of those, answers it does not accept.")
+
+    class Meta:
+        model = TrapQuestion
+        fields = ["id", "example", "query", "pool", "accepted_answers", "explanation",
+                  "contested", "seen", "missed"]  # fmt: skip
+
+
+class TrapQuestionListApi(OrganiserApi):
+    """The campaign's trap questions, most missed first."""
+
+    @extend_schema(responses=TrapQuestionSerializer(many=True))
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        traps = selectors.campaign_trap_questions(campaign=campaign)
+        return Response(TrapQuestionSerializer(traps, many=True).data)
+
+
+class TrapQuestionMarkApi(OrganiserApi):
+    """Make an example a trap question (or change its accepted answers or pool)."""
+
+    class InputSerializer(serializers.Serializer):
+        accepted_answers = serializers.ListField(
+            child=serializers.ChoiceField(choices=list(CHOICE_LABELS)), allow_empty=False,
+            help_text="About the stored lists a and b.",
+        )  # fmt: skip
+        explanation = serializers.CharField(required=False, allow_blank=True, default="")
+        pool = serializers.ChoiceField(choices=TrapQuestion.POOLS, default=TrapQuestion.WORK)
+
+    @extend_schema(request=InputSerializer, responses={201: TrapQuestionSerializer})
+    def post(self, request, campaign_id: int, example_id: int):
+        campaign = self.get_campaign(campaign_id)
+        example = get_object_or_404(campaign.examples, pk=example_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        trap = trap_question_mark(example=example, **data.validated_data)
+        trap = selectors.campaign_trap_questions(campaign=campaign).get(pk=trap.pk)
+        return Response(TrapQuestionSerializer(trap).data, status=status.HTTP_201_CREATED)
+
+
+class TrapQuestionContestApi(OrganiserApi):
+    """Forgive a trap question (``contested: true``) or count it again; every worker who
+    answered it is recomputed, and the campaign handed over to evaluation once."""
+
+    class InputSerializer(serializers.Serializer):
+        contested = serializers.BooleanField()
+
+    class OutputSerializer(serializers.Serializer):
+        workers_recomputed = serializers.IntegerField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request, campaign_id: int, trap_id: int):
+        campaign = self.get_campaign(campaign_id)
+        trap = get_object_or_404(TrapQuestion, pk=trap_id, example__campaign=campaign)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        count = trap_question_contest(trap=trap, contested=data.validated_data["contested"])
+        return Response({"workers_recomputed": count})
+
+
+class WorkerSerializer(serializers.Serializer):
+    """A worker with the figures of the organiser's workers page (:class:`WorkerRow`)."""
+
+    id = serializers.IntegerField(source="worker.pk")
+    platform = serializers.CharField(source="worker.platform")
+    platform_id = serializers.CharField(source="worker.platform_id")
+    status = serializers.CharField(source="worker.status")
+    stop_reason = serializers.CharField(source="worker.stop_reason")
+    stop_note = serializers.CharField(source="worker.stop_note")
+    stopped_at = serializers.DateTimeField(source="worker.stopped_at", allow_null=True)
+    trusted = serializers.BooleanField(source="worker.trusted")
+    trusted_by_organiser = serializers.BooleanField(source="worker.trusted_by_organiser")
+    trust = serializers.FloatField(source="worker.trust", allow_null=True)
+    trap_answered = serializers.IntegerField(source="worker.trap_answered")
+    trap_missed = serializers.IntegerField(source="worker.trap_missed")
+    answers = serializers.IntegerField()
+    median_seconds = serializers.FloatField(allow_null=True)
+    fast_answers = serializers.IntegerField()
+    mean_clips_heard = serializers.FloatField(allow_null=True)
+    listening_refusals = serializers.IntegerField(source="worker.listening_refusals")
+    browser_bound = serializers.SerializerMethodField()
+
+    def get_browser_bound(self, row) -> bool:
+        """False after an organiser's reset: the next arrival binds a browser."""
+        return bool(row.worker.browser_key)
+
+
+STATUS = OpenApiParameter("status", str, enum=list(selectors.WORKER_STATUSES), required=False)
+
+
+class WorkerListApi(OrganiserApi):
+    """The campaign's workers, first arrived first, paginated (``limit``, ``offset``)."""
+
+    @extend_schema(parameters=[STATUS], responses=WorkerSerializer(many=True))
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        workers = selectors.campaign_workers(
+            campaign=campaign, status=request.query_params.get("status", "")
+        )
+        paginator = self.paginator_for_request()
+        page = paginator.paginate_queryset(workers, request, view=self)
+        rows = selectors.worker_rows(campaign=campaign, workers=page)
+        return paginator.get_paginated_response(WorkerSerializer(rows, many=True).data)
+
+
+class WorkerApi(OrganiserApi):
+    """Base of the per-worker operations: the worker of the organiser's campaign, or 404."""
+
+    def get_worker(self, campaign_id: int, worker_id: int) -> Worker:
+        campaign = self.get_campaign(campaign_id)
+        return selectors.campaign_worker(campaign=campaign, worker_id=worker_id)
+
+    def respond(self, worker: Worker) -> Response:
+        worker = selectors.campaign_worker(campaign=worker.campaign, worker_id=worker.pk)
+        [row] = selectors.worker_rows(campaign=worker.campaign, workers=[worker])
+        return Response(WorkerSerializer(row).data)
+
+
+class WorkerExcludeApi(WorkerApi):
+    """Stop a worker for a reason: every answer excluded, the campaign recomputed once."""
+
+    class InputSerializer(serializers.Serializer):
+        reason = serializers.CharField(max_length=2000)
+
+    @extend_schema(request=InputSerializer, responses=WorkerSerializer)
+    def post(self, request, campaign_id: int, worker_id: int):
+        worker = self.get_worker(campaign_id, worker_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        return self.respond(worker_exclude(worker=worker, reason=data.validated_data["reason"]))
+
+
+class WorkerReinstateApi(WorkerApi):
+    """Bring a stopped worker back and vouch for them: their answers count again."""
+
+    @extend_schema(request=None, responses=WorkerSerializer)
+    def post(self, request, campaign_id: int, worker_id: int):
+        return self.respond(worker_reinstate(worker=self.get_worker(campaign_id, worker_id)))
+
+
+class WorkerBrowserResetApi(WorkerApi):
+    """Unbind a worker from their browser: the next arrival with their id binds a new one."""
+
+    @extend_schema(request=None, responses=WorkerSerializer)
+    def post(self, request, campaign_id: int, worker_id: int):
+        return self.respond(worker_browser_reset(worker=self.get_worker(campaign_id, worker_id)))
+
+
+class AnswerListApi(OrganiserApi):
+    """Every answer of the campaign, oldest first; ``accepted`` says whether it counts,
+    ``fast`` whether it came sooner than the campaign's ``fast_answer_seconds``,
+    ``clips_heard`` how many clips' audio the server sent for its task. ``?worker=<id>``
+    keeps one worker's answers."""
+
+    class OutputSerializer(serializers.ModelSerializer):
+        worker = serializers.CharField(source="worker.platform_id")
+        platform = serializers.CharField(source="worker.platform")
+        query = serializers.CharField(source="example.query.clip.external_id")
+        worker_id = serializers.IntegerField()
+        trap_question = serializers.SerializerMethodField()
+        accepted = serializers.SerializerMethodField()
+        fast = serializers.BooleanField()
+
+        class Meta:
+            model = Answer
+            fields = ["id", "example", "query", "worker", "worker_id", "platform", "choice",
+                      "outcome", "swapped", "comment", "served_at", "answered_at", "seconds",
+                      "fast", "clips_heard", "correct", "excluded", "accepted", "accepted_at",
+                      "trap_question"]  # fmt: skip
+
+        def get_trap_question(self, answer) -> bool:
+            return answer.correct is not None
+
+        def get_accepted(self, answer) -> bool:
+            return answer.accepted_at is not None
+
+    @extend_schema(
+        parameters=[OpenApiParameter("worker", int, required=False)],
+        responses=OutputSerializer(many=True),
+    )
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        worker = request.query_params.get("worker", "")
+        answers = selectors.campaign_answers(
+            campaign=campaign, worker_id=int(worker) if worker.isdigit() else None
+        )
+        return self.paginate(answers, self.OutputSerializer)

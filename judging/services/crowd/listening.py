@@ -1,0 +1,92 @@
+"""The crowd's listening check: an answer needs evidence the server recorded.
+
+A campaign with ``listening_check`` on refuses an answer until the server has sent
+(:class:`~judging.models.AudioServed`, recorded by the task's own audio URLs) the audio
+of the query and of at least ``min_clips_per_list`` clips of each list, and at least
+``min_seconds_on_task`` seconds have passed since the task was shown. Clips without an
+audio file are not asked for. The refusal tells the worker what is missing; nothing is
+stored (:func:`judging.services.crowd.answers.answer_submit`).
+
+The same statements run whatever the task is, trap question or not.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from judging.models import AudioServed, Clip, ExampleItem, PreferenceCampaign, PreferenceTask
+
+
+@dataclass(frozen=True)
+class Listening:
+    """What the server sent for one task, against what the campaign asks for."""
+
+    clips_heard: int
+    """Distinct clips (the query included) whose audio was sent for the task."""
+    query_missing: bool
+    lists_missing: tuple[tuple[str, int], ...]
+    """(list as shown, clips of it still to be played), for lists short of the minimum."""
+    seconds_left: int
+
+    @property
+    def enough(self) -> bool:
+        return not (self.query_missing or self.lists_missing or self.seconds_left)
+
+    def message(self, campaign: PreferenceCampaign) -> str:
+        """What the worker reads when their answer is refused."""
+        parts = []
+        if self.query_missing or self.lists_missing:
+            n = campaign.min_clips_per_list
+            clips = "one clip" if n == 1 else f"{n} clips"
+            missing = (["the query"] if self.query_missing else []) + [
+                f"list {label}" for label, _ in self.lists_missing
+            ]
+            parts.append(
+                f"Please listen before answering: play the query and at least {clips} of "
+                f"list A and of list B (still to play: {', '.join(missing)})."
+            )
+        if self.seconds_left:
+            parts.append(
+                f"Please take at least {campaign.min_seconds_on_task} seconds over each task "
+                f"({self.seconds_left} s to go)."
+            )
+        parts.append("Your answer is not saved yet: it is kept below; submit it again then.")
+        return " ".join(parts)
+
+
+def task_listening(
+    *, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime
+) -> Listening:
+    """The listening evidence of ``task`` (see the module doc)."""
+    heard = set(
+        AudioServed.objects.filter(task=task, bytes_sent__gt=0).values_list("clip_id", flat=True)
+    )
+    if not campaign.listening_check:
+        return Listening(len(heard), query_missing=False, lists_missing=(), seconds_left=0)
+    query_id, query_audio = (
+        Clip.objects.filter(as_queries__examples=task.example_id).values_list("pk", "audio").get()
+    )
+    shown = {"a": "B", "b": "A"} if task.swapped else {"a": "A", "b": "B"}
+    audible: dict[str, set[int]] = {"A": set(), "B": set()}
+    for side, clip_id, audio in ExampleItem.objects.filter(example_id=task.example_id).values_list(
+        "side", "clip_id", "clip__audio"
+    ):
+        if audio:
+            audible[shown[side]].add(clip_id)
+    query_missing = bool(query_audio) and query_id not in heard
+    lists_missing: list[tuple[str, int]] = []
+    for label in ("A", "B"):
+        wanted = min(campaign.min_clips_per_list, len(audible[label]))
+        got = len(audible[label] & heard)
+        if got < wanted:
+            lists_missing.append((label, wanted - got))
+    waited = (now - task.served_at).total_seconds()
+    seconds_left = max(0, math.ceil(campaign.min_seconds_on_task - waited))
+    return Listening(
+        clips_heard=len(heard),
+        query_missing=query_missing,
+        lists_missing=tuple(lists_missing),
+        seconds_left=seconds_left,
+    )

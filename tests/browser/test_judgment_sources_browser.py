@@ -1,0 +1,38 @@
+"""In Chromium: an organiser leaves a pilot source out of the results, then counts it again."""
+
+import pytest
+
+from judging.models import RelevanceJudgment
+from tests.conftest import log_in
+from tests.personas import PASSWORD
+from tests.sources import source_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_organiser_leaves_a_pilot_source_out_and_counts_it_again(page, personas, handed_over):
+    collection = personas.collection
+    pilot = source_for(collection, "Pilot run")
+    RelevanceJudgment.objects.create(
+        query=collection.queries.get(), clip=collection.clips.get(external_id="c2"),
+        source=pilot, fine=90,
+    )  # fmt: skip
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/collections/{collection.pk}/")
+    sources = page.get_by_role("region", name="Judgment sources")
+    row = sources.get_by_role("row", name="Pilot run")
+    assert row.get_by_role("cell", name="official: counts").is_visible()
+
+    row.get_by_role("button", name="Leave “Pilot run” out of results").click()
+    page.wait_for_load_state()
+    assert page.get_by_text("“Pilot run” is now left out of results").is_visible()
+    row = page.get_by_role("region", name="Judgment sources").get_by_role("row", name="Pilot run")
+    assert row.get_by_role("cell", name="pilot: left out").is_visible()
+    pilot.refresh_from_db()
+    assert pilot.status == "pilot"
+
+    row.get_by_role("button", name="Count “Pilot run” in results").click()
+    page.wait_for_load_state()
+    assert page.get_by_text("“Pilot run” now counts").is_visible()
+    pilot.refresh_from_db()
+    assert pilot.status == "official"

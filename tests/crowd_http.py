@@ -1,0 +1,97 @@
+"""A crowd worker's browser as plain HTTP: Django's test client, one per browser.
+
+What a dishonest worker with a script can do is exactly what these methods do: open
+links, read the HTML, fetch the audio URLs it names, post forms. Nothing here reads the
+database except :meth:`Browser.wait`, which moves the open task's serving time back
+instead of sleeping (the server's clock rule is what is tested, not the test's patience).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from django.test import Client
+from django.utils import timezone
+
+from judging.models import PreferenceCampaign, PreferenceTask
+
+AUDIO_SRC = re.compile(r'<audio[^>]* src="([^"]+)"')
+KEY = re.compile(r'name="key" value="([^"]+)"')
+CONSENT_TOKEN = re.compile(r'name="token" value="([^"]+)"')
+
+
+class Browser:
+    """One browser (its own cookies) working on one campaign through the task link."""
+
+    def __init__(self, campaign: PreferenceCampaign):
+        self.campaign = campaign
+        self.client = Client()
+        self.base = f"/t/{campaign.token}"
+        self.page = None
+        self.responses: list = []
+
+    def _keep(self, response):
+        self.responses.append(response)
+        return response
+
+    def get(self, path: str, **kwargs):
+        return self._keep(self.client.get(path, **kwargs))
+
+    def post(self, path: str, data: dict):
+        return self._keep(self.client.post(path, data))
+
+    def arrive(self, query: str):
+        return self.get(f"{self.base}/?{query}")
+
+    def consent(self):
+        page = self.get(f"{self.base}/consent/")
+        token = CONSENT_TOKEN.search(page.content.decode()).group(1)
+        return self.post(f"{self.base}/consent/", {"agree": "on", "token": token})
+
+    def start(self, query: str):
+        """Arrive, consent and open the first task."""
+        self.arrive(query)
+        self.consent()
+        return self.task()
+
+    def task(self):
+        self.page = self.get(f"{self.base}/task/")
+        return self.page
+
+    def done(self):
+        return self.get(f"{self.base}/done/")
+
+    @property
+    def key(self) -> str | None:
+        found = KEY.search(self.page.content.decode()) if self.page is not None else None
+        return found.group(1) if found else None
+
+    def audio_urls(self) -> list[str]:
+        return AUDIO_SRC.findall(self.page.content.decode())
+
+    def listen(self, *, query: bool = True, per_list: int = 1) -> list:
+        """Fetch the query's audio and the first ``per_list`` clips of each list."""
+        urls = self.audio_urls()
+        wanted = [u for u in urls if u.endswith("/query")] if query else []
+        for side in ("a", "b"):
+            wanted += [u for u in urls if re.search(rf"/{side}\d+$", u)][:per_list]
+        return [self.get(url, HTTP_RANGE="bytes=0-") for url in wanted]
+
+    def wait(self, seconds: float) -> None:
+        """As if ``seconds`` had passed since the open task was shown."""
+        PreferenceTask.objects.filter(key=self.key).update(
+            served_at=timezone.now() - timedelta(seconds=seconds)
+        )
+
+    def answer(self, choice: str, comment: str = ""):
+        return self.post(
+            f"{self.base}/task/", {"key": self.key, "choice": choice, "comment": comment}
+        )
+
+    def everything_seen(self) -> str:
+        """Every header and body this browser received, as one text."""
+        return "\n".join(
+            str(r.headers) + (r.content.decode(errors="replace") if not r.streaming else "")
+            for r in self.responses
+        )
