@@ -78,6 +78,8 @@ def _member_name(zip_name: str, info: zipfile.ZipInfo) -> str | None:
     """The flat file name a member unpacks to; None for a folder or a file left out."""
     raw = info.filename
     where = f"member '{raw}'"
+    if not raw.strip("/"):
+        raise ImportFailed(zip_name, None, f"{where}: a member without a name")
     if "\\" in raw or raw.startswith("/") or (len(raw) > 1 and raw[1] == ":"):
         raise ImportFailed(zip_name, None, f"{where}: an absolute or Windows path")
     parts = PurePosixPath(raw).parts
