@@ -5,6 +5,8 @@
 found from the URL configuration, so a new one is covered without editing this test.
 """
 
+import re
+
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
@@ -59,7 +61,7 @@ def test_every_api_write_endpoint_answers_a_deeply_nested_body_with_a_400(person
         url = route
         for name, value in ids.items():
             url = url.replace(f"<int:{name}>", str(value))
-        assert "<" not in url, f"no id for {route}"
+        url = re.sub(r"<int:\w+>", "1", url)  # any other id: the body is read first
         client = APIClient() if route == "/api/token/" else api
         response = getattr(client, method)(url, DEEP, content_type="application/json")
         assert response.status_code == 400, (url, method, response.status_code)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -413,6 +414,9 @@ def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch
     url = route
     for name, value in ids.items():
         url = url.replace(f"<int:{name}>", str(value))
+    # An id these tests make nothing for (a crowd example, worker or trap): the body is
+    # still read and checked before the lookup, and a missing row is a JSON 404.
+    url = re.sub(r"<int:\w+>", "1", url)
     value = hostile_json()
     body = data.draw(st.one_of(st.dictionaries(st.sampled_from(OTHER_KEYS), value, max_size=5),
                                value))  # fmt: skip
