@@ -15,7 +15,6 @@ import json
 
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -58,7 +57,6 @@ class UploadApi(OrganiserApi):
     """One kind of upload: store the files, start the import's job, answer with the job."""
 
     kind = ""
-    parser_classes = [MultiPartParser, FormParser]
 
     def initial(self, request, *args, **kwargs):
         """The size first (413 before the body is read), then authentication and permissions

@@ -284,8 +284,9 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:generator_run", "POST", f"{a}/campaigns/{p.pk}/generator/run/", "write", 202, {"measures": [MEASURE], "per_bin": 2}),
         Url("api:job_cancel", "POST", f"{a}/jobs/{job.pk}/cancel/", "write", 200),
         Url("api:job_retry", "POST", f"{a}/jobs/{job.pk}/retry/", "write", 200),
-        # uploads are multipart: a JSON body reaches the parser (415) only past the access rule
-        *[Url(f"api:upload_{kind}", "POST", f"{a}/collections/{c.pk}/uploads/{path}/", "write", 415)
+        # uploads are multipart: a JSON body without files is a 400 ("Choose the … file"),
+        # and is read only past the access rule
+        *[Url(f"api:upload_{kind}", "POST", f"{a}/collections/{c.pk}/uploads/{path}/", "write", 400)
           for kind, path in (("clips", "clips"), ("runs", "runs"), ("judgments", "judgments"),
                              ("mirex", "mirex"), ("answers", "answers"),
                              ("answer_columns", "answers/columns"))],
