@@ -73,8 +73,14 @@ class Leaderboard(models.Model):
     """Systems of a collection on one measure: means, intervals, P(Sat), pairs, groups.
 
     ``measure`` is the measure's canonical name, scale included (``CG(scale=fine)@5``).
-    ``payload`` holds what the pages, exports and API show (see
-    :func:`evaluation.services.leaderboards.leaderboard_payload`).
+    ``payload`` is the whole document the exports and the API give (see
+    :func:`evaluation.services.leaderboards.leaderboard_payload`); it grows with
+    systems × queries and systems², so the pages never load it. They read what
+    :func:`evaluation.services.leaderboard_store.leaderboard_store` split from it when it
+    was stored: ``summary`` (the payload without per-query scores and pairs: one row per
+    system, the report, the test), ``significance`` (the adjusted p-value of every pair,
+    a matrix in rank order), and the rows of :class:`LeaderboardSystem` and
+    :class:`LeaderboardPair`.
     """
 
     collection = models.ForeignKey(
@@ -82,6 +88,8 @@ class Leaderboard(models.Model):
     )
     measure = models.CharField(max_length=200)
     payload = models.JSONField(default=dict)
+    summary = models.JSONField(default=dict)
+    significance = models.JSONField(default=dict)
     computed_at = models.DateTimeField()
 
     class Meta:
@@ -91,9 +99,66 @@ class Leaderboard(models.Model):
                 fields=["collection", "measure"], name="leaderboard_per_collection_measure"
             ),
         ]
+        indexes = [
+            # Covers "which leaderboards, computed when" (status polls, the overview, a
+            # system's page): SQLite then never walks a row, whose later columns lie
+            # beyond the payload's megabytes of overflow pages.
+            models.Index(fields=["collection", "measure", "computed_at"], name="leaderboard_when"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.collection} · {self.measure}"
+
+
+class LeaderboardSystem(models.Model):
+    """One system of a leaderboard, as its page shows it: the leaderboard's row, the
+    per-query scores and P(Sat), and the distributions over queries (10 bins on [0, 1],
+    thesis §3.2.1), counted when the leaderboard was stored."""
+
+    # Looked up through the unique (leaderboard, system) index; no index of its own.
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="systems", db_index=False
+    )
+    system = models.CharField(max_length=200)
+    rank = models.PositiveIntegerField()
+    row = models.JSONField(default=dict)
+    per_query = models.JSONField(default=list, help_text="[[query, score, P(Sat) or null], …]")
+    distributions = models.JSONField(default=dict, help_text="{lambda: [[low, high, count], …]}")
+
+    class Meta:
+        ordering = ["leaderboard", "rank"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "system"], name="leaderboard_system_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.leaderboard} · {self.system}"
+
+
+class LeaderboardPair(models.Model):
+    """One pair of systems of a leaderboard (``data`` is the payload's pair: Δ, interval,
+    p-value, adjusted p-value, ΔP(Sat), report), numbered in the payload's order so that a
+    page of pairs is one indexed range."""
+
+    # Paged through the unique (leaderboard, position) index; no index of its own.
+    leaderboard = models.ForeignKey(
+        Leaderboard, on_delete=models.CASCADE, related_name="pairs", db_index=False
+    )
+    position = models.PositiveIntegerField()
+    data = models.JSONField(default=dict)
+
+    class Meta:
+        ordering = ["leaderboard", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["leaderboard", "position"], name="leaderboard_pair_position_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.leaderboard} · {self.data.get('a')} − {self.data.get('b')}"
 
 
 class ReliabilityStudy(models.Model):

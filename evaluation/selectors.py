@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import QuerySet
+from django.db.models import F, Prefetch, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -180,17 +180,82 @@ def campaign_pool_pairs(*, campaign) -> list[tuple[int, str, str]]:
 
 # --- Stored results -------------------------------------------------------------------
 # The collection or campaign given has passed the access rule already
-# (judging.selectors.access); a missing result is a 404.
+# (judging.selectors.access); a missing result is a 404. Pages read only what they show,
+# through the unique (collection, measure) and (leaderboard, …) indexes, so each page
+# makes the same number of queries and reads a bounded amount whatever the collection's
+# size; the whole payloads are for the exports and the API.
 
 
 def leaderboard_for(*, collection: Collection, measure: str):
-    """The collection's stored leaderboard of ``measure``; 404 if there is none."""
+    """The collection's stored leaderboard of ``measure``, whole payload included; else 404."""
     return get_object_or_404(collection.leaderboards, measure=measure)
+
+
+def leaderboard_summary_for(*, collection: Collection, measure: str, significance: bool = False):
+    """The leaderboard of ``measure`` without its payload: ``summary`` (and ``significance``
+    if asked) as :mod:`evaluation.services.leaderboard_store` split them; else 404."""
+    fields = ["id", "collection_id", "measure", "computed_at", "summary"]
+    if significance:
+        fields.append("significance")
+    return get_object_or_404(collection.leaderboards.only(*fields), measure=measure)
+
+
+def leaderboard_system_for(*, collection: Collection, measure: str, system: str):
+    """One system of the leaderboard of ``measure`` (its row, per-query scores,
+    distributions), with the leaderboard's measure and time; else 404."""
+    from evaluation.models import LeaderboardSystem
+
+    rows = LeaderboardSystem.objects.select_related("leaderboard").only(
+        "system", "rank", "row", "per_query", "distributions",
+        "leaderboard__id", "leaderboard__collection_id", "leaderboard__measure",
+        "leaderboard__computed_at",
+    )  # fmt: skip
+    return get_object_or_404(
+        rows, leaderboard__collection=collection, leaderboard__measure=measure, system=system
+    )
+
+
+def leaderboard_pairs(*, leaderboard) -> QuerySet:
+    """The pairs of a leaderboard in the payload's order, as their stored dicts (to page)."""
+    return leaderboard.pairs.order_by("position").values_list("data", flat=True)
 
 
 def reliability_study_for(*, collection: Collection, measure: str):
     """The collection's stored G-study and D-study of ``measure``; 404 if there is none."""
     return get_object_or_404(collection.reliability_studies, measure=measure)
+
+
+def collection_results_overview(*, collection: Collection) -> dict:
+    """What the overview lists: each leaderboard, estimated leaderboard, study and campaign
+    mapping by name, with the few numbers it shows read out of the payloads by the database."""
+    from evaluation.models import ReliabilityStudy, SatisfactionMapping
+
+    mappings = (
+        SatisfactionMapping.objects.order_by("measure")
+        .only("id", "campaign_id", "measure")
+        .annotate(n_answers=F("payload__n_answers"))
+    )
+    campaigns = collection.preference_campaigns.order_by("name").prefetch_related(
+        Prefetch("satisfaction_mappings", queryset=mappings)
+    )
+    studies = (
+        ReliabilityStudy.objects.filter(collection=collection)
+        .order_by("measure")
+        .values("measure", "computed_at")
+        .annotate(
+            erho2=F("payload__erho2"), phi=F("payload__phi"), n_queries=F("payload__n_queries")
+        )
+    )
+    return {
+        "leaderboards": list(
+            collection.leaderboards.order_by("measure").values("measure", "computed_at")
+        ),
+        "estimated": list(
+            collection.estimated_leaderboards.order_by("measure").values_list("measure", flat=True)
+        ),
+        "studies": list(studies),
+        "campaigns": campaigns,
+    }
 
 
 def estimated_leaderboard_for(*, collection: Collection, measure: str):
@@ -243,11 +308,15 @@ def collection_results_status(*, collection: Collection) -> dict:
         "recompute": collection_recompute(collection=collection),
         "leaderboards": [
             {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.leaderboards.values_list("measure", "computed_at")
+            for m, t in collection.leaderboards.order_by("measure").values_list(
+                "measure", "computed_at"
+            )
         ],
         "reliability": [
             {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.reliability_studies.values_list("measure", "computed_at")
+            for m, t in collection.reliability_studies.order_by("measure").values_list(
+                "measure", "computed_at"
+            )
         ],
     }
 

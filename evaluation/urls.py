@@ -10,6 +10,7 @@ urlpatterns = [
     path("collections/<int:pk>/results/recompute/", views.results_recompute, name="results_recompute"),
     path("collections/<int:pk>/results/leaderboard/", views.leaderboard, name="leaderboard"),
     path("collections/<int:pk>/results/leaderboard.<str:fmt>", views.leaderboard_export, name="leaderboard_export"),
+    path("collections/<int:pk>/results/significance/", views.significance, name="significance"),
     path("collections/<int:pk>/results/systems/<int:system_id>/", views.system_detail, name="system"),
     path("collections/<int:pk>/results/reliability/", views.reliability, name="reliability"),
     path("collections/<int:pk>/results/mapping/", views.mapping, name="mapping"),

@@ -1,12 +1,18 @@
-"""Organiser pages of results: overview with progress, leaderboard, system, reliability, exports.
+"""Organiser pages of results: overview with progress, leaderboard, significance, system,
+reliability, mapping, exports.
 
 Thin: look up the organiser's collection (:mod:`judging.selectors.access`), read what
-the last recompute stored (:mod:`evaluation.selectors`), render; files are built by
-:mod:`evaluation.exports`.
+the last recompute stored (:mod:`evaluation.selectors`: only what the page shows, never
+a whole payload), render; plots are data the browser draws (:mod:`evaluation.plots`);
+files are built by :mod:`evaluation.exports`. Long lists (pairs of systems, per-query
+scores) come a page at a time (``?page=N``).
 """
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
+from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -34,8 +40,25 @@ def _measure(request) -> str:
     return measure
 
 
-def _leaderboard(collection: Collection, measure: str):
-    return selectors.leaderboard_for(collection=collection, measure=measure)
+PAIRS_PER_PAGE = 50
+QUERIES_PER_PAGE = 100
+
+
+def _page(request, items, per_page: int):
+    """One page of ``items`` (``?page=N``; past the end, the last page)."""
+    return Paginator(items, per_page).get_page(request.GET.get("page"))
+
+
+def _figures(collection: Collection, page: str, page_plots: dict, **query) -> list[dict]:
+    """Each plot with the link to its CSV (same numbers) for ``evaluation/_plot.html``."""
+    return [
+        {
+            "plot": plot,
+            "csv_url": reverse("evaluation:plot_csv", args=[collection.pk, page, name])
+            + f"?{urlencode(query)}",
+        }
+        for name, plot in page_plots.items()
+    ]
 
 
 def _format(fmt: str) -> str:
@@ -48,14 +71,9 @@ def _format(fmt: str) -> str:
 @require_GET
 def results_overview(request, pk: int):
     collection = _collection(request, pk)
-    campaigns = collection.preference_campaigns.order_by("name").prefetch_related(
-        "satisfaction_mappings"
-    )
     context = {
         "collection": collection,
-        "leaderboards": collection.leaderboards.order_by("measure"),
-        "studies": collection.reliability_studies.order_by("measure"),
-        "campaigns": campaigns,
+        **selectors.collection_results_overview(collection=collection),
         "recompute": selectors.collection_recompute(collection=collection),
     }
     return render(request, "evaluation/results.html", context)
@@ -92,21 +110,22 @@ def results_recompute(request, pk: int):
 @require_GET
 def leaderboard(request, pk: int):
     collection = _collection(request, pk)
-    board = _leaderboard(collection, _measure(request))
-    payload = board.payload
+    board = selectors.leaderboard_summary_for(collection=collection, measure=_measure(request))
     context = {
         "collection": collection,
         "board": board,
-        "payload": payload,
-        "rows": _rows_with_system_ids(collection, payload),
-        "plots": plots.leaderboard_plots(payload),
+        "summary": board.summary,
+        "rows": _rows_with_system_ids(collection, board.summary),
+        "figures": _figures(
+            collection, "leaderboard", plots.leaderboard_plots(board.summary), measure=board.measure
+        ),
         "recompute": selectors.collection_recompute(collection=collection),
-        "study": collection.reliability_studies.filter(measure=board.measure).first(),
+        "has_study": collection.reliability_studies.filter(measure=board.measure).exists(),
     }
     return render(request, "evaluation/leaderboard.html", context)
 
 
-def _rows_with_system_ids(collection: Collection, payload: dict) -> list[dict]:
+def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:
     """The leaderboard's rows, each with its system's id for the system page's URL.
 
     Systems are addressed by id, never by name: a name may hold "/" or anything else a
@@ -115,32 +134,51 @@ def _rows_with_system_ids(collection: Collection, payload: dict) -> list[dict]:
     ids = dict(
         judging_selectors.collection_systems(collection=collection).values_list("name", "pk")
     )
-    return [{**row, "system_id": ids.get(row["system"])} for row in payload["rows"]]
+    return [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
+
+
+@organiser_required
+@require_GET
+def significance(request, pk: int):
+    """Every pair of systems of a leaderboard: the heat map and a page of the table
+    (thesis §5.6.2: Δ with its interval, p-value, adjusted p-value)."""
+    collection = _collection(request, pk)
+    board = selectors.leaderboard_summary_for(
+        collection=collection, measure=_measure(request), significance=True
+    )
+    page_plots = plots.significance_plots(board.summary, board.significance)
+    context = {
+        "collection": collection,
+        "board": board,
+        "summary": board.summary,
+        "pairs": _page(request, selectors.leaderboard_pairs(leaderboard=board), PAIRS_PER_PAGE),
+        "page_query": urlencode({"measure": board.measure}) + "&",
+        "figures": _figures(collection, "significance", page_plots, measure=board.measure),
+        "recompute": selectors.collection_recompute(collection=collection),
+    }
+    return render(request, "evaluation/significance.html", context)
 
 
 @organiser_required
 @require_GET
 def system_detail(request, pk: int, system_id: int):
     collection = _collection(request, pk)
-    system = judging_selectors.collection_system(collection=collection, system_id=system_id).name
-    board = _leaderboard(collection, _measure(request))
-    payload = board.payload
-    if system not in payload["systems"]:
-        raise Http404("No such system in this leaderboard.")
-    index = payload["systems"].index(system)
-    psat = payload.get("psat")
-    per_query = [
-        {"query": q, "score": payload["scores"][index][j], "psat": psat[index][j] if psat else None}
-        for j, q in enumerate(payload["queries"])
-    ]
+    system = judging_selectors.collection_system(collection=collection, system_id=system_id)
+    entry = selectors.leaderboard_system_for(
+        collection=collection, measure=_measure(request), system=system.name
+    )
+    board = entry.leaderboard
+    page_plots = plots.system_plots(board.measure, entry.distributions)
     context = {
         "collection": collection,
         "board": board,
-        "payload": payload,
-        "system": system,
-        "row": next(r for r in payload["rows"] if r["system"] == system),
-        "per_query": per_query,
-        "plots": plots.system_plots(payload, system),
+        "system": entry.system,
+        "row": entry.row,
+        "per_query": _page(request, entry.per_query, QUERIES_PER_PAGE),
+        "page_query": urlencode({"measure": board.measure}) + "&",
+        "figures": _figures(
+            collection, "system", page_plots, measure=board.measure, system=entry.system
+        ),
         "recompute": selectors.collection_recompute(collection=collection),
     }
     return render(request, "evaluation/system.html", context)
@@ -151,11 +189,12 @@ def system_detail(request, pk: int, system_id: int):
 def reliability(request, pk: int):
     collection = _collection(request, pk)
     study = selectors.reliability_study_for(collection=collection, measure=_measure(request))
+    page_plots = plots.reliability_plots(study.payload)
     context = {
         "collection": collection,
         "study": study,
         "payload": study.payload,
-        "plots": plots.reliability_plots(study.payload),
+        "figures": _figures(collection, "reliability", page_plots, measure=study.measure),
         "recompute": selectors.collection_recompute(collection=collection),
     }
     return render(request, "evaluation/reliability.html", context)
@@ -212,13 +251,19 @@ def mapping(request, pk: int):
     chosen = mappings.filter(measure=measure).first() if measure else mappings.first()
     if measure and chosen is None:
         raise Http404("No mapping of this measure for this campaign.")
+    figures = []
+    if chosen:
+        figures = _figures(
+            collection, "mapping", plots.mapping_plots(chosen.payload),
+            campaign=campaign.pk, measure=chosen.measure,
+        )  # fmt: skip
     context = {
         "collection": collection,
         "campaign": campaign,
         "mapping": chosen,
         "payload": chosen.payload if chosen else None,
         "measures": list(mappings.values_list("measure", flat=True)),
-        "plots": plots.mapping_plots(chosen.payload) if chosen else {},
+        "figures": figures,
         "bins": _mapping_bins(chosen.payload) if chosen else [],
         "recompute": selectors.campaign_recompute(campaign=campaign),
     }
@@ -259,13 +304,18 @@ def plot_csv(request, pk: int, page: str, plot: str):
         return exports.plot_csv(page_plots[plot], filename=filename)
     measure = _measure(request)
     if page == "leaderboard":
-        page_plots = plots.leaderboard_plots(_leaderboard(collection, measure).payload)
+        board = selectors.leaderboard_summary_for(collection=collection, measure=measure)
+        page_plots = plots.leaderboard_plots(board.summary)
+    elif page == "significance":
+        board = selectors.leaderboard_summary_for(
+            collection=collection, measure=measure, significance=True
+        )
+        page_plots = plots.significance_plots(board.summary, board.significance)
     elif page == "system":
-        payload = _leaderboard(collection, measure).payload
-        system = request.GET.get("system", "")
-        if system not in payload["systems"]:
-            raise Http404("No such system in this leaderboard.")
-        page_plots = plots.system_plots(payload, system)
+        entry = selectors.leaderboard_system_for(
+            collection=collection, measure=measure, system=request.GET.get("system", "")
+        )
+        page_plots = plots.system_plots(measure, entry.distributions)
     elif page == "reliability":
         study = selectors.reliability_study_for(collection=collection, measure=measure)
         page_plots = plots.reliability_plots(study.payload)
@@ -282,7 +332,7 @@ def plot_csv(request, pk: int, page: str, plot: str):
 def leaderboard_export(request, pk: int, fmt: str):
     """The leaderboard as CSV (systems; ``?table=pairs`` for the pairs) or JSON (everything)."""
     collection = _collection(request, pk)
-    board = _leaderboard(collection, _measure(request))
+    board = selectors.leaderboard_for(collection=collection, measure=_measure(request))
     if _format(fmt) == "json":
         return exports.leaderboard_json(collection=collection, board=board)
     table = request.GET.get("table", "systems")

@@ -6,8 +6,8 @@ back when migrated backwards: nothing a person imported is lost either way.
 """
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
+
+from tests.migrating import migrate, migrate_to_latest
 
 BEFORE = [("judging", "0003_preference_campaigns"), ("evaluation", "0003_satisfaction_mappings")]
 AFTER = [
@@ -16,24 +16,12 @@ AFTER = [
 ]
 
 
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def migrate_to_latest() -> None:
-    """Leave the schema as the other tests expect it: every app at its newest migration."""
-    migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
-
-
 @pytest.mark.django_db(transaction=True)
 def test_the_imported_file_name_moves_to_the_campaign_and_back():
     try:
         check_forwards_and_backwards()
     finally:
-        migrate_to_latest()  # whatever failed (AFTER is no longer the newest)
+        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
 
 
 def check_forwards_and_backwards():

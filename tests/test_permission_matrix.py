@@ -172,6 +172,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
         Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),
         Url("evaluation:leaderboard_export", "GET", f"{rs}/leaderboard.csv?measure={M}", "read", 200),
+        Url("evaluation:significance", "GET", f"{rs}/significance/?measure={M}", "read", 200),
         Url("evaluation:system", "GET", f"{rs}/systems/{alpha.pk}/?measure={M}", "read", 200),
         Url("evaluation:reliability", "GET", f"{rs}/reliability/?measure={M}", "read", 200),
         Url("evaluation:mapping", "GET", f"{rs}/mapping/?campaign={p.pk}", "read", 200),

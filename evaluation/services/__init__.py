@@ -1,10 +1,11 @@
 """Writes of the evaluation layer, one module per area.
 
-``recompute`` (the coalescing state machine) ← ``leaderboards`` ← ``estimates``
-(estimates from incomplete judgments: low-cost campaigns, estimated leaderboards) ←
-``results`` (a collection's leaderboards and reliability studies) ← ``mappings`` (a
-campaign's satisfaction mapping) ← ``computers`` (what each kind of recompute target
-runs, and the task body): each imports only those to its left. The most used services are
+``recompute`` (the coalescing state machine) ← ``leaderboard_store`` (a leaderboard
+and the parts its pages read) ← ``leaderboards`` ← ``estimates`` (estimates from
+incomplete judgments: low-cost campaigns, estimated leaderboards) ← ``results`` (a
+collection's leaderboards and reliability studies) ← ``mappings`` (a campaign's
+satisfaction mapping) ← ``computers`` (what each kind of recompute target runs, and the
+task body): each imports only those to its left. The most used services are
 re-exported here.
 """
 

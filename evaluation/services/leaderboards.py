@@ -4,7 +4,8 @@ Everything numerical comes from :mod:`evaluation.core` (``evaluate`` for the sco
 ``evaluation.core.stats`` for intervals, tests, mappings and Generalizability Theory);
 this module only arranges inputs and stores outputs as JSON payloads.
 
-Leaderboard payload (what pages, exports and the API show)::
+Leaderboard payload (what the exports and the API give; the pages read the parts
+:mod:`evaluation.services.leaderboard_store` splits from it when it is stored)::
 
     measure, n_queries, systems, queries, scores[i][j], psat[i][j] | None,
     mapping: {source: "published" | "campaign", label, coefficients} | None,
@@ -40,8 +41,9 @@ from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.core.trec import Qrels, Run
-from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
+from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
+from evaluation.services.leaderboard_store import leaderboard_store
 from evaluation.services.recompute import Report, no_report
 from judging.models import Collection
 
@@ -336,11 +338,7 @@ def collection_results_store(
         collection.leaderboards.exclude(measure__in=labels).delete()
         collection.reliability_studies.exclude(measure__in=labels).delete()
         for label, board, study in payloads:
-            Leaderboard.objects.update_or_create(
-                collection=collection,
-                measure=label,
-                defaults={"payload": board, "computed_at": now},
-            )
+            leaderboard_store(collection=collection, measure=label, payload=board, computed_at=now)
             ReliabilityStudy.objects.update_or_create(
                 collection=collection,
                 measure=label,

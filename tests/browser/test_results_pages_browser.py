@@ -47,3 +47,27 @@ def test_an_organiser_sorts_the_leaderboard_sees_plots_and_downloads_csv(page, p
     assert text.splitlines()[0] == "label,mean,low,high"
     assert len(text.splitlines()) == 4
     assert quote(MEASURE) in page.url
+
+
+def test_the_significance_and_system_pages_draw_their_plots_from_the_stored_data(page, personas):
+    store_results(personas.collection)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(
+        f"/collections/{personas.collection.pk}/results/leaderboard/?measure={quote(MEASURE)}"
+    )
+    page.get_by_role("link", name="Significance of every pair").click()
+    assert page.get_by_role("heading", name=f"Significance: {MEASURE}").is_visible()
+    heat = page.get_by_role("img", name="Adjusted p-values (bootstrap, holm)")
+    assert heat.bounding_box()["width"] > 150
+    # Three systems: 3 × 3 cells but the diagonal, each titled with its adjusted p-value
+    # (tests/results_payloads.py: Alpha–Gamma p = 0.001, Holm-adjusted × 3).
+    cells = page.locator("#plot-pvalues g.marks rect")
+    assert cells.count() == 6
+    assert "Alpha – Gamma: 0.003" in cells.locator("title").all_text_contents()
+
+    page.go_back()
+    page.get_by_role("link", name="Beta", exact=True).click()
+    histogram = page.get_by_role("img", name=f"Distribution of {MEASURE} over queries")
+    assert histogram.bounding_box()["height"] > 100
+    bars = page.locator("#plot-lambda g.marks rect title").all_text_contents()
+    assert bars[5:7] == ["[0.5, 0.6): 1", "[0.6, 0.7): 1"]  # Beta's 0.5 and 0.6
