@@ -13,6 +13,8 @@ exception                         status  body
                                           without replace, a system with another team)
 django ``ValidationError``        400     ``{"detail": "<the messages, joined>"}``
 DRF ``ValidationError``           400     DRF's field errors
+``UploadRefused`` (judging)       413,    ``{"detail": "<why>"}``: an upload over the
+                                  400     limits, or a file refused before its import
 ``Http404``                       404     ``{"detail": "..."}``
 ``PermissionDenied``              403     ``{"detail": "..."}``
 ================================  ======  =========================================
@@ -25,6 +27,7 @@ from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
 from judging.services.conflicts import Conflict
+from judging.services.uploads import UploadRefused
 
 
 class ConflictResponse(exceptions.APIException):
@@ -34,7 +37,11 @@ class ConflictResponse(exceptions.APIException):
 
 
 def api_exception_handler(exc, context):
-    if isinstance(exc, Conflict):
+    if isinstance(exc, UploadRefused):
+        status = exc.status
+        exc = exceptions.APIException(exc.message)
+        exc.status_code = status
+    elif isinstance(exc, Conflict):
         exc = ConflictResponse(" ".join(exc.messages))
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError({"detail": " ".join(exc.messages)})

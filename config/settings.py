@@ -229,3 +229,15 @@ EARSHOT_RECOMPUTE_DELAY = env_int("EARSHOT_RECOMPUTE_DELAY_MS", 1000, minimum=0)
 EARSHOT_RECOMPUTE_MIN_INTERVAL = (
     env_int("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", 10_000, minimum=0) / 1000
 )
+
+# Uploads from the browser and the API (judging/services/uploads.py): where the files
+# wait for their background job (the web and the Celery worker must both reach it), and
+# the limits each upload page states. A bigger request is refused with 413 before it is
+# read; a reverse proxy in front should allow the same size (nginx client_max_body_size).
+EARSHOT_UPLOAD_ROOT = Path(env_str("EARSHOT_UPLOAD_ROOT", str(VAR_DIR / "uploads")))
+EARSHOT_UPLOAD_MAX_BYTES = env_int("EARSHOT_UPLOAD_MAX_MB", 1024, minimum=1) * 1024 * 1024
+EARSHOT_UPLOAD_TEXT_MAX_BYTES = env_int("EARSHOT_UPLOAD_TEXT_MAX_MB", 200, minimum=1) * 1024 * 1024
+EARSHOT_UPLOAD_MAX_FILES = env_int("EARSHOT_UPLOAD_MAX_FILES", 5000, minimum=1)
+EARSHOT_ZIP_MAX_MEMBERS = env_int("EARSHOT_ZIP_MAX_MEMBERS", 20_000, minimum=1)
+EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) * 1024 * 1024
+DATA_UPLOAD_MAX_NUMBER_FILES = EARSHOT_UPLOAD_MAX_FILES  # Django refuses more files in one request

@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from judging import apis, apis_campaigns, apis_collections, apis_jobs, apis_people, crowd_apis
+from judging import (
+    apis,
+    apis_campaigns,
+    apis_collections,
+    apis_jobs,
+    apis_people,
+    apis_uploads,
+    crowd_apis,
+)
 
 urlpatterns = [
     path("token/", apis.TokenObtainApi.as_view(), name="token"),
@@ -62,4 +70,12 @@ urlpatterns = [
     # Background jobs (judging.apis_jobs)
     path("jobs/<int:job_id>/", apis_jobs.JobDetailApi.as_view(), name="job_detail"),
     path("jobs/<int:job_id>/cancel/", apis_jobs.JobCancelApi.as_view(), name="job_cancel"),
+    path("jobs/<int:job_id>/retry/", apis_jobs.JobRetryApi.as_view(), name="job_retry"),
+    # Uploads, each imported by a background job (judging.apis_uploads)
+    path("collections/<int:collection_id>/uploads/clips/", apis_uploads.ClipsUploadApi.as_view(), name="upload_clips"),
+    path("collections/<int:collection_id>/uploads/runs/", apis_uploads.RunsUploadApi.as_view(), name="upload_runs"),
+    path("collections/<int:collection_id>/uploads/judgments/", apis_uploads.JudgmentsUploadApi.as_view(), name="upload_judgments"),
+    path("collections/<int:collection_id>/uploads/mirex/", apis_uploads.MirexUploadApi.as_view(), name="upload_mirex"),
+    path("collections/<int:collection_id>/uploads/answers/", apis_uploads.AnswersUploadApi.as_view(), name="upload_answers"),
+    path("collections/<int:collection_id>/uploads/answers/columns/", apis_uploads.AnswerColumnsApi.as_view(), name="upload_answer_columns"),
 ]  # fmt: skip

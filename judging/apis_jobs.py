@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from judging import selectors
 from judging.apis import OrganiserApi
 from judging.models import Job
-from judging.services.jobs import job_cancel
+from judging.services.jobs import job_cancel, job_retry
 
 
 class JobSerializer(serializers.Serializer):
@@ -54,3 +54,13 @@ class JobCancelApi(OrganiserApi):
     def post(self, request, job_id: int):
         job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
         return Response(JobSerializer(job_cancel(job=job).to_dict()).data)
+
+
+class JobRetryApi(OrganiserApi):
+    """Send again a job the broker never received (its state says ``failed`` with the message
+    that the worker could not be reached); any other job is returned unchanged."""
+
+    @extend_schema(request=None, responses=JobSerializer)
+    def post(self, request, job_id: int):
+        job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
+        return Response(JobSerializer(job_retry(job=job).to_dict()).data)

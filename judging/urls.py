@@ -11,6 +11,7 @@ from judging.views import (
     people,
     relevance_campaigns,
     sources,
+    uploads,
 )
 
 app_name = "judging"
@@ -141,21 +142,63 @@ urlpatterns += [
 # Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.
 urlpatterns += [
     path("collections/<int:pk>/edit/", collections.collection_edit, name="collection_edit"),
-    path("collections/<int:pk>/archive/", collections.collection_archive_view, name="collection_archive"),
-    path("collections/<int:pk>/sharing/", collections.collection_sharing, name="collection_sharing"),
-    path("collections/<int:pk>/sharing/remove/", collections.collection_unshare_view, name="collection_unshare"),
+    path(
+        "collections/<int:pk>/archive/",
+        collections.collection_archive_view,
+        name="collection_archive",
+    ),
+    path(
+        "collections/<int:pk>/sharing/", collections.collection_sharing, name="collection_sharing"
+    ),
+    path(
+        "collections/<int:pk>/sharing/remove/",
+        collections.collection_unshare_view,
+        name="collection_unshare",
+    ),
     path("people/", people.people, name="people"),
     path("people/<int:user_pk>/invitation/", people.invitation_new, name="invitation_new"),
     path("invitation/<str:token>/", people.invitation, name="invitation"),
-    path("relevance-campaigns/<int:pk>/settings/", campaign_settings.relevance_campaign_settings, name="relevance_campaign_settings"),
-    path("relevance-campaigns/<int:pk>/open/", campaign_settings.relevance_campaign_open, name="relevance_campaign_open"),
-    path("relevance-campaigns/<int:pk>/assessors/", campaign_settings.relevance_campaign_assessors, name="relevance_campaign_assessors"),
-    path("relevance-campaigns/<int:pk>/assessors/<int:user_pk>/remove/", campaign_settings.relevance_campaign_assessor_remove_view, name="relevance_campaign_assessor_remove"),
-    path("campaigns/<int:pk>/settings/", campaign_settings.preference_campaign_settings, name="preference_campaign_settings"),
-    path("campaigns/<int:pk>/open/", campaign_settings.preference_campaign_open, name="preference_campaign_open"),
+    path(
+        "relevance-campaigns/<int:pk>/settings/",
+        campaign_settings.relevance_campaign_settings,
+        name="relevance_campaign_settings",
+    ),
+    path(
+        "relevance-campaigns/<int:pk>/open/",
+        campaign_settings.relevance_campaign_open,
+        name="relevance_campaign_open",
+    ),
+    path(
+        "relevance-campaigns/<int:pk>/assessors/",
+        campaign_settings.relevance_campaign_assessors,
+        name="relevance_campaign_assessors",
+    ),
+    path(
+        "relevance-campaigns/<int:pk>/assessors/<int:user_pk>/remove/",
+        campaign_settings.relevance_campaign_assessor_remove_view,
+        name="relevance_campaign_assessor_remove",
+    ),
+    path(
+        "campaigns/<int:pk>/settings/",
+        campaign_settings.preference_campaign_settings,
+        name="preference_campaign_settings",
+    ),
+    path(
+        "campaigns/<int:pk>/open/",
+        campaign_settings.preference_campaign_open,
+        name="preference_campaign_open",
+    ),
     path("campaigns/<int:pk>/generator/", generator.generator, name="preference_generator"),
     path("jobs/<int:pk>/", jobs.job_page, name="job"),
     path("jobs/<int:pk>/status.json", jobs.job_status, name="job_status"),
     path("jobs/<int:pk>/result/", jobs.job_result, name="job_result"),
     path("jobs/<int:pk>/cancel/", jobs.job_cancel_view, name="job_cancel"),
+    path("jobs/<int:pk>/retry/", jobs.job_retry_view, name="job_retry"),
+]
+
+# Uploads with progress (judging/views/uploads.py): each runs its importer as a job.
+urlpatterns += [
+    path("collections/<int:pk>/uploads/", uploads.upload_index, name="uploads"),
+    path("collections/<int:pk>/uploads/<slug:kind>/", uploads.upload_new, name="upload_new"),
+    path("collections/<int:pk>/uploads/answers/<int:upload_pk>/columns/", uploads.upload_columns, name="upload_columns"),
 ]  # fmt: skip

@@ -18,7 +18,7 @@ import pytest
 
 from tests.personas import make_personas
 
-pytest_plugins = ["tests.crowd_fixtures"]
+pytest_plugins = ["tests.crowd_fixtures", "tests.uploads"]
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's sync API + Django ORM
 
@@ -104,6 +104,9 @@ def _worker_database_url() -> str:
 
 REDIS_DIR = Path(tempfile.mkdtemp(prefix="earshot-redis-"))
 """Where this test session's embedded Redis listens (``REDIS_DIR/redis.sock``)."""
+WORKER_FILES = REDIS_DIR / "files"
+"""Uploads and stored audio of the real-worker tests: the worker and the live server both
+use ``WORKER_FILES/uploads`` and ``WORKER_FILES/media`` (set in the tests' settings too)."""
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -143,7 +146,9 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
 
     with django_db_blocker.unblock():
         database_url = _worker_database_url()
-    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url)
+    env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url,
+               EARSHOT_UPLOAD_ROOT=str(WORKER_FILES / "uploads"),
+               MEDIA_ROOT=str(WORKER_FILES / "media"))  # fmt: skip
     # Recomputes the worker itself requests (after handed-over answers) wait this long,
     # so that a burst of answers submitted by a test lands before the one recompute.
     env.setdefault("EARSHOT_RECOMPUTE_DELAY_MS", "3000")

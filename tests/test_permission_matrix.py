@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import transaction
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
@@ -37,6 +38,7 @@ from evaluation.services.estimates import campaign_estimate_compute
 from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion, Worker
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
+from judging.services.uploads import upload_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.personas import make_user
 from tests.results_payloads import MEASURE, store_results
@@ -78,7 +80,7 @@ class World:
 
 
 @pytest.fixture
-def world(personas) -> World:
+def world(personas, settings, tmp_path) -> World:
     olivia = personas.organiser
     fiona, rita = make_user("fiona", ORGANISER), make_user("rita", ORGANISER)
     bea = make_user("bea", ASSESSOR)
@@ -103,6 +105,10 @@ def world(personas) -> World:
     store_results(c)
     alpha = c.systems.get(name="Alpha")  # results pages address a system by id
     source = JudgmentSource.objects.create(collection=c, name="Pilot", kind="import")
+    settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
+    export = SimpleUploadedFile("cf.csv", b"_worker_id,q,d1a,d1b,answer\n7,q1,d01,d02,A\n")
+    pending = upload_create(kind="answers", owner=olivia, collection=c,
+                            files={"answers": [export]}, options={"format": "crowdflower"})  # fmt: skip
     job = Job.objects.create(kind="generate_examples", owner=olivia, collection=c,
                              state="running", params={"campaign": p.pk})  # fmt: skip
     done = Job.objects.create(kind="generate_examples", owner=olivia, collection=c, state="done",
@@ -208,6 +214,12 @@ def world(personas) -> World:
         Url("judging:preference_worker_reinstate", "POST", f"{pp}/workers/{stopped.pk}/reinstate/", "write", 302),
         Url("judging:preference_worker_browser_reset", "POST", f"{pp}/workers/{active.pk}/reset-browser/", "write", 302),
         Url("judging:job_cancel", "POST", f"{j}/cancel/", "write", 302),
+        Url("judging:job_retry", "POST", f"{j}/retry/", "write", 302),
+        Url("judging:uploads", "GET", f"{cp}/uploads/", "write", 200),
+        Url("judging:upload_new", "GET", f"{cp}/uploads/judgments/", "write", 200),
+        Url("judging:upload_new", "POST", f"{cp}/uploads/judgments/", "write", 400),  # no file chosen
+        Url("judging:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
+        Url("judging:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
         Url("evaluation:results_settings", "GET", f"{rs}/settings/", "write", 200),
@@ -272,6 +284,13 @@ def world(personas) -> World:
         Url("api:worker_browser_reset", "POST", f"{a}/campaigns/{p.pk}/workers/{active.pk}/reset-browser/", "write", 200),
         Url("api:generator_run", "POST", f"{a}/campaigns/{p.pk}/generator/run/", "write", 202, {"measures": [MEASURE], "per_bin": 2}),
         Url("api:job_cancel", "POST", f"{a}/jobs/{job.pk}/cancel/", "write", 200),
+        Url("api:job_retry", "POST", f"{a}/jobs/{job.pk}/retry/", "write", 200),
+        # uploads are multipart: a JSON body without files is a 400 ("Choose the … file"),
+        # and is read only past the access rule
+        *[Url(f"api:upload_{kind}", "POST", f"{a}/collections/{c.pk}/uploads/{path}/", "write", 400)
+          for kind, path in (("clips", "clips"), ("runs", "runs"), ("judgments", "judgments"),
+                             ("mirex", "mirex"), ("answers", "answers"),
+                             ("answer_columns", "answers/columns"))],
         Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
         Url("api:results_settings_update", "POST", f"{a}/collections/{c.pk}/results/settings/update/", "write", 200, {"alpha": 0.01}),
         Url("api:mapping_settings_update", "POST", f"{a}/campaigns/{p.pk}/mapping/settings/update/", "write", 200, {"measures": [MEASURE]}),

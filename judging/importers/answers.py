@@ -50,6 +50,7 @@ from judging.importers.errors import ImportFailed
 from judging.importers.inputs import Progress, as_input, no_progress
 from judging.models import (
     Answer,
+    Clip,
     Collection,
     Example,
     ExampleItem,
@@ -75,6 +76,7 @@ MAX_SECONDS = 30 * 24 * 3600
 EARLIEST = datetime(1970, 1, 1, tzinfo=UTC)
 BATCH_SIZE = 1000
 WORKER_ID_MAX_LENGTH = column_length(Worker, "platform_id")
+CLIP_ID_MAX_LENGTH = column_length(Clip, "external_id")
 CAMPAIGN_NAME_MAX_LENGTH = column_length(PreferenceCampaign, "name")
 
 
@@ -91,6 +93,7 @@ class AnswersImportReport:
     answers_present: int = 0
     examples_created: int = 0
     workers_created: int = 0
+    clips_created: int = 0
     queries_created: int = 0
     judgments_created: int = 0
     judgments_updated: int = 0
@@ -172,7 +175,20 @@ def _text(value: str, *, what: str, kind: str, max_length: int, required: bool =
         raise ValueError(error.messages[0]) from None
 
 
-def _parse(source, *, name: str, clips: set[str]) -> list[_Row]:
+def _parse(source, *, name: str, clips: set[str], new_clips: set[str] | None = None) -> list[_Row]:
+    """The checked rows; with ``new_clips``, an id the collection lacks is checked as an id,
+    added to ``new_clips`` and accepted (the clip is created on request)."""
+
+    def known(clip: str) -> bool:
+        if clip in clips:
+            return True
+        if new_clips is None:
+            return False
+        _text(clip, what="clip id", kind="identifier", max_length=CLIP_ID_MAX_LENGTH)
+        new_clips.add(clip)
+        clips.add(clip)
+        return True
+
     records = csv_records(source, path=name)
     try:
         first = next(records, None)
@@ -207,13 +223,13 @@ def _parse(source, *, name: str, clips: set[str]) -> list[_Row]:
                 if not row.get(column):
                     raise ValueError(f"{column} is empty")
             query = row["query"]
-            if query not in clips:
+            if not known(query):
                 raise ValueError(f"query {query!r} is not a clip of the collection")
             query = sys.intern(query)
             lists = []
             for column in ("list_a", "list_b"):
                 ids = tuple(_split(row[column]))
-                unknown_clip = next((c for c in ids if c not in clips), None)
+                unknown_clip = next((c for c in ids if not known(c)), None)
                 if unknown_clip:
                     raise ValueError(f"{column}: {unknown_clip!r} is not a clip of the collection")
                 if len(set(ids)) != len(ids):
@@ -335,6 +351,7 @@ def preference_answers_import(
     stream: BinaryIO | None = None,
     campaign_name: str = "",
     replace: bool = False,
+    create_missing_clips: bool = False,
     progress: Progress = no_progress,
 ) -> AnswersImportReport:
     """Import the answers of a CSV file into a campaign of ``collection``; see the module.
@@ -342,7 +359,10 @@ def preference_answers_import(
     The file is ``text`` (its content) or an open binary ``stream`` (an upload), read a
     record at a time; ``filename`` is what messages call it. Inline judgments go into
     the judgment source ``answers: <campaign name>``; changing judgments it already
-    holds needs ``replace`` (:mod:`judging.services.sources`).
+    holds needs ``replace`` (:mod:`judging.services.sources`). ``create_missing_clips``
+    creates, without audio, the clips the file names that the collection lacks (a
+    collection for analysing another study needs no audio); otherwise such an id stops
+    the import.
     """
     if (text is None) == (stream is None):
         raise ValueError("give exactly one of text and stream")
@@ -355,7 +375,8 @@ def preference_answers_import(
     clips = {c.external_id: c for c in collection.clips.all()}
     data = as_input(text if stream is None else stream, path=filename)
     data.progress = progress
-    rows = _parse(data, name=filename, clips=set(clips))
+    new_clips: set[str] | None = set() if create_missing_clips else None
+    rows = _parse(data, name=filename, clips=set(clips), new_clips=new_clips)
     k = len(rows[0].lists[0])
     report.rows = len(rows)
 
@@ -384,6 +405,15 @@ def preference_answers_import(
     with transaction.atomic():
         campaign = _campaign(collection, name, filename, k, report)
         report.campaign = campaign
+        if new_clips:
+            Clip.objects.bulk_create(
+                [Clip(collection=collection, external_id=c) for c in sorted(new_clips)],
+                batch_size=BATCH_SIZE,
+            )
+            clips.update(
+                {c.external_id: c for c in collection.clips.filter(external_id__in=new_clips)}
+            )
+            report.clips_created = len(new_clips)
         existing_queries = set(collection.queries.values_list("clip__external_id", flat=True))
         new_queries = sorted({r.query for r in rows} - existing_queries)
         if new_queries:

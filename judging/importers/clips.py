@@ -13,6 +13,7 @@ from django.db import transaction
 from judging.importers.csvfile import csv_records
 from judging.importers.errors import ImportFailed
 from judging.importers.index import BATCH_SIZE, check_field, check_id
+from judging.importers.inputs import Progress, no_progress
 from judging.models import Clip, Collection
 from judging.validation import column_length
 
@@ -66,7 +67,7 @@ def wav_duration(path: Path) -> float | None:
 def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
     """``id,title,artist,genre`` rows (a header row first; any columns but ``id`` may be
     left out, in any order) → {id: {column: value}}. Blank rows and rows starting with
-    ``#`` are skipped."""
+    ``#`` are skipped. A ``.tsv`` file is read with tabs between the cells."""
     try:
         handle = path.open("rb")
     except FileNotFoundError:
@@ -77,7 +78,8 @@ def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
     first_line: dict[str, int] = {}
     header: list[str] | None = None
     with handle:
-        for line, cells in csv_records(handle, path=path):
+        delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+        for line, cells in csv_records(handle, path=path, delimiter=delimiter):
             if not any(cell.strip() for cell in cells) or cells[0].lstrip().startswith("#"):
                 continue
             cells = [cell.strip() for cell in cells]
@@ -135,6 +137,7 @@ def clips_import(
     collection: Collection,
     folder: str | Path,
     metadata_csv: str | Path | None = None,
+    progress: Progress = no_progress,
 ) -> ClipsImportSummary:
     """Make every audio file of ``folder`` a clip of ``collection``, all or nothing.
 
@@ -153,7 +156,8 @@ def clips_import(
     untouched, so importing the same folder twice changes nothing; changed audio
     replaces the stored file (the old file is deleted once the transaction commits).
     Files stored before a failure inside this import are deleted again; a failure in an
-    enclosing transaction leaves them behind as orphans.
+    enclosing transaction leaves them behind as orphans. ``progress`` hears the share
+    of the clips done.
     """
     folder = Path(folder)
     files = audio_files_find(folder)
@@ -179,7 +183,9 @@ def clips_import(
             updated: list[Clip] = []
             present = 0
             stored = 0
-            for external_id in sorted(files.keys() | metadata.keys()):
+            ids = sorted(files.keys() | metadata.keys())
+            for number, external_id in enumerate(ids):
+                progress(number / len(ids), f"clip {number + 1:,} of {len(ids):,}")
                 clip = existing.get(external_id)
                 is_new = clip is None
                 if is_new:

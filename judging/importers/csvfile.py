@@ -36,16 +36,18 @@ def _problem(error: csv.Error) -> str:
 
 
 def csv_records(
-    source: Input | BinaryIO | bytes | str, *, path: str | Path
+    source: Input | BinaryIO | bytes | str, *, path: str | Path, delimiter: str = ","
 ) -> Iterator[tuple[int, list[str]]]:
     """Yield ``(line, cells)`` for every record of a CSV stream, in order.
 
     ``line`` is the line the record starts on (a quoted field may span lines). Any
-    problem stops with :class:`ImportFailed` naming ``path`` and the line.
+    problem stops with :class:`ImportFailed` naming ``path`` and the line. ``delimiter``
+    is ``"\t"`` for tab-separated files.
     """
     # The limit is process-wide in Python's csv module; it is set, never raised above.
     csv.field_size_limit(FIELD_LIMIT)
-    reader = csv.reader((text for _, text in as_input(source, path=path).text_lines()), strict=True)
+    lines = (text for _, text in as_input(source, path=path).text_lines())
+    reader = csv.reader(lines, strict=True, delimiter=delimiter)
     start = 1
     while True:
         try:

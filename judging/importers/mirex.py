@@ -11,6 +11,7 @@ from django.db import transaction
 
 from judging.importers.errors import ImportFailed
 from judging.importers.index import check_field
+from judging.importers.inputs import Progress, no_progress
 from judging.importers.judgments import judgments_import
 from judging.importers.metadata import metadata_import
 from judging.importers.runs import runs_import
@@ -18,6 +19,16 @@ from judging.models import Clip, Collection
 from judging.validation import column_length
 
 MIREX_FILES: tuple[str, ...] = ("runs.tsv", "judgments.tsv", "metadata.tsv")
+
+
+def _stage(progress: Progress, stage: int) -> Progress:
+    """Progress of one of the three files (read in turn) as progress of the whole import."""
+    name = ("metadata.tsv", "runs.tsv", "judgments.tsv")[stage]
+
+    def report(fraction: float | None, message: str) -> None:
+        progress(None if fraction is None else (stage + fraction) / 3, f"{name}: {message}")
+
+    return report
 
 
 @dataclass(frozen=True)
@@ -58,13 +69,20 @@ class ImportSummary:
 
 
 def mirex_import(
-    *, owner: AbstractBaseUser, folder: str | Path, name: str | None = None
+    *,
+    owner: AbstractBaseUser | None = None,
+    folder: str | Path,
+    name: str | None = None,
+    collection: Collection | None = None,
+    progress: Progress = no_progress,
 ) -> ImportSummary:
     """Import a MIREX AMS folder as the collection ``name`` of ``owner``, all or nothing.
 
     ``name`` defaults to the folder's name; an existing collection of that owner and name
     is completed rather than duplicated, so importing the same folder twice changes
-    nothing. In one transaction:
+    nothing. ``collection`` (an upload into an existing collection) replaces ``owner``
+    and ``name``. ``progress`` hears how far the three files have been read, in turn.
+    In one transaction:
 
     1. ``metadata.tsv`` (``doc artist genre``) creates a clip for every document of the
        collection, with its artist and genre;
@@ -82,23 +100,31 @@ def mirex_import(
     for file_name in MIREX_FILES:
         if not (folder / file_name).is_file():
             raise ImportFailed(folder / file_name, None, f"no such file in {folder.name or folder}")
-    name = name or folder.resolve().name
-    check_field(
-        folder, None, "the collection name", name, kind="name",
-        max_length=column_length(Collection, "name"),
-    )  # fmt: skip
+    if collection is None:
+        name = name or folder.resolve().name
+        check_field(
+            folder, None, "the collection name", name, kind="name",
+            max_length=column_length(Collection, "name"),
+        )  # fmt: skip
     with transaction.atomic():
-        collection, collection_created = Collection.objects.get_or_create(owner=owner, name=name)
+        if collection is None:
+            collection, collection_created = Collection.objects.get_or_create(
+                owner=owner, name=name
+            )
+        else:
+            collection_created = False
         clips_before = collection.clips.count()
         metadata = metadata_import(
-            collection=collection, path=folder / "metadata.tsv", create_missing_clips=True
-        )
+            collection=collection, path=folder / "metadata.tsv", create_missing_clips=True,
+            progress=_stage(progress, 0),
+        )  # fmt: skip
         runs = runs_import(
             collection=collection,
             path=folder / "runs.tsv",
             format="ranked",
             create_missing_clips=True,
             create_missing_queries=True,
+            progress=_stage(progress, 1),
         )
         judgments = judgments_import(
             collection=collection,
@@ -106,6 +132,7 @@ def mirex_import(
             format="fine",
             scale="fine",
             create_missing_clips=True,
+            progress=_stage(progress, 2),
         )
         clips_created = metadata.clips_created + runs.clips_created + judgments.clips_created
         queries_total = collection.queries.count()

@@ -24,9 +24,11 @@ from judging.models.listening import AudioServed
 from judging.models.people import Invitation
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
+from judging.models.uploads import AnswerColumnMapping, Upload
 
 __all__ = [
     "Answer",
+    "AnswerColumnMapping",
     "Assignment",
     "AudioServed",
     "Clip",
@@ -48,5 +50,6 @@ __all__ = [
     "RunEntry",
     "System",
     "TrapQuestion",
+    "Upload",
     "Worker",
 ]

@@ -8,6 +8,7 @@ The life of a :class:`~judging.models.Job`::
                                           ├─report() finds cancel_requested──▶ cancelled
                                           └─anything else──▶ failed ("unexpected error", logged)
     queued ──broker unreachable──▶ failed ("the background worker could not be reached")
+    failed (never sent) ──job_retry──▶ queued (sent again on commit)
 
 A **runner** is ``runner(*, job, report) -> dict``: it reads ``job.params``, calls
 services, calls ``report(done, total, message)`` as it goes, and returns the JSON
@@ -93,6 +94,31 @@ def _not_sent(job_id: int) -> None:
     Job.objects.filter(pk=job_id, state=Job.QUEUED).update(
         state=Job.FAILED, error=NOT_SENT, message="not started", finished_at=timezone.now()
     )
+
+
+def job_retry(*, job: Job) -> Job:
+    """Send again a job the broker never received (:data:`NOT_SENT`): queued, then sent on commit.
+
+    Only such a job, which never started, goes back to the queue; any other is returned
+    as it is. Nothing is lost while the broker is down: the job keeps its parameters
+    (an upload keeps its files) until it is sent again.
+    """
+    try:
+        with transaction.atomic():
+            sent_again = Job.objects.filter(
+                pk=job.pk, state=Job.FAILED, started_at__isnull=True, error=NOT_SENT
+            ).update(state=Job.QUEUED, error="", message="waiting for a worker", finished_at=None)
+            if sent_again:
+                handoff.job_queued(job_id=job.pk, on_error=lambda error: _not_sent(job.pk))
+    except IntegrityError:  # the same work was started again meanwhile and is under way
+        pass
+    job.refresh_from_db()
+    return job
+
+
+def job_retryable(job: Job) -> bool:
+    """Whether :func:`job_retry` would send the job again (the broker never received it)."""
+    return job.state == Job.FAILED and job.started_at is None and job.error == NOT_SENT
 
 
 def job_claim(*, job_id: int) -> bool:

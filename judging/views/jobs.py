@@ -15,10 +15,14 @@ from django.views.decorators.http import require_GET, require_POST
 
 from evaluation.core.example_generator import N_BINS, bin_label
 from judging import selectors
+from judging.models import Upload
 from judging.roles import organiser_required
-from judging.services.jobs import job_cancel
+from judging.services.jobs import job_cancel, job_retry, job_retryable
 
-TITLES = {"generate_examples": "Example generator"}
+TITLES = {
+    "generate_examples": "Example generator",
+    **{f"upload_{kind}": f"Upload of {title}" for kind, title in Upload.KINDS},
+}
 """What each kind of job is called on its pages."""
 
 
@@ -51,13 +55,18 @@ def job_result(request, pk: int):
     if job.active:
         return redirect(job)
     template = select_template(
-        [f"judging/job_results/{job.kind}.html", "judging/job_results/_any.html"]
+        [
+            f"judging/job_results/{job.kind}.html",
+            f"judging/job_results/{job.kind.partition('_')[0]}.html",  # upload_* → upload.html
+            "judging/job_results/_any.html",
+        ]
     )
     context = {
         "job": job,
         "title": TITLES.get(job.kind, job.kind),
         "result": job.result,
         "bin_labels": [bin_label(b) for b in range(N_BINS)],
+        "retryable": job_retryable(job),
     }
     return render(request, template.template.name, context)
 
@@ -70,4 +79,16 @@ def job_cancel_view(request, pk: int):
         messages.success(request, "The job was cancelled.")
     elif job.active:
         messages.info(request, "The job stops at its next step.")
+    return redirect(job)
+
+
+@require_POST
+@organiser_required
+def job_retry_view(request, pk: int):
+    """Send again a job the broker never received (it keeps its parameters and files)."""
+    job = job_retry(job=_job(request, pk, need="write"))
+    if job.active:
+        messages.success(request, "The job was sent to the background worker again.")
+    else:
+        messages.error(request, "The job could not be sent again.")
     return redirect(job)

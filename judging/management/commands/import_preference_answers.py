@@ -30,6 +30,11 @@ class Command(BaseCommand):
             action="store_true",
             help="change judgments an earlier import of this campaign stored differently",
         )
+        parser.add_argument(
+            "--create-missing-clips",
+            action="store_true",
+            help="create (without audio) the clips the answers name that the collection lacks",
+        )
 
     def handle(self, *args, **options):
         collection = collection_from_argument(options["collection"])
@@ -39,6 +44,7 @@ class Command(BaseCommand):
                 report = preference_answers_import(
                     collection=collection, stream=stream, filename=str(path),
                     campaign_name=options["campaign"], replace=options["replace"],
+                    create_missing_clips=options["create_missing_clips"],
                 )  # fmt: skip
         except OSError as error:
             raise CommandError(f"{path}: {error.strerror or error}") from error
@@ -50,6 +56,7 @@ class Command(BaseCommand):
             f"{campaign.name!r} (id {campaign.pk}) of {collection.name!r}: "
             f"{report.answers_created} answers imported, {report.answers_present} already present, "
             f"{report.examples_created} new examples, {report.workers_created} new workers, "
-            f"{report.queries_created} new queries, {report.judgments_created} judgments created "
+            f"{report.clips_created} new clips, {report.queries_created} new queries, "
+            f"{report.judgments_created} judgments created "
             f"and {report.judgments_updated} updated. The mapping is recomputed in the background."
         )
