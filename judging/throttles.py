@@ -11,6 +11,7 @@ forgiven: a body that cannot be parsed is the request's 400, as everywhere.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 
 from redis.exceptions import RedisError
@@ -46,4 +47,6 @@ class TokenAccountThrottle(_FailOpen):
         username = request.data.get("username") if hasattr(request.data, "get") else None
         if not isinstance(username, str) or not username:
             return None  # no username: nothing to count (the request fails validation)
-        return self.cache_format % {"scope": self.scope, "ident": username.strip().lower()[:150]}
+        # Hashed: a username may hold spaces or control characters, which cache keys must not.
+        account = hashlib.sha256(username.strip().lower()[:150].encode("utf-8", "replace"))
+        return self.cache_format % {"scope": self.scope, "ident": account.hexdigest()}

@@ -14,8 +14,9 @@ from judging.importers.errors import ImportFailed
 from judging.importers.index import CollectionIndex, check_id
 from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
 from judging.importers.rows import Row, read_rows
-from judging.models import Collection, JudgmentSource, RelevanceJudgment
+from judging.models import Clip, Collection, JudgmentSource, RelevanceJudgment
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.planner_statistics import planner_statistics_refresh
 from judging.services.sources import (
     SourceConflict,
     judgment_source_for_writing,
@@ -239,6 +240,8 @@ def judgments_import(
                 raise ImportFailed(data.path, None, conflict.messages[0]) from None
             if dry_run:
                 transaction.set_rollback(True)
+            elif write.created or write.updated:
+                planner_statistics_refresh(RelevanceJudgment, Clip, JudgmentSource)
 
     return JudgmentsImportSummary(
         format=detected,

@@ -21,7 +21,8 @@ from judging.importers.index import (
 )
 from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
 from judging.importers.rows import Row, expect_fields, read_rows
-from judging.models import Collection, RunEntry, System
+from judging.models import Clip, Collection, Query, RunEntry, System
+from judging.planner_statistics import planner_statistics_refresh
 
 RunFormat = Literal["auto", "trec", "ranked"]
 RUN_FORMATS: tuple[str, ...] = ("auto", "trec", "ranked")
@@ -281,6 +282,7 @@ def runs_import(
         RunEntry.objects.bulk_create(entries)
         entries_created += len(entries)
         if entries_created or entries_deleted:
+            planner_statistics_refresh(RunEntry, Clip, Query, System)
             handoff.collection_data_changed(collection_id=collection.pk)
 
     return RunsImportSummary(
