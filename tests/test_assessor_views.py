@@ -63,7 +63,7 @@ def test_the_judging_page_shows_no_system_names_ranks_or_scores(client, personas
     page = as_(client, personas.assessor).get(f"/judge/assignments/{work.pk}/").content.decode()
     assert "Candidate 1" in page
     # Random audio tokens and the CSRF token could spell anything: leave them out.
-    without_urls = re.sub(r'(?:src|value|content)="[^"]*"', "", page)
+    without_urls = re.sub(r'src="[^"]*"|name="csrfmiddlewaretoken" value="[^"]*"', "", page)
     for system_name in ("sysAlpha", "sysBeta", "sysGamma"):  # the systems of RUNS
         assert system_name not in without_urls
     assert "rank" not in without_urls.lower()
