@@ -186,10 +186,12 @@ def main() -> None:
         print(json.dumps(worker(args.worker, str(qrels), str(run))))
         return
     if not run.exists():
-        sys.path.insert(0, str(HERE))
-        from generate import generate
-
-        generate(args.queries, args.depth, args.judged, seed=0)
+        # In a child process: generating takes ~1.7 GiB, and a parent that big would
+        # pass its peak resident size on to every tool it starts (Linux keeps
+        # ru_maxrss across fork and exec), hiding the tools' own peaks.
+        generator = [sys.executable, str(HERE / "generate.py"), "--queries", str(args.queries)]
+        generator += ["--depth", str(args.depth), "--judged", str(args.judged), "--seed", "0"]
+        subprocess.run(generator, check=True)
     print(f"Machine: {machine()}")
     print(f"Data: {run.stat().st_size:,} bytes of run, {qrels.stat().st_size:,} of qrels")
     print(f"Load average (1/5/15 min) at the start: {load()}\n")
