@@ -53,12 +53,19 @@ def personas(db):
 # --- Chromium through Playwright -------------------------------------------------------
 
 
+BROWSER_WAIT_MS = 30_000
+"""The longest a browser test waits for a page, an element or an assertion to come true."""
+
+
 @pytest.fixture(scope="session")
 def chromium():
     if not Path(CHROMIUM).exists():
         missing(f"{CHROMIUM} is not installed (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # Waits only matter when something is wrong: generous ones keep a loaded CI machine
+    # (two test passes side by side on two cores) from failing a correct page.
+    expect.set_options(timeout=BROWSER_WAIT_MS)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield browser
@@ -70,7 +77,7 @@ def page(chromium, live_server):
     context = chromium.new_context(
         base_url=live_server.url, viewport={"width": 1280, "height": 900}
     )
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(BROWSER_WAIT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))

@@ -46,7 +46,7 @@ def start_and_stop(var: Path, port: int) -> str:
         while "Press Ctrl-C" not in log.read_text() and time.monotonic() < deadline:
             assert run.poll() is None, log.read_text()
             time.sleep(0.5)
-        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/login/", timeout=10)
+        page = urllib.request.urlopen(f"http://127.0.0.1:{port}/login/", timeout=30)
         assert page.status == 200
         started = children_of(run.pid)
         assert len(started) == 3, log.read_text()  # redis-server, celery worker, runserver

@@ -50,7 +50,7 @@ def candidate(page, number):
 def listened_enough(page, number):
     """Wait until the candidate's controls unlock (1 s of it has played)."""
     expect(candidate(page, number).get_by_role("radio", name="Very similar")).to_be_enabled(
-        timeout=8000
+        timeout=30_000
     )
 
 

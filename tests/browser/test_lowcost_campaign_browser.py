@@ -67,7 +67,7 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
     organiser, assessor = (context.new_page() for context in contexts)
     errors: list[str] = []
     for page in (organiser, assessor):
-        page.set_default_timeout(10_000)
+        page.set_default_timeout(30_000)
         page.on("pageerror", lambda error: errors.append(str(error)))
     try:
         log_in(organiser, personas.organiser.username, PASSWORD)
