@@ -154,3 +154,32 @@ def test_blocks_keep_a_query_cut_by_a_block_boundary_whole(tmp_path):
     assert [q for b in blocks for q in b.query_ids] == ["1", "2"]
     ranked = np.concatenate([b.docs for b in blocks])
     assert ranked.tolist()[:3] == [b"d29", b"d28", b"d27"]  # by score, descending
+
+
+def test_ordered_map_gives_results_in_order_and_an_error_after_the_results_before_it():
+    def work(i):
+        if i == 5:
+            raise ValueError("item 5")
+        return i * i
+
+    got = []
+    with pytest.raises(ValueError, match="item 5"):
+        for value in stream.ordered_map(work, range(10), workers=2, depth=3):
+            got.append(value)
+    assert got == [0, 1, 4, 9, 16]
+
+
+def test_ordered_map_stopped_early_leaves_no_thread_working():
+    import threading
+
+    started = []
+
+    def work(i):
+        started.append(i)
+        return i
+
+    results = stream.ordered_map(work, range(1000), workers=2, depth=4)
+    assert [next(results), next(results)] == [0, 1]
+    results.close()  # cancels what has not started, waits for what has
+    assert len(started) <= 2 + 4
+    assert not [t for t in threading.enumerate() if t.name.startswith("read")]

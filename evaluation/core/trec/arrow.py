@@ -18,7 +18,7 @@ from __future__ import annotations
 import mmap
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -44,15 +44,22 @@ class RegularTable:
     strings_: dict[int, np.ndarray]
     numbers_: dict[int, np.ndarray]
     first: dict[int, bytes]
-    first_row: int = 0  # rows of the file before this table (read block by block)
+    first_row: int | None = 0  # rows of the file before this table; None: not known
+    runs_: dict[int, tuple[list[bytes], np.ndarray]] = field(default_factory=dict)
 
     fast = True
 
     def line(self, row: int) -> int:
+        if self.first_row is None:
+            raise ValueError("the line numbers of a block of a file are not known")
         return self.first_row + row + 1
 
     def factor(self, column: int) -> tuple[list[bytes], np.ndarray]:
         return self.factors[column]
+
+    def runs(self, column: int) -> tuple[list[bytes], np.ndarray]:
+        """``"runs"`` columns: the value of each run of equal rows and where each ends."""
+        return self.runs_[column]
 
     def strings(self, column: int) -> np.ndarray:
         return self.strings_[column]
@@ -99,7 +106,8 @@ def read_regular(
     ``keep`` lists the columns to keep, as for :func:`~.tokens.split_columns` (the
     results are numbered in that order); ``kinds`` says for each what it becomes:
     ``"factor"`` (ids, dictionary-encoded: the distinct values in order of first
-    appearance and a code per row), ``"strings"`` (zero-padded ``S<n>`` like
+    appearance and a code per row), ``"runs"`` (ids of rows that come in runs of equal
+    values: the value of each run and the row it ends at), ``"strings"`` (zero-padded ``S<n>`` like
     :meth:`~.tokens.Table.strings`), ``"number"`` (float64) or ``"first"`` (the token of
     the first line only).
     """
@@ -112,47 +120,59 @@ def read_regular(
 
 
 class NotRegular(Exception):
-    """The file read by :func:`iter_regular` turned out not to be regular."""
+    """A block of a :class:`RegularFile` turned out not to be regular."""
 
 
-def iter_regular(
-    path: str,
-    n_fields: int,
-    keep: tuple[int, ...],
-    kinds: tuple[str, ...],
-    *,
-    block_bytes: int = STREAM_BYTES,
-) -> Iterator[RegularTable]:
-    """:func:`read_regular` block by block: tables of whole lines, about ``block_bytes`` each.
+class RegularFile:
+    """A big file mapped into memory, to be parsed as regular block by block.
 
-    The file is mapped, and each block's pages are let go once it is parsed, so memory
-    holds a block of it at a time. Raises :class:`NotRegular` when a block is not
-    regular (possibly after yielding earlier blocks): the caller then reads the file
-    the exact way.
+    :meth:`spans` cuts it into stretches of whole lines of about ``block_bytes``;
+    :meth:`parse` reads one as :func:`read_regular` does, on the calling thread only
+    (pyarrow's own threads cost a fifth more CPU time than the blocks save when
+    several threads parse blocks side by side), then lets its pages go, so memory
+    holds a few blocks of the file at a time. Different spans may be parsed by
+    different threads at once.
     """
-    with open(path, "rb") as handle:
-        size = os.fstat(handle.fileno()).st_size
-        if size == 0:
-            return
-        mapping = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    data = np.frombuffer(mapping, dtype=np.uint8)
-    delimiter = _delimiter(bytes(data[: min(size, 1 << 16)]))
-    if delimiter is None:
-        raise NotRegular(path)
-    rows_before = start = 0
-    while start < size:
-        end = (
-            size
-            if size - start <= block_bytes
-            else _after_last_newline(data, start, start + block_bytes)
-        )
-        table = _parse(path, data[start:end], delimiter, n_fields, keep, kinds, rows_before)
-        if table is None:
+
+    def __init__(self, path: str, block_bytes: int = STREAM_BYTES) -> None:
+        self.path, self.block_bytes = path, block_bytes
+        with open(path, "rb") as handle:
+            self.size = os.fstat(handle.fileno()).st_size
+            self.mapping = (
+                mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) if self.size else None
+            )
+        self.data = np.frombuffer(self.mapping if self.size else b"", dtype=np.uint8)
+        self.delimiter = _delimiter(bytes(self.data[: min(self.size, 1 << 16)]))
+        if self.size and self.delimiter is None:
             raise NotRegular(path)
-        _let_go(mapping, start, end)
-        yield table
-        rows_before += table.n_rows
-        start = end
+
+    def spans(self) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each."""
+        start = 0
+        while start < self.size:
+            end = (
+                self.size
+                if self.size - start <= self.block_bytes
+                else _after_last_newline(self.data, start, start + self.block_bytes)
+            )
+            yield start, end
+            start = end
+
+    def parse(
+        self, span: tuple[int, int], n_fields: int, keep: tuple[int, ...], kinds: tuple[str, ...]
+    ) -> RegularTable:
+        """The table of one span (see :func:`read_regular`); :class:`NotRegular` if it is not.
+
+        Its rows' line numbers are not known (``first_row`` is ``None``): a file with
+        an error is read again whole, and that read names the line.
+        """
+        start, end = span
+        data = self.data[start:end]
+        table = _parse(self.path, data, self.delimiter, n_fields, keep, kinds, None, False)
+        if table is None:
+            raise NotRegular(self.path)
+        _let_go(self.mapping, start, end)
+        return table
 
 
 def _let_go(mapping: mmap.mmap, start: int, end: int) -> None:
@@ -162,8 +182,14 @@ def _let_go(mapping: mmap.mmap, start: int, end: int) -> None:
         mapping.madvise(mmap.MADV_DONTNEED, first, last - first)
 
 
-def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> RegularTable | None:
-    """One regular stretch of whole lines, parsed by pyarrow; ``None`` if not regular."""
+def _parse(
+    path, data, delimiter, n_fields, keep, kinds, first_row=0, threads=True
+) -> RegularTable | None:
+    """One regular stretch of whole lines, parsed by pyarrow; ``None`` if not regular.
+
+    With ``threads``, pyarrow parses blocks of the stretch on its thread pool;
+    otherwise the whole stretch is one block, parsed on the calling thread.
+    """
     try:
         import pyarrow as pa
         import pyarrow.csv as csv
@@ -172,13 +198,16 @@ def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> Regular
     size = len(data)
     names = [f"f{i}" for i in range(n_fields)]
     types = {"factor": pa.dictionary(pa.int32(), pa.binary()), "strings": pa.binary()}
+    types["runs"] = pa.binary()
     types["number"] = pa.float64()
     read = [i for i, kind in enumerate(kinds) if kind != "first"]
     try:
         table = csv.read_csv(
             pa.BufferReader(pa.py_buffer(data)),
             read_options=csv.ReadOptions(
-                column_names=names, block_size=min(_BLOCK_SIZE, max(size // 2 + 1, 1 << 16))
+                column_names=names,
+                block_size=min(_BLOCK_SIZE, max(size // 2 + 1, 1 << 16)) if threads else size + 1,
+                use_threads=threads,
             ),
             parse_options=csv.ParseOptions(
                 delimiter=delimiter.decode(),
@@ -212,6 +241,8 @@ def _parse(path, data, delimiter, n_fields, keep, kinds, first_row=0) -> Regular
         chunks = table.column(names[keep[i]]).chunks
         if kinds[i] == "factor":
             out.factors[i] = _factor(chunks, rows)
+        elif kinds[i] == "runs":
+            out.runs_[i] = _runs(table.column(names[keep[i]]))
         elif kinds[i] == "strings":
             out.strings_[i] = _strings(chunks, rows)
         else:
@@ -245,6 +276,17 @@ def _factor(chunks, rows: int) -> tuple[list[bytes], np.ndarray]:
     rank = np.empty(len(names), dtype=np.int64)
     rank[order] = np.arange(len(order))
     return [names[c] for c in order], rank[codes]
+
+
+def _runs(column) -> tuple[list[bytes], np.ndarray]:
+    """Runs of equal consecutive values: the value of each run and the row its run ends."""
+    # pyarrow.compute's own module takes 30 ms to import (it writes a Python wrapper for
+    # every kernel); its core, which it wraps, 4 ms
+    from pyarrow._compute import call_function
+
+    values = column.chunk(0) if column.num_chunks == 1 else column.combine_chunks()
+    encoded = call_function("run_end_encode", [values])
+    return encoded.values.to_pylist(), encoded.run_ends.to_numpy().astype(np.int64)
 
 
 def _strings(chunks, rows: int) -> np.ndarray:
