@@ -1,6 +1,7 @@
 """Runs read block by block score exactly as runs read whole, and fail with the same errors."""
 
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -183,3 +184,12 @@ def test_ordered_map_stopped_early_leaves_no_thread_working():
     results.close()  # cancels what has not started, waits for what has
     assert len(started) <= 2 + 4
     assert not [t for t in threading.enumerate() if t.name.startswith("read")]
+
+
+def test_ordered_map_works_under_the_callers_numpy_errstate():
+    def overflow(_):
+        return np.float64(1e308) * 10  # warns, unless the caller's errstate says not to
+
+    with np.errstate(over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(stream.ordered_map(overflow, range(3), workers=2)) == [np.inf] * 3

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evaluation.core.trec.tokens import _PAD, Source, _after_last_newline, _Columns
+from evaluation.core.trec.tokens import _PAD, Source, _Columns
 
 MIN_BYTES = 1 << 20  # smaller inputs are not worth importing pyarrow for
 STREAM_BYTES = 1 << 22  # bytes per block when reading a file block by block
@@ -147,14 +147,20 @@ class RegularFile:
             raise NotRegular(path)
 
     def spans(self) -> Iterator[tuple[int, int]]:
-        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each."""
+        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each.
+
+        A block ends after the last LF of its ``block_bytes`` (found by the map's own
+        ``rfind``, which reads only the pages it looks at), or after the first LF past
+        them when a line is longer.
+        """
         start = 0
         while start < self.size:
-            end = (
-                self.size
-                if self.size - start <= self.block_bytes
-                else _after_last_newline(self.data, start, start + self.block_bytes)
-            )
+            end = self.size
+            if self.size - start > self.block_bytes:
+                cut = self.mapping.rfind(b"\n", start, start + self.block_bytes)
+                if cut < 0:
+                    cut = self.mapping.find(b"\n", start + self.block_bytes)
+                end = self.size if cut < 0 else cut + 1
             yield start, end
             start = end
 

@@ -16,6 +16,7 @@ an error message, only the memory and time it takes.
 
 from __future__ import annotations
 
+import contextvars
 import os
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -85,7 +86,7 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
         def piece(span) -> _Piece:
             return _piece(file.parse(span, 6, (0, 2, 4, 5), _KINDS), keep_order)
 
-        for part in ordered_map(piece, file.spans(), workers=WORKERS, depth=8):
+        for part in ordered_map(piece, file.spans(), workers=WORKERS, depth=DEPTH):
             if name is None:
                 name = _text(part.tag)
             whole = []  # whole queries, in file order: the carried one, then the part's
@@ -112,6 +113,8 @@ _KINDS = ("runs", "strings", "number", "first")
 
 #: Threads that parse, rank and hash the blocks of a run (the caller matches them).
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: Blocks parsed ahead: enough to keep the threads busy while the judgments are read.
+DEPTH = 16
 
 
 def _text(raw: bytes) -> str:
@@ -206,13 +209,14 @@ def ordered_map(func, items: Iterable, *, workers: int = 2, depth: int = 8) -> I
     keep working (mostly in pyarrow and numpy, which release the GIL) while the caller
     works on the results. An exception raised by ``func`` is raised here, in order
     (after the results of the items before it); stopping early cancels the items not
-    started and waits for those under way.
+    started and waits for those under way. ``func`` runs in a copy of the caller's
+    context (so under its ``numpy.errstate``).
     """
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="read")
     pending: deque[Future] = deque()
     try:
         for item in items:
-            pending.append(pool.submit(func, item))
+            pending.append(pool.submit(contextvars.copy_context().run, func, item))
             if len(pending) >= depth:
                 yield pending.popleft().result()
         while pending:
