@@ -123,6 +123,9 @@ def test_a_grouped_regular_run_is_read_in_blocks_of_whole_queries(streamed, tmp_
     ("change", "why"),
     [
         (lambda t: t.replace("\n", "\r\n"), "CRLF"),
+        (lambda t: t.replace("\n", "\r", 1), "a line ended by a CR alone"),
+        (lambda t: t.replace(" d3 ", " d\t3 ", 1), "a tab inside an id"),
+        (lambda t: t.replace(" sys\n", " sys\x0c\n", 1), "a form feed before the LF"),
         (lambda t: t.replace(" Q0 ", " Q0  ", 1), "two spaces"),
         (lambda t: t + "1 Q0 d99 0 1 sys\n", "query 1 again at the end"),
         (lambda t: "3 Q0 " + "x" * 300 + " 0 1 sys\n" + t, "a line longer than a block"),

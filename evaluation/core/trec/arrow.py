@@ -80,9 +80,12 @@ def _delimiter(head: bytes) -> bytes | None:
     return None
 
 
-def _layout(data: np.ndarray, size: int) -> tuple[int, int, bool]:
-    """``(whitespace bytes, LF bytes, two whitespace bytes in a row or at the start)``."""
-    spaces = newlines = 0
+def _layout(data: np.ndarray, size: int, *, count_lf: bool = True) -> tuple[int, int, bool]:
+    """``(whitespace bytes, LF bytes, two whitespace bytes in a row or at the start)``.
+
+    Without ``count_lf`` the LF bytes are not counted (``-1``).
+    """
+    spaces, newlines = 0, 0 if count_lf else -1
     adjacent = bool(size) and bool(data[0] <= 32)
     ws_buffer = np.empty(_CHUNK + 1, dtype=bool)
     work = np.empty(_CHUNK, dtype=bool)
@@ -94,7 +97,8 @@ def _layout(data: np.ndarray, size: int) -> tuple[int, int, bool]:
         spaces += int(np.count_nonzero(ws[:n]))
         if not adjacent and len(ws) > 1:
             adjacent = bool(np.logical_and(ws[1:], ws[:-1], out=work[: len(ws) - 1]).any())
-        newlines += int(np.count_nonzero(np.equal(block[:n], 10, out=work[:n])))
+        if count_lf:
+            newlines += int(np.count_nonzero(np.equal(block[:n], 10, out=work[:n])))
     return spaces, newlines, adjacent
 
 
@@ -173,8 +177,10 @@ class RegularFile:
         an error is read again whole, and that read names the line.
         """
         start, end = span
+        if self.mapping.find(b"\r", start, end) >= 0:  # memchr: a regular file has none
+            raise NotRegular(self.path)
         data = self.data[start:end]
-        table = _parse(self.path, data, self.delimiter, n_fields, keep, kinds, None, False)
+        table = _parse(self.path, data, self.delimiter, n_fields, keep, kinds, None, False, True)
         if table is None:
             raise NotRegular(self.path)
         _let_go(self.mapping, start, end)
@@ -189,12 +195,14 @@ def _let_go(mapping: mmap.mmap, start: int, end: int) -> None:
 
 
 def _parse(
-    path, data, delimiter, n_fields, keep, kinds, first_row=0, threads=True
+    path, data, delimiter, n_fields, keep, kinds, first_row=0, threads=True, no_cr=False
 ) -> RegularTable | None:
     """One regular stretch of whole lines, parsed by pyarrow; ``None`` if not regular.
 
     With ``threads``, pyarrow parses blocks of the stretch on its thread pool;
     otherwise the whole stretch is one block, parsed on the calling thread.
+    ``no_cr`` says the caller found no CR byte in ``data``: pyarrow, which ends lines
+    at CR as at LF, then ends them at LF only, and its rows say how many LFs there are.
     """
     try:
         import pyarrow as pa
@@ -236,8 +244,11 @@ def _parse(
         return None
     rows = table.num_rows
     # regular: every whitespace byte is one delimiter between two tokens, or an LF
-    spaces, newlines, adjacent = _layout(data, size)
+    # (a caller that found no CR in the data knows pyarrow's line ends are its LFs)
+    spaces, newlines, adjacent = _layout(data, size, count_lf=not no_cr)
     final_newline = bool(data[size - 1] == 10)
+    if no_cr:
+        newlines = rows - (0 if final_newline else 1)
     if rows == 0 or adjacent or newlines != rows - (0 if final_newline else 1):
         return None
     if spaces != rows * (n_fields - 1) + newlines:
