@@ -35,6 +35,10 @@ def _as_bytes(values: Iterable) -> np.ndarray:
 
 def _names(names, codes, path, lines) -> list[str]:
     """Query ids as text; one that is not UTF-8 is a FormatError at its first line."""
+    try:  # all UTF-8, as nearly always: decoded at once
+        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
+    except UnicodeDecodeError:
+        pass
     out = []
     for i, name in enumerate(names):
         if isinstance(name, bytes):
