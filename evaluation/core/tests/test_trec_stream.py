@@ -196,3 +196,15 @@ def test_ordered_map_works_under_the_callers_numpy_errstate():
     with np.errstate(over="ignore"), warnings.catch_warnings():
         warnings.simplefilter("error")
         assert list(stream.ordered_map(overflow, range(3), workers=2)) == [np.inf] * 3
+
+
+def test_a_parsed_block_keeps_its_values_when_the_next_is_read_into_the_same_buffer(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text(_lines([(q, f"doc{q}-{d}", f"{d}.25", "s") for q in (1, 2) for d in range(9)]))
+    with arrow.RegularFile(str(path), block_bytes=200) as file:
+        first, second, *_ = (
+            file.parse(span, 6, (0, 2, 4, 5), stream._KINDS) for span in file.spans()
+        )
+        assert first.strings(1)[:2].tolist() == [b"doc1-0", b"doc1-1"]
+        assert first.numbers(2)[:2].tolist() == [0.25, 1.25]
+        assert second.strings(1)[0] != first.strings(1)[0]

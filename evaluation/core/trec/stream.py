@@ -81,28 +81,32 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
     seen: set[str] = set()
     carry = None  # the last query so far, maybe not whole yet
     try:
-        file = arrow.RegularFile(path, block_bytes or arrow.STREAM_BYTES)
+        with arrow.RegularFile(path, block_bytes or arrow.STREAM_BYTES) as file:
 
-        def piece(span) -> _Piece:
-            return _piece(file.parse(span, 6, (0, 2, 4, 5), _KINDS), keep_order)
+            def piece(span) -> _Piece:
+                return _piece(file.parse(span, 6, (0, 2, 4, 5), _KINDS), keep_order)
 
-        for part in ordered_map(piece, file.spans(), workers=WORKERS, depth=DEPTH):
-            if name is None:
-                name = _text(part.tag)
-            whole = []  # whole queries, in file order: the carried one, then the part's
-            lo = 0
-            if carry is not None and carry.queries[0] == part.queries[0]:
-                carry = _joined(carry, part.slice(0, 1), keep_order)  # the query goes on
-                lo = 1
-            if lo == len(part.queries):
-                continue
-            if carry is not None:
-                whole.append(carry)
-            if len(part.queries) - 1 > lo:
-                whole.append(part.slice(lo, len(part.queries) - 1))
-            carry = part.slice(len(part.queries) - 1, len(part.queries))
-            if whole:
-                yield _block(name, whole, path, seen)
+            parts = ordered_map(piece, file.spans(), workers=WORKERS, depth=DEPTH)
+            try:
+                for part in parts:
+                    if name is None:
+                        name = _text(part.tag)
+                    whole = []  # whole queries in file order: the carried one, the part's
+                    lo = 0
+                    if carry is not None and carry.queries[0] == part.queries[0]:
+                        carry = _joined(carry, part.slice(0, 1), keep_order)  # it goes on
+                        lo = 1
+                    if lo == len(part.queries):
+                        continue
+                    if carry is not None:
+                        whole.append(carry)
+                    if len(part.queries) - 1 > lo:
+                        whole.append(part.slice(lo, len(part.queries) - 1))
+                    carry = part.slice(len(part.queries) - 1, len(part.queries))
+                    if whole:
+                        yield _block(name, whole, path, seen)
+            finally:
+                parts.close()  # the threads are done before the file is closed
     except arrow.NotRegular:
         raise NotStreamable(f"{path}: not a regular file") from None
     if carry is not None:
