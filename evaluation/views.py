@@ -44,7 +44,7 @@ PAIRS_PER_PAGE = 50
 QUERIES_PER_PAGE = 100
 
 
-def _page(request, items, per_page: int):
+def page_of(request, items, per_page: int):
     """One page of ``items`` (``?page=N``; past the end, the last page)."""
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
@@ -151,7 +151,7 @@ def significance(request, pk: int):
         "collection": collection,
         "board": board,
         "summary": board.summary,
-        "pairs": _page(request, selectors.leaderboard_pairs(leaderboard=board), PAIRS_PER_PAGE),
+        "pairs": page_of(request, selectors.leaderboard_pairs(leaderboard=board), PAIRS_PER_PAGE),
         "page_query": urlencode({"measure": board.measure}) + "&",
         "figures": _figures(collection, "significance", page_plots, measure=board.measure),
         "recompute": selectors.collection_recompute(collection=collection),
@@ -174,7 +174,7 @@ def system_detail(request, pk: int, system_id: int):
         "board": board,
         "system": entry.system,
         "row": entry.row,
-        "per_query": _page(request, entry.per_query, QUERIES_PER_PAGE),
+        "per_query": page_of(request, entry.per_query, QUERIES_PER_PAGE),
         "page_query": urlencode({"measure": board.measure}) + "&",
         "figures": _figures(
             collection, "system", page_plots, measure=board.measure, system=entry.system
