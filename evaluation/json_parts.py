@@ -24,7 +24,11 @@ def _key(key: str) -> str:
 
 
 class _PayloadPart(Func):
-    """A function of one JSON column and one of its top-level keys."""
+    """A function of one JSON column and one of its top-level keys: ``sqlite`` and
+    ``postgresql`` are its SQL, with ``{column}``, ``{key}`` and the instance's own
+    attributes filled in."""
+
+    sqlite = postgresql = ""
 
     def __init__(self, field: str, key: str, **extra) -> None:
         super().__init__(F(field), **extra)
@@ -33,37 +37,31 @@ class _PayloadPart(Func):
     def as_sql(self, compiler, connection, **extra):
         raise NotSupportedError(f"{type(self).__name__} is written for SQLite and PostgreSQL")
 
-    def _column(self, compiler, connection) -> tuple[str, list]:
-        sql, params = compiler.compile(self.source_expressions[0])
-        return sql, list(params)
+    def _vendor_sql(self, template: str, compiler) -> tuple[str, list]:
+        column, params = compiler.compile(self.source_expressions[0])
+        return template.format(column=column, **vars(self)), list(params)
+
+    def as_sqlite(self, compiler, connection, **extra):
+        return self._vendor_sql(self.sqlite, compiler)
+
+    def as_postgresql(self, compiler, connection, **extra):
+        return self._vendor_sql(self.postgresql, compiler)
 
 
 class JSONWithout(_PayloadPart):
     """The document without its top-level ``key`` (decoded as a dict)."""
 
     output_field = JSONField()
-
-    def as_sqlite(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        return f"JSON_REMOVE({column}, '$.{self.key}')", params
-
-    def as_postgresql(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        return f"({column} - '{self.key}')", params
+    sqlite = "JSON_REMOVE({column}, '$.{key}')"
+    postgresql = "({column} - '{key}')"
 
 
 class JSONArrayLength(_PayloadPart):
     """How many items the list at top-level ``key`` holds (``None`` without one)."""
 
     output_field = IntegerField()
-
-    def as_sqlite(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        return f"JSON_ARRAY_LENGTH({column}, '$.{self.key}')", params
-
-    def as_postgresql(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        return f"JSONB_ARRAY_LENGTH({column} -> '{self.key}')", params
+    sqlite = "JSON_ARRAY_LENGTH({column}, '$.{key}')"
+    postgresql = "JSONB_ARRAY_LENGTH({column} -> '{key}')"
 
 
 class JSONArraySlice(_PayloadPart):
@@ -72,30 +70,22 @@ class JSONArraySlice(_PayloadPart):
     not promised, so the caller orders by index (:func:`ordered_items`)."""
 
     output_field = JSONField()
+    sqlite = (
+        "(SELECT JSON_GROUP_OBJECT(item.key, JSON(item.value)) "
+        "FROM JSON_EACH({column}, '$.{key}') AS item "
+        "WHERE item.key >= {start} AND item.key < {stop})"
+    )
+    postgresql = (
+        "(SELECT JSONB_OBJECT_AGG(item.i - 1, item.e) "
+        "FROM JSONB_ARRAY_ELEMENTS({column} -> '{key}') WITH ORDINALITY AS item(e, i) "
+        "WHERE item.i > {start} AND item.i <= {stop})"
+    )
 
     def __init__(self, field: str, key: str, start: int, stop: int) -> None:
         super().__init__(field, key)
         self.start, self.stop = int(start), int(stop)
         if not 0 <= self.start <= self.stop:
             raise ValueError(f"expected 0 <= start <= stop, got {start}, {stop}")
-
-    def as_sqlite(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        sql = (
-            f"(SELECT JSON_GROUP_OBJECT(item.key, JSON(item.value)) "
-            f"FROM JSON_EACH({column}, '$.{self.key}') AS item "
-            f"WHERE item.key >= {self.start} AND item.key < {self.stop})"
-        )
-        return sql, params
-
-    def as_postgresql(self, compiler, connection, **extra):
-        column, params = self._column(compiler, connection)
-        sql = (
-            f"(SELECT JSONB_OBJECT_AGG(item.i - 1, item.e) "
-            f"FROM JSONB_ARRAY_ELEMENTS({column} -> '{self.key}') WITH ORDINALITY AS item(e, i) "
-            f"WHERE item.i > {self.start} AND item.i <= {self.stop})"
-        )
-        return sql, params
 
 
 def ordered_items(part: dict | None) -> list:
