@@ -33,6 +33,12 @@ def _collection(request, pk: int) -> Collection:
     )
 
 
+def _can_write(request, collection: Collection) -> bool:
+    """Whether a page shows its write controls (recompute, settings): the one access rule,
+    asked once per page."""
+    return judging_selectors.organises(user=request.user, collection=collection, need="write")
+
+
 def _measure(request) -> str:
     measure = request.GET.get("measure", "")
     if not measure:
@@ -73,6 +79,7 @@ def results_overview(request, pk: int):
     collection = _collection(request, pk)
     context = {
         "collection": collection,
+        "can_write": _can_write(request, collection),
         **selectors.collection_results_overview(collection=collection),
         "recompute": selectors.collection_recompute(collection=collection),
     }
@@ -260,6 +267,7 @@ def mapping(request, pk: int):
     context = {
         "collection": collection,
         "campaign": campaign,
+        "can_write": _can_write(request, collection),
         "mapping": chosen,
         "payload": chosen.payload if chosen else None,
         "measures": list(mappings.values_list("measure", flat=True)),
