@@ -169,17 +169,12 @@ def _piece(table: arrow.RegularTable, keep_order: bool) -> _Piece:
 
 def _joined(a: _Piece, b: _Piece, keep_order: bool) -> _Piece:
     """One query whose rows came in two stretches, ranked again as one."""
-    docs = _concatenate(a.docs, b.docs)
+    docs = np.concatenate([a.docs, b.docs])  # as wide as the widest
     scores, hashes = np.concatenate([a.scores, b.scores]), np.concatenate([a.hashes, b.hashes])
     order = rank_order(np.zeros(len(docs), dtype=np.int64), docs, scores, keep_order=keep_order)
     if order is not None:
         docs, scores, hashes = docs[order], scores[order], hashes[order]
     return _Piece(a.tag, a.queries, np.array([0, len(docs)]), docs, scores, hashes)
-
-
-def _concatenate(*docs: np.ndarray) -> np.ndarray:
-    """Document ids of several ``S<n>`` arrays as one, as wide as the widest."""
-    return np.concatenate([d.astype(max(d.dtype for d in docs)) for d in docs])
 
 
 def _block(name: str, pieces: list[_Piece], path: str, seen: set[str]) -> Run:
@@ -199,7 +194,7 @@ def _block(name: str, pieces: list[_Piece], path: str, seen: set[str]) -> Run:
         name,
         tuple(queries),
         np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
-        _concatenate(*(p.docs for p in pieces)),
+        np.concatenate([p.docs for p in pieces]),  # as wide as the widest
         np.concatenate([p.scores for p in pieces]),
         path,
         np.concatenate([p.hashes for p in pieces]),
