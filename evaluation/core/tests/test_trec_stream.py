@@ -91,10 +91,14 @@ def run_files(draw):
     block=st.sampled_from([64, 100, 256, 4096]),
     complete=st.booleans(),
     keep_order=st.sampled_from([None, True]),
+    workers=st.sampled_from([0, 2]),
 )
-def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(texts, block, complete, keep_order):
-    minimum, size = arrow.MIN_BYTES, arrow.STREAM_BYTES
-    arrow.MIN_BYTES, arrow.STREAM_BYTES = 0, block
+def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(
+    texts, block, complete, keep_order, workers
+):
+    # workers: blocks parsed by two threads (a machine with cores to spare) or inline
+    minimum, size, chosen = arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers
+    arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers = 0, block, lambda: workers
     try:
         with tempfile.TemporaryDirectory() as tmp:
             qrels = read_qrels(QRELS.encode())
@@ -105,7 +109,7 @@ def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(texts, block, comple
             options = {"complete": complete, "keep_order": keep_order}
             _same(_whole(qrels, paths, **options), _streamed(qrels, paths, **options))
     finally:
-        arrow.MIN_BYTES, arrow.STREAM_BYTES = minimum, size
+        arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers = minimum, size, chosen
 
 
 def test_a_grouped_regular_run_is_read_in_blocks_of_whole_queries(streamed, tmp_path, monkeypatch):
@@ -208,3 +212,23 @@ def test_a_parsed_block_keeps_its_values_when_the_next_is_read_into_the_same_buf
         assert first.strings(1)[:2].tolist() == [b"doc1-0", b"doc1-1"]
         assert first.numbers(2)[:2].tolist() == [0.25, 1.25]
         assert second.strings(1)[0] != first.strings(1)[0]
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "expected"),
+    [(2, 0.5, 2), (2, 1.9, 2), (2, 2.0, 0), (2, 6.0, 0), (1, 0.0, 0), (8, 3.0, 2)],
+)
+def test_blocks_are_parsed_by_threads_only_when_a_core_is_free(monkeypatch, cores, load, expected):
+    monkeypatch.setattr(stream.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(stream.os, "getloadavg", lambda: (load, load, load))
+    assert stream.workers() == expected
+
+
+def test_ordered_map_without_workers_works_inline():
+    import threading
+
+    where = []
+    results = stream.ordered_map(
+        lambda i: where.append(threading.current_thread()) or i, range(3), workers=0
+    )
+    assert list(results) == [0, 1, 2] and set(where) == {threading.current_thread()}

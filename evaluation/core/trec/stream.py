@@ -68,8 +68,8 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
     ``keep_order``), with the :func:`~evaluation.core.trec.hashing.doc_hashes` of its
     documents, and carries the run's name, the tag of the first line. The file is read
     ``block_bytes`` at a time (default :data:`~.arrow.STREAM_BYTES`), each read parsed,
-    ranked and hashed by one of :data:`WORKERS` background threads
-    (:func:`ordered_map`). Blocks are not checked for documents ranked twice:
+    ranked and hashed by one of two background threads (:func:`ordered_map`) when the
+    machine has cores to spare, on the calling thread otherwise (:func:`workers`). Blocks are not checked for documents ranked twice:
     matching them does that (:func:`~evaluation.core.trec.hashing.match_pairs`).
 
     Raises
@@ -86,7 +86,7 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
             def piece(span) -> _Piece:
                 return _piece(file.parse(span, 6, (0, 2, 4, 5), _KINDS), keep_order)
 
-            parts = ordered_map(piece, file.spans(), workers=WORKERS, depth=DEPTH)
+            parts = ordered_map(piece, file.spans(), workers=workers(), depth=DEPTH)
             try:
                 for part in parts:
                     if name is None:
@@ -115,8 +115,26 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
 
 _KINDS = ("runs", "strings", "number", "first")
 
-#: Threads that parse, rank and hash the blocks of a run (the caller matches them).
-WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: Threads that parse, rank and hash the blocks of a run when cores are free.
+WORKERS = 2
+
+
+def workers() -> int:
+    """:data:`WORKERS` when the machine has a core to spare, else 0 (work inline).
+
+    Threads handing blocks and the GIL to each other cost CPU time (about a seventh
+    more, measured on two cores), which pays for itself only when they run side by
+    side: when every core is already busy (the load average of the last minute is
+    at least the number of cores), the blocks are parsed on the calling thread.
+    """
+    cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this system
+        busy = 0.0
+    return min(WORKERS, cores) if cores > 1 and busy < cores else 0
+
+
 #: Blocks parsed ahead: enough to keep the threads busy while the judgments are read.
 DEPTH = 16
 
@@ -202,7 +220,8 @@ def _block(name: str, pieces: list[_Piece], path: str, seen: set[str]) -> Run:
 
 
 def ordered_map(func, items: Iterable, *, workers: int = 2, depth: int = 8) -> Iterator:
-    """``func(item)`` for each item, in order, computed by ``workers`` background threads.
+    """``func(item)`` for each item, in order, computed by ``workers`` background threads
+    (or by the caller, one at a time, when ``workers`` is 0).
 
     Up to ``depth`` items are being worked on or waiting to be taken, so the threads
     keep working (mostly in pyarrow and numpy, which release the GIL) while the caller
@@ -211,6 +230,9 @@ def ordered_map(func, items: Iterable, *, workers: int = 2, depth: int = 8) -> I
     started and waits for those under way. ``func`` runs in a copy of the caller's
     context (so under its ``numpy.errstate``).
     """
+    if workers == 0:
+        yield from map(func, items)
+        return
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="read")
     pending: deque[Future] = deque()
     try:
