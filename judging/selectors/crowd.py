@@ -106,8 +106,9 @@ def task_for_worker(*, task: PreferenceTask) -> ShownTask:
 
 def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
     """The clip at ``slot`` of the task as shown (see :class:`ShownClip`), or None."""
+    # Unordered lookups (.order_by()): Clip's default order joins its collection to sort.
     if slot == "query":
-        return Clip.objects.filter(as_queries__examples=task.example_id).first()
+        return Clip.objects.filter(as_queries__examples=task.example_id).order_by().first()
     side, rank = slot[:1], slot[1:]
     if side not in ("a", "b") or not rank.isdigit():
         return None
@@ -115,7 +116,7 @@ def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
     index = int(rank) - 1
     if not 0 <= index < len(lists[side]):
         return None
-    return Clip.objects.filter(pk=lists[side][index][0]).first()
+    return Clip.objects.filter(pk=lists[side][index][0]).order_by().first()
 
 
 def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
