@@ -1,0 +1,16 @@
+"""What every test run shares, in both test folders (``tests``, ``evaluation/core/tests``)."""
+
+from hypothesis import HealthCheck, settings
+
+# Property tests draw the same cases on every run, so a failure is reproducible and a
+# run on a loaded CI machine (two test passes side by side on two cores) cannot fail
+# where a quiet one passes: no wall-clock deadline, no "too slow" health check. Each
+# test's own @settings (its number of cases) still applies on top of this.
+settings.register_profile(
+    "earshot",
+    derandomize=True,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    database=None,
+)
+settings.load_profile("earshot")
