@@ -39,6 +39,7 @@ from django.shortcuts import get_object_or_404
 
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
+from evaluation.json_parts import JSONArrayLength, JSONArraySlice, JSONWithout, ordered_items
 from judging.models import Collection, ExampleItem, JudgmentSource, RelevanceJudgment, RunEntry
 
 CONSOLIDATION_POLICY = "mean"
@@ -259,8 +260,46 @@ def collection_results_overview(*, collection: Collection) -> dict:
 
 
 def estimated_leaderboard_for(*, collection: Collection, measure: str):
-    """The collection's stored estimated leaderboard of ``measure``; 404 if there is none."""
-    return get_object_or_404(collection.estimated_leaderboards, measure=measure)
+    """The collection's stored estimated leaderboard of ``measure``; 404 if there is none.
+
+    Read without its pairs of systems, which grow with the square of the systems: the
+    row's ``payload`` is not loaded, ``head`` is the payload without ``differences`` and
+    ``n_pairs`` counts them; :class:`EstimatedPairs` reads a page of them.
+    """
+    boards = collection.estimated_leaderboards.defer("payload").annotate(
+        head=JSONWithout("payload", "differences"),
+        n_pairs=JSONArrayLength("payload", "differences"),
+    )
+    return get_object_or_404(boards, measure=measure)
+
+
+class EstimatedPairs:
+    """An estimated leaderboard's pairs of systems (``payload["differences"]``, most
+    confident first) as a sequence a :class:`~django.core.paginator.Paginator` pages:
+    its length is the stored count, and a slice is one query reading only that slice."""
+
+    def __init__(self, board) -> None:
+        self.board_id, self.total = board.pk, board.n_pairs or 0
+
+    def count(self) -> int:
+        return self.total
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, index: slice) -> list[dict]:
+        start, stop, _ = index.indices(self.total)
+        if stop <= start:
+            return []
+        from evaluation.models import EstimatedLeaderboard
+
+        part = (
+            EstimatedLeaderboard.objects.filter(pk=self.board_id)
+            .annotate(part=JSONArraySlice("payload", "differences", start, stop))
+            .values_list("part", flat=True)
+            .first()
+        )
+        return ordered_items(part)
 
 
 def campaign_estimate_for(*, campaign):

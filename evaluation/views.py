@@ -33,6 +33,12 @@ def _collection(request, pk: int) -> Collection:
     )
 
 
+def _can_write(request, collection: Collection) -> bool:
+    """Whether a page shows its write controls (recompute, settings): the one access rule,
+    asked once per page."""
+    return judging_selectors.organises(user=request.user, collection=collection, need="write")
+
+
 def _measure(request) -> str:
     measure = request.GET.get("measure", "")
     if not measure:
@@ -44,7 +50,7 @@ PAIRS_PER_PAGE = 50
 QUERIES_PER_PAGE = 100
 
 
-def _page(request, items, per_page: int):
+def page_of(request, items, per_page: int):
     """One page of ``items`` (``?page=N``; past the end, the last page)."""
     return Paginator(items, per_page).get_page(request.GET.get("page"))
 
@@ -73,6 +79,7 @@ def results_overview(request, pk: int):
     collection = _collection(request, pk)
     context = {
         "collection": collection,
+        "can_write": _can_write(request, collection),
         **selectors.collection_results_overview(collection=collection),
         "recompute": selectors.collection_recompute(collection=collection),
     }
@@ -151,7 +158,7 @@ def significance(request, pk: int):
         "collection": collection,
         "board": board,
         "summary": board.summary,
-        "pairs": _page(request, selectors.leaderboard_pairs(leaderboard=board), PAIRS_PER_PAGE),
+        "pairs": page_of(request, selectors.leaderboard_pairs(leaderboard=board), PAIRS_PER_PAGE),
         "page_query": urlencode({"measure": board.measure}) + "&",
         "figures": _figures(collection, "significance", page_plots, measure=board.measure),
         "recompute": selectors.collection_recompute(collection=collection),
@@ -174,7 +181,7 @@ def system_detail(request, pk: int, system_id: int):
         "board": board,
         "system": entry.system,
         "row": entry.row,
-        "per_query": _page(request, entry.per_query, QUERIES_PER_PAGE),
+        "per_query": page_of(request, entry.per_query, QUERIES_PER_PAGE),
         "page_query": urlencode({"measure": board.measure}) + "&",
         "figures": _figures(
             collection, "system", page_plots, measure=board.measure, system=entry.system
@@ -260,6 +267,7 @@ def mapping(request, pk: int):
     context = {
         "collection": collection,
         "campaign": campaign,
+        "can_write": _can_write(request, collection),
         "mapping": chosen,
         "payload": chosen.payload if chosen else None,
         "measures": list(mappings.values_list("measure", flat=True)),

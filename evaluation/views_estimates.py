@@ -12,11 +12,14 @@ the last recompute stored (:mod:`evaluation.services.estimates`); nothing is com
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from evaluation import selectors
+from evaluation.views import PAIRS_PER_PAGE, page_of
 from judging import selectors as judging_selectors
 from judging.roles import organiser_required
 
@@ -36,6 +39,8 @@ def campaign_estimate(request, pk: int):
         "campaign": campaign,
         "estimate": estimate,
         "payload": estimate.payload if estimate else None,
+        # A campaign's page refreshes this fragment in place: all its pairs, no page links.
+        "pairs": estimate.payload.get("differences", []) if estimate else [],
         "progress": progress,
         # Judgments made since the stored estimates were computed (they follow shortly).
         "behind": max(progress.judged - estimate.judged, 0) if estimate else 0,
@@ -50,7 +55,11 @@ def campaign_estimate(request, pk: int):
 @organiser_required
 @require_GET
 def estimated_leaderboard(request, pk: int):
-    """The collection's leaderboard of a measure with its unjudged pairs estimated."""
+    """The collection's leaderboard of a measure with its unjudged pairs estimated.
+
+    Its pairs of systems come a page at a time (``?page=N``), read from the database
+    one page at a time (:class:`evaluation.selectors.EstimatedPairs`).
+    """
     collection = judging_selectors.collection_for_organiser(
         user=request.user, collection_id=pk, need="read"
     )
@@ -61,7 +70,9 @@ def estimated_leaderboard(request, pk: int):
     context = {
         "collection": collection,
         "board": board,
-        "payload": board.payload,
+        "payload": board.head,
+        "pairs": page_of(request, selectors.EstimatedPairs(board), PAIRS_PER_PAGE),
+        "page_query": urlencode({"measure": board.measure}) + "&",
         "ordinary": collection.leaderboards.filter(measure=board.measure).exists(),
         "recompute": selectors.collection_recompute(collection=collection),
     }

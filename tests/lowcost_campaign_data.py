@@ -12,6 +12,10 @@ With the published models and the judgments of :data:`FINE`, the core's
 ranking of CG(scale=fine)@2 after 5 judgments, judging in its own order (g1, p1, g2,
 p2, g3), whether the order is re-ranked after every judgment or not at all (the
 stale-order fallback); ``tests/test_campaign_estimate.py`` checks both.
+
+The low-cost test modules take their ``collection`` and ``campaign`` fixtures from
+:func:`organisers_collection` and :func:`assessors_campaign`, one line each
+(``collection = pytest.fixture(name="collection")(organisers_collection)``).
 """
 
 from __future__ import annotations
@@ -85,6 +89,16 @@ def make_lowcost_campaign(collection, *, assessors=(), **options):
     return relevance_campaign_create(
         collection=collection, name="Low-cost 2025", mode="lowcost", assessors=assessors, **options
     )
+
+
+def organisers_collection(personas) -> Collection:
+    """This collection, owned by the organiser (a fixture's body)."""
+    return make_lowcost_collection(personas.organiser)
+
+
+def assessors_campaign(collection, personas):
+    """A low-cost campaign on ``collection`` with the assessor (a fixture's body)."""
+    return make_lowcost_campaign(collection, assessors=[personas.assessor])
 
 
 def judge(assignment, assessor, fine: int | None = None):

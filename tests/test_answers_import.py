@@ -14,6 +14,7 @@ from evaluation.services import recompute as recompute_service
 from evaluation.tasks import preference_answers_accepted
 from judging.handoff import ANSWERS_ACCEPTED_TASK
 from judging.importers.answers import preference_answers_import
+from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Answer, Clip, PreferenceCampaign, RelevanceJudgment
 
 pytestmark = pytest.mark.django_db
@@ -94,7 +95,7 @@ def test_a_different_answer_of_the_same_worker_on_reimport_is_refused(crowd_coll
     [
         ("query,list_a,list_b,answer\n", "x.csv:1: missing column(s) worker"),
         (f"{HEADER},colour\n{GOOD_ROW},red\n", "x.csv:1: unknown column(s) colour"),
-        (f"{HEADER}\n", "x.csv: no answers in the file"),
+        (f"{HEADER}\n", f"x.csv: {NO_DATA_LINES}"),
         (f"{HEADER}\n{GOOD_ROW}\nq1,d01 d02,d03 d04,a_better,w2\n", "x.csv:3: lists of 2 clips; earlier rows have 5"),
         (f"{HEADER}\nq9,d01,d02,a_better,w1\n", "x.csv:2: query 'q9' is not a clip"),
         (f"{HEADER}\nq1,d01 zz,d02 d03,a_better,w1\n", "x.csv:2: list_a: 'zz' is not a clip"),

@@ -26,10 +26,11 @@ from tests.lowcost_campaign_data import (
     FINE,
     MEASURE,
     QUERIES,
+    assessors_campaign,
     import_judgment,
     judge,
     make_lowcost_campaign,
-    make_lowcost_collection,
+    organisers_collection,
     rankings,
 )
 from tests.relevance_data import make_campaign
@@ -37,14 +38,8 @@ from tests.relevance_data import make_campaign
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def collection(personas):
-    return make_lowcost_collection(personas.organiser)
-
-
-@pytest.fixture
-def campaign(collection, personas):
-    return make_lowcost_campaign(collection, assessors=[personas.assessor])
+collection = pytest.fixture(name="collection")(organisers_collection)
+campaign = pytest.fixture(name="campaign")(assessors_campaign)
 
 
 def core_state(judged: dict[tuple[str, str], float], *, depth=2, measure=MEASURE, **options):

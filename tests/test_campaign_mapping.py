@@ -116,9 +116,12 @@ def test_too_few_bins_give_no_fit_and_say_why():
 # --- with the database: only accepted answers count ---------------------------------
 
 
-def answered_campaign(crowd_collection):
-    """One trusted worker (passes a one-question quiz) gives the eight answers above."""
-    campaign = make_campaign(crowd_collection, traps=1, quiz_length=1, max_answers_per_worker=50)
+def campaign_scored_as_answers(crowd_collection, **options):
+    """A campaign (one trap, a one-question quiz) whose work examples are the eight of
+    :data:`ANSWERS` with their scores; and the answer each should get, by example id."""
+    campaign = make_campaign(
+        crowd_collection, traps=1, quiz_length=1, max_answers_per_worker=50, **options
+    )
     work = list(campaign.examples.filter(trap__isnull=True).order_by("pk"))
     for example in work[len(ANSWERS) :]:
         example.delete()
@@ -127,6 +130,12 @@ def answered_campaign(crowd_collection):
         example.scores = {MEASURE: [a, b]}
         example.save(update_fields=["scores"])
         wanted[example.pk] = outcome
+    return campaign, wanted
+
+
+def answered_campaign(crowd_collection):
+    """One trusted worker (passes a one-question quiz) gives the eight answers above."""
+    campaign, wanted = campaign_scored_as_answers(crowd_collection)
     trusted = arrive(campaign, "trusted")
     while (task := task_serve(worker=trusted)) is not None:
         stored = wanted.get(task.example_id, "a_better")  # the quiz accepts a_better

@@ -3,6 +3,7 @@ import wave
 import pytest
 
 from judging.importers import ImportFailed, clips_import
+from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Clip
 from tests.importing import collection_make, table_snapshot, write_lines
 
@@ -130,7 +131,7 @@ def test_it_accepts_a_csv_with_only_some_columns_in_any_order(collection, folder
             "clips.csv: unknown clip 'ghost': no audio file of that name in audio and no such "
             "clip in collection 'test'",
         ),
-        ([], "clips.csv: no header row"),
+        ([], f"clips.csv: {NO_DATA_LINES}"),
     ],
 )
 def test_it_rejects_a_bad_metadata_csv_naming_file_line_and_problem(

@@ -1,6 +1,7 @@
 import pytest
 
 from judging.importers import ImportFailed, judgments_import
+from judging.importers.inputs import NO_DATA_LINES
 from judging.models import RelevanceJudgment
 from tests.importing import collection_make, table_snapshot, write_lines
 
@@ -159,7 +160,7 @@ def test_it_names_the_source_after_the_file_unless_told(collection, tmp_path):
             "judgments.tsv, line 1: cannot tell the judgment format from 2 fields: expected 4 "
             "(qid iter docno rel) or 3 to 4 (query doc fine [broad])",
         ),
-        (["", "# nothing"], {}, "judgments.tsv: no data lines"),
+        (["", "# nothing"], {}, f"judgments.tsv: {NO_DATA_LINES}"),
         (
             ["q1 d1 10", "d1 d2 10"],
             {},

@@ -18,24 +18,19 @@ from judging.services.campaign_settings import (
 from judging.services.lowcost import pool_priorities_store
 from judging.services.relevance import AssignmentTakenBack, assignment_next, judgment_save
 from tests.lowcost_campaign_data import (
+    assessors_campaign,
     import_judgment,
     judge,
     make_lowcost_campaign,
-    make_lowcost_collection,
+    organisers_collection,
 )
 from tests.relevance_data import at_the_same_instant, make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def collection(personas):
-    return make_lowcost_collection(personas.organiser)
-
-
-@pytest.fixture
-def campaign(collection, personas):
-    return make_lowcost_campaign(collection, assessors=[personas.assessor])
+collection = pytest.fixture(name="collection")(organisers_collection)
+campaign = pytest.fixture(name="campaign")(assessors_campaign)
 
 
 def pair(assignment) -> str:

@@ -9,10 +9,10 @@ from judging.models import Assignment, RelevanceCampaign
 from judging.services.relevance import assignment_next
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
+    assessors_campaign,
     import_judgment,
     judge,
-    make_lowcost_campaign,
-    make_lowcost_collection,
+    organisers_collection,
 )
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign
@@ -21,14 +21,8 @@ from tests.test_collection_apis import client_for
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def collection(personas):
-    return make_lowcost_collection(personas.organiser)
-
-
-@pytest.fixture
-def campaign(collection, personas):
-    return make_lowcost_campaign(collection, assessors=[personas.assessor])
+collection = pytest.fixture(name="collection")(organisers_collection)
+campaign = pytest.fixture(name="campaign")(assessors_campaign)
 
 
 def as_(client, user):

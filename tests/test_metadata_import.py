@@ -1,6 +1,7 @@
 import pytest
 
 from judging.importers import ImportFailed, metadata_import
+from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Clip
 from tests.importing import collection_make, table_snapshot, write_lines
 
@@ -70,7 +71,7 @@ def test_it_creates_a_clip_for_an_unknown_document_when_asked(collection, tmp_pa
             ["d1 a g", "d1 b h"],
             "metadata.tsv, line 2: duplicate document 'd1' (first on line 1)",
         ),
-        (["# empty"], "metadata.tsv: no data lines"),
+        (["# empty"], f"metadata.tsv: {NO_DATA_LINES}"),
         (
             ["d1\t" + "x" * 301 + "\tg"],
             "metadata.tsv, line 1: artist '" + "x" * 40 + "'… is longer than 300 characters (301)",

@@ -131,7 +131,9 @@ def world(personas, settings, tmp_path) -> World:
                                    browser_key="k1")  # fmt: skip
     stopped = Worker.objects.create(campaign=p, platform="generic", platform_id="w-off", seed=2,
                                     browser_key="k2", status="stopped", stop_reason="low_trust")  # fmt: skip
-    csv = "query,list_a,list_b\n"
+    ids = list(c.clips.exclude(as_queries__isnull=False).values_list("external_id", flat=True))
+    lists = f"{' '.join(ids[: p.list_length])},{' '.join(ids[-p.list_length :])}"
+    csv = f"query,list_a,list_b\n{query},{lists}\n"  # a file without a data line is a 400
     relevance = {"name": "Similarity 2", "assessors_per_query": 2, "queries_per_assessor": "",
                  "must_listen_seconds": 3, "take_back_minutes": 30}  # fmt: skip
     results = {"form": "results", "measures": MEASURE, "test": "t", "adjustment": "holm",

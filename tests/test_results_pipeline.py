@@ -16,9 +16,8 @@ from judging.models import Answer
 from judging.models.crowd import choice_as_stored
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
-from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
-from tests.test_campaign_mapping import ANSWERS, MEASURE, SAT_COUNTS
+from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
 from tests.test_task_serve import arrive
 
 pytestmark = [
@@ -42,17 +41,7 @@ def settled(kind: str, target_id: int, timeout: float = 90) -> Recompute:
 def test_answers_become_one_recompute_a_stored_mapping_and_a_leaderboard_using_it(
     celery_worker_process, crowd_collection, client
 ):
-    campaign = make_campaign(
-        crowd_collection, traps=1, quiz_length=1, answers_per_example=3, max_answers_per_worker=50
-    )
-    work = list(campaign.examples.filter(trap__isnull=True).order_by("pk"))
-    for example in work[len(ANSWERS) :]:
-        example.delete()
-    wanted = {}
-    for example, (outcome, a, b) in zip(work, ANSWERS, strict=False):
-        example.scores = {MEASURE: [a, b]}
-        example.save(update_fields=["scores"])
-        wanted[example.pk] = outcome
+    campaign, wanted = campaign_scored_as_answers(crowd_collection, answers_per_example=3)
 
     # The burst: three careful workers answer everything, one careless worker fails the quiz.
     submitted = 0

@@ -1,6 +1,7 @@
 import pytest
 
 from judging.importers import ImportFailed, runs_import
+from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Clip, Query, RunEntry, System
 from tests.importing import collection_make, ranked_list, table_snapshot, write_lines
 
@@ -153,7 +154,7 @@ def test_it_creates_a_clip_for_an_unknown_document_when_asked(collection, tmp_pa
             "runs.tsv, line 2: cannot tell the run format from 4 fields: expected 6 "
             "(qid Q0 docid rank score tag) or 3 (system query doc)",
         ),
-        (["# nothing but comments"], "runs.tsv: no data lines"),
+        (["# nothing but comments"], f"runs.tsv: {NO_DATA_LINES}"),
     ],
 )
 def test_it_rejects_a_malformed_line_naming_file_line_and_problem(

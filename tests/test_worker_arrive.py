@@ -5,6 +5,7 @@ import pytest
 from judging.models import Worker
 from judging.services.crowd.workers import Arrival, ArrivalRefused, worker_arrive
 from tests.crowd_fixtures import make_campaign
+from tests.crowd_http import Browser
 from tests.test_answer_submit import run_together
 
 pytestmark = pytest.mark.django_db
@@ -72,3 +73,32 @@ def test_two_browsers_arriving_at_once_with_one_new_id_bind_one_of_them(crowd_co
     refused = [r for r in results if isinstance(r, ArrivalRefused)]
     assert len(workers) == 1 and len(refused) == 3, results
     assert Worker.objects.get().browser_key == workers[0].browser_key
+
+
+def test_a_stopped_workers_id_from_a_clean_browser_is_told_the_study_ended_and_gets_nothing(
+    crowd_collection,
+):
+    # The attacker knows (or is) a stopped worker and opens the task link in a clean
+    # browser: the page says the study ended for this id, carries no code of any kind,
+    # sets no cookie, binds nothing and serves no task; the worker's own browser still
+    # gets their screen-out page.
+    campaign = make_campaign(crowd_collection, traps=0)
+    own = Browser(campaign)
+    own.arrive("worker=quitter")
+    worker = Worker.objects.get(platform_id="quitter")
+    Worker.objects.filter(pk=worker.pk).update(status=Worker.STOPPED, stop_reason=Worker.LOW_TRUST)
+    clean = Browser(campaign)
+    page = clean.arrive("worker=quitter")
+    text = page.content.decode()
+    assert page.status_code == 409 and "This study has ended for this id" in text
+    assert "another browser" not in text
+    assert campaign.completion_code not in text and campaign.screen_out_code not in text
+    assert not page.cookies
+    assert clean.task().status_code == 403 and clean.done().status_code == 403
+    assert Worker.objects.get(pk=worker.pk).browser_key == worker.browser_key
+    seen = clean.everything_seen()
+    assert campaign.completion_code not in seen and campaign.screen_out_code not in seen
+    assert campaign.screen_out_code in own.done().content.decode()
+    with pytest.raises(ArrivalRefused) as refused:  # the same through the service
+        worker_arrive(campaign=campaign, arrival=Arrival("generic", "quitter"))
+    assert refused.value.reason == ArrivalRefused.STOPPED

@@ -9,7 +9,10 @@ the schedule itself with ``-B``), and at the start of ``manage.py recompute``:
 2. rows ``running`` on a worker that is gone — one that stopped beating
    (:data:`~evaluation.services.recompute.DEAD_AFTER`), or, when a worker starts, one
    claimed by an earlier life of that same worker — go back to ``pending``;
-3. every ``pending`` row whose message was never sent or may be lost is sent again.
+3. every ``pending`` row whose message was never sent or may be lost is sent again;
+4. judging's background jobs (uploads, the example generator) the same way: a job
+   whose worker went silent is taken over or failed with its files kept, a queued job
+   whose message may be lost is sent again (:func:`judging.services.jobs.jobs_sweep`).
 
 Sending the same recompute twice is harmless (the claim is a conditional update), so the
 sweep never needs to know whether a message is still somewhere in the broker.
@@ -30,6 +33,7 @@ from evaluation.services import recompute
 from evaluation.services.handoffs import RECEIVERS
 from evaluation.services.recompute import dead, resendable
 from judging.models import PendingHandoff
+from judging.services.jobs import jobs_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +43,8 @@ class SweepReport:
     handed_over: int
     revived: int
     sent: int
+    jobs_sent: int = 0
+    jobs_failed: int = 0
 
 
 def pending_handoffs_hand_over() -> int:
@@ -86,11 +92,13 @@ def pending_recomputes_send() -> int:
 
 
 def recompute_sweep(*, worker: str = "", started_at: datetime | None = None) -> SweepReport:
-    """The three steps of the module, in order; see there."""
+    """The four steps of the module, in order; see there."""
     handed = pending_handoffs_hand_over()
     revived = dead_recomputes_revive(worker=worker, started_at=started_at)
     sent = pending_recomputes_send()
-    if handed or revived or sent:
-        logger.info("sweep: %s handoffs handed over, %s recomputes revived, %s sent", handed,
-                    revived, sent)  # fmt: skip
-    return SweepReport(handed_over=handed, revived=revived, sent=sent)
+    jobs = jobs_sweep()
+    if handed or revived or sent or jobs.sent_again or jobs.failed:
+        logger.info("sweep: %s handoffs handed over, %s recomputes revived, %s sent; %s jobs "
+                    "sent again, %s failed", handed, revived, sent, jobs.sent_again, jobs.failed)  # fmt: skip
+    return SweepReport(handed_over=handed, revived=revived, sent=sent, jobs_sent=jobs.sent_again,
+                       jobs_failed=jobs.failed)  # fmt: skip

@@ -36,6 +36,7 @@ import re
 import sys
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
@@ -45,9 +46,9 @@ from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
 from judging import handoff
-from judging.importers.csvfile import csv_records
+from judging.importers.csvfile import csv_header, csv_records
 from judging.importers.errors import ImportFailed
-from judging.importers.inputs import Progress, as_input, no_progress
+from judging.importers.inputs import Progress, as_input, check_has_data_lines, no_progress
 from judging.models import (
     Answer,
     Clip,
@@ -191,10 +192,12 @@ def _parse(source, *, name: str, clips: set[str], new_clips: set[str] | None = N
 
     records = csv_records(source, path=name)
     try:
-        first = next(records, None)
+        first = csv_header(records, path=name)
     except ImportFailed as error:
-        raise AnswersImportError(f"{name}:{error.line}: {error.message}") from None
-    header = [h.strip() for h in (first[1] if first else [])]
+        raise AnswersImportError(
+            str(error) if error.line is None else f"{name}:{error.line}: {error.message}"
+        ) from None
+    header = [h.strip() for h in first[1]]
     missing = [c for c in REQUIRED if c not in header]
     if missing:
         raise AnswersImportError(f"{name}:1: missing column(s) {', '.join(missing)}")
@@ -290,8 +293,10 @@ def _parse(source, *, name: str, clips: set[str], new_clips: set[str] | None = N
         raise AnswersImportError(f"{name}:{line}: {error}") from None
     except ImportFailed as error:
         raise AnswersImportError(f"{name}:{error.line}: {error.message}") from None
-    if not rows:
-        raise AnswersImportError(f"{name}: no answers in the file")
+    try:
+        check_has_data_lines(Path(name), len(rows))
+    except ImportFailed as error:
+        raise AnswersImportError(str(error)) from None
     # Merged inline judgments, per pair (a later row may add the other scale).
     merged = {pair: (b, f) for pair, (b, f, _) in inline.items()}
     return [

@@ -13,7 +13,7 @@ from django.db import transaction
 from judging.importers.csvfile import csv_records
 from judging.importers.errors import ImportFailed
 from judging.importers.index import BATCH_SIZE, check_field, check_id
-from judging.importers.inputs import Progress, no_progress
+from judging.importers.inputs import Progress, check_has_data_lines, no_progress
 from judging.models import Clip, Collection
 from judging.validation import column_length
 
@@ -110,8 +110,7 @@ def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
                 )
             rows[clip_id] = values
             first_line[clip_id] = line
-    if header is None:
-        raise ImportFailed(path, None, "no header row")
+    check_has_data_lines(path, len(rows))  # no header row either: no data lines
     return rows
 
 

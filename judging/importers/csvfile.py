@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from judging.importers.errors import ImportFailed
-from judging.importers.inputs import Input, as_input
+from judging.importers.inputs import NO_DATA_LINES, Input, as_input
 
 FIELD_LIMIT = 128 * 1024
 """Characters in one CSV field (Python's default limit, 131,072): fields hold ids, lists
@@ -58,3 +58,14 @@ def csv_records(
             raise ImportFailed(path, max(start, reader.line_num), _problem(error)) from None
         yield start, cells
         start = reader.line_num + 1
+
+
+def csv_header(
+    records: Iterator[tuple[int, list[str]]], *, path: str | Path
+) -> tuple[int, list[str]]:
+    """The first record of :func:`csv_records` that is not blank: a CSV file's header row.
+    A file without one (nothing, a byte-order mark, blank lines) has no data lines."""
+    for line, cells in records:
+        if any(cell.strip() for cell in cells):
+            return line, cells
+    raise ImportFailed(path, None, NO_DATA_LINES)

@@ -9,6 +9,8 @@ never whole (:func:`open_input`), and :class:`Progress` hears how far it has got
 Limits every importer states (its docstring and ``README.md``):
 
 - :data:`MAX_LINE_BYTES` bytes per line (``judging.importers.csvfile``);
+- at least one data line: a file with nothing but blank lines, comment lines or a
+  byte-order mark is refused (:func:`check_has_data_lines`), whatever the format said;
 - a maximum number of data lines per file (``MAX_LINES`` of each importer), checked as
   the file is read, so that the memory an import holds is bounded whatever its size
   (figures in ``docs/benchmarks.md``, from ``benchmarks/bench_import_memory.py``).
@@ -29,9 +31,11 @@ from judging.importers.errors import ImportFailed
 
 __all__ = [
     "MAX_LINE_BYTES",
+    "NO_DATA_LINES",
     "Input",
     "Progress",
     "as_input",
+    "check_has_data_lines",
     "check_line_count",
     "no_progress",
     "open_input",
@@ -178,3 +182,14 @@ def check_line_count(path: Path, line: int, count: int, maximum: int) -> None:
             f"more than {maximum:,} data lines: the limit of one import (split the file "
             "and import the parts one after the other)",
         )
+
+
+NO_DATA_LINES = "has no data lines (only blank lines, comments or a byte-order mark)"
+"""What every importer says of a file without data, after the file's name."""
+
+
+def check_has_data_lines(path: Path, count: int) -> None:
+    """Stop when a whole file gave no data line (``count`` of them): an empty import is a
+    mistake (the wrong file, an export that failed), never a success that changes nothing."""
+    if count == 0:
+        raise ImportFailed(path, None, NO_DATA_LINES)

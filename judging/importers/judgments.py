@@ -149,8 +149,6 @@ def _parse(
                 f"(first on line {parsed[key][0]})",
             )
         parsed[key] = (row.line, grades["broad"], grades["fine"])
-    if detected is None:
-        raise ImportFailed(path, None, "no data lines")
     return detected, single_scale, parsed
 
 

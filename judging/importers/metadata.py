@@ -87,8 +87,6 @@ def metadata_import(
                     f"duplicate document '{doc}' (first on line {parsed[doc][0]})",
                 )
             parsed[sys.intern(doc)] = (row.line, sys.intern(artist), sys.intern(genre))
-        if not parsed:
-            raise ImportFailed(path, None, "no data lines")
 
         created: list[Clip] = []
         updated: list[Clip] = []

@@ -156,8 +156,6 @@ def _read_lists(
                 f"for query '{query}' (first on line {first})",
             )
         ranked_list.docs[doc] = (row.line, score)
-    if detected is None:
-        raise ImportFailed(path, None, "no data lines")
     return detected, lines, lists
 
 

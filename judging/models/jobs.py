@@ -45,6 +45,9 @@ class Job(models.Model):
     error_file = models.CharField(max_length=300, blank=True)
     error_line = models.PositiveIntegerField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
+    runs = models.PositiveSmallIntegerField(
+        default=0, help_text="Times a worker claimed the job (judging.services.jobs.MAX_RUNS)."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)

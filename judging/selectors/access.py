@@ -13,6 +13,10 @@ need        who has it                                        used by
 ``share``   the owner                                         choosing who it is shared with
 ==========  ================================================  =========================
 
+A page that shows a row to someone with read access decides once, in its view, whether
+they may also change it (:func:`organises` or :func:`job_writable` with ``need="write"``),
+and hands the template a ``can_write`` flag that hides every write control.
+
 Whatever the user may not see is a 404, as if it did not exist (healthchecks'
 ``_get_project_for_user``), so an id reveals nothing. Someone who may see a collection
 but asks for more than they have gets a 403 that says so. The default ``need`` is the
@@ -37,6 +41,7 @@ __all__ = [
     "collection_access",
     "collection_for_organiser",
     "job_for_organiser",
+    "job_writable",
     "need_for_method",
     "organiser_campaigns",
     "organiser_collections",
@@ -96,6 +101,14 @@ def organises(*, user, collection: Collection, need: Need = "write") -> bool:
         return True
     access = _SHARES_GIVING[need]
     return bool(access) and collection.shares.filter(user=user, access__in=access).exists()
+
+
+def job_writable(*, user, job: Job) -> bool:
+    """Whether ``user`` may cancel or retry ``job``: :func:`job_for_organiser`'s rule with
+    ``need="write"``, for a row already loaded (a job on no collection is its owner's)."""
+    if job.collection_id is None:
+        return user.is_authenticated and (user.is_superuser or job.owner_id == user.pk)
+    return organises(user=user, collection=job.collection, need="write")
 
 
 def collection_access(*, user, collection: Collection) -> str | None:

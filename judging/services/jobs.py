@@ -8,7 +8,11 @@ The life of a :class:`~judging.models.Job`::
                                           ├─report() finds cancel_requested──▶ cancelled
                                           └─anything else──▶ failed ("unexpected error", logged)
     queued ──broker unreachable──▶ failed ("the background worker could not be reached")
-    failed (never sent) ──job_retry──▶ queued (sent again on commit)
+    running, silent for STALE_AFTER (its worker died) ──jobs_sweep──▶ queued, sent again
+        (its first run: another worker takes it over) or failed (WORKER_LOST: it ran
+        MAX_RUNS times, so it may be what kills its worker); its files are kept
+    queued, silent for STALE_AFTER (the message may be lost) ──jobs_sweep──▶ sent again
+    failed (never sent, or WORKER_LOST) ──job_retry ("Try again")──▶ queued (sent on commit)
 
 A **runner** is ``runner(*, job, report) -> dict``: it reads ``job.params``, calls
 services, calls ``report(done, total, message)`` as it goes, and returns the JSON
@@ -21,6 +25,7 @@ neither, so they may all use it.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
 
@@ -33,6 +38,17 @@ from judging.models import Collection, Job
 
 STALE_AFTER = timedelta(minutes=15)
 """A running job that reported nothing for this long is taken to have lost its worker."""
+
+MAX_RUNS = 2
+"""Times a worker may claim a job (``Job.runs``): its run, and one more after a worker
+died under it. A job that outlives two workers is failed (:data:`WORKER_LOST`) rather
+than run forever: it may be the job (a file too large for memory) that kills them."""
+
+WORKER_LOST = (
+    "The background worker running this job stopped twice before it finished, so nothing "
+    "was changed. The job and its files are kept: try again; if it stops again, ask an "
+    "administrator to look at the worker's log (the file may need more memory than it has)."
+)
 
 NOT_SENT = (
     "The background worker could not be reached, so the job never started and nothing "
@@ -96,18 +112,25 @@ def _not_sent(job_id: int) -> None:
     )
 
 
-def job_retry(*, job: Job) -> Job:
-    """Send again a job the broker never received (:data:`NOT_SENT`): queued, then sent on commit.
+RETRYABLE = (NOT_SENT, WORKER_LOST)
+"""The failures "Try again" sends again: nothing of the job was written, its files are kept."""
 
-    Only such a job, which never started, goes back to the queue; any other is returned
-    as it is. Nothing is lost while the broker is down: the job keeps its parameters
-    (an upload keeps its files) until it is sent again.
+
+def job_retry(*, job: Job) -> Job:
+    """Send again a job the broker never received (:data:`NOT_SENT`) or whose workers died
+    under it (:data:`WORKER_LOST`): queued, then sent on commit ("Try again").
+
+    Only such a job goes back to the queue, with its runs counted afresh; any other is
+    returned as it is. Nothing is lost meanwhile: the job keeps its parameters (an
+    upload keeps its files) until it is sent again. A dead worker's transaction was
+    rolled back, so running the job again starts from nothing written.
     """
     try:
         with transaction.atomic():
-            sent_again = Job.objects.filter(
-                pk=job.pk, state=Job.FAILED, started_at__isnull=True, error=NOT_SENT
-            ).update(state=Job.QUEUED, error="", message="waiting for a worker", finished_at=None)
+            sent_again = Job.objects.filter(pk=job.pk, state=Job.FAILED, error__in=RETRYABLE).update(
+                state=Job.QUEUED, error="", message="waiting for a worker", finished_at=None,
+                runs=0,
+            )  # fmt: skip
             if sent_again:
                 handoff.job_queued(job_id=job.pk, on_error=lambda error: _not_sent(job.pk))
     except IntegrityError:  # the same work was started again meanwhile and is under way
@@ -117,17 +140,22 @@ def job_retry(*, job: Job) -> Job:
 
 
 def job_retryable(job: Job) -> bool:
-    """Whether :func:`job_retry` would send the job again (the broker never received it)."""
-    return job.state == Job.FAILED and job.started_at is None and job.error == NOT_SENT
+    """Whether :func:`job_retry` would send the job again (never sent, or workers lost)."""
+    return job.state == Job.FAILED and job.error in RETRYABLE
 
 
 def job_claim(*, job_id: int) -> bool:
-    """queued (or running but stale: its worker died) → running; ``False`` if not claimable."""
+    """queued (or running but stale: its worker died, and it has a run left) → running,
+    one more run counted; ``False`` if not claimable."""
     now = timezone.now()
-    claimable = Q(state=Job.QUEUED) | Q(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER)
+    stale = Q(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER, runs__lt=MAX_RUNS)
     return bool(
-        Job.objects.filter(claimable, pk=job_id).update(
-            state=Job.RUNNING, started_at=now, updated_at=now, message="starting"
+        Job.objects.filter(Q(state=Job.QUEUED) | stale, pk=job_id).update(
+            state=Job.RUNNING,
+            started_at=now,
+            updated_at=now,
+            message="starting",
+            runs=F("runs") + 1,
         )
     )
 
@@ -156,9 +184,10 @@ def job_mark_cancelled(*, job_id: int) -> None:
 
 
 def job_release(*, job_id: int) -> None:
-    """running → queued again (before a retry after a transient database error)."""
+    """running → queued again (before a retry after a transient database error): that run
+    does not count against :data:`MAX_RUNS`, its worker is alive."""
     Job.objects.filter(pk=job_id, state=Job.RUNNING).update(
-        state=Job.QUEUED, message="retrying", updated_at=timezone.now()
+        state=Job.QUEUED, message="retrying", updated_at=timezone.now(), runs=F("runs") - 1
     )
 
 
@@ -180,6 +209,45 @@ def job_cancel(*, job: Job) -> Job:
         )  # fmt: skip
     job.refresh_from_db()
     return job
+
+
+@dataclass(frozen=True)
+class JobSweep:
+    sent_again: int
+    failed: int
+
+
+def jobs_sweep() -> JobSweep:
+    """Jobs a dead worker or a lost message left behind, as the recomputes' sweep does
+    for recomputes (:mod:`evaluation.services.sweep` calls it, at every worker start and
+    on the beat schedule): nothing reported for :data:`STALE_AFTER`, and then
+
+    - a running job that has a run left (:data:`MAX_RUNS`) is queued and sent again: a
+      worker takes it over (the dead worker's transaction was rolled back);
+    - a running job that has run out of runs is failed (:data:`WORKER_LOST`), its files
+      kept, and "Try again" (:func:`job_retry`) sends it once more;
+    - a queued job is sent again (its message may have been lost with Redis).
+
+    Sending twice is harmless: :func:`job_claim` is a conditional update, so only one
+    message runs the job. A job claimed for a resend is touched (``updated_at``), so the
+    next sweep leaves it alone for another :data:`STALE_AFTER`.
+    """
+    now = timezone.now()
+    silent = Q(updated_at__lt=now - STALE_AFTER)
+    failed = Job.objects.filter(silent, state=Job.RUNNING, runs__gte=MAX_RUNS).update(
+        state=Job.FAILED, error=WORKER_LOST, message="failed", finished_at=now, updated_at=now
+    )
+    resend = Q(state=Job.QUEUED) | Q(state=Job.RUNNING, runs__lt=MAX_RUNS)
+    sent = 0
+    for pk in Job.objects.filter(silent, resend).values_list("pk", flat=True):
+        with transaction.atomic():
+            if Job.objects.filter(silent, resend, pk=pk).update(
+                state=Job.QUEUED, message="sent again: waiting for a worker",
+                updated_at=timezone.now(),
+            ):  # fmt: skip
+                handoff.job_queued(job_id=pk, on_error=lambda error, pk=pk: _not_sent(pk))
+                sent += 1
+    return JobSweep(sent_again=sent, failed=failed)
 
 
 class JobReport:

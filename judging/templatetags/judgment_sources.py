@@ -22,7 +22,8 @@ def judgment_sources(context, collection):
         "sources": selectors.collection_judgment_sources_with_counts(collection=collection),
         "rule": selectors.CONSOLIDATION_RULE,
         "csrf_token": context.get("csrf_token"),
-        # A co-organiser with read-only access sees which count but is offered no change
-        # (the view refuses it anyway: it needs write access).
-        "read_only": context.get("access") == "read",
+        # The page's view says whether its user may change the collection (``can_write``);
+        # a read-only co-organiser sees which count but is offered no change (the view
+        # refuses it anyway: it needs write access).
+        "can_write": bool(context.get("can_write")),
     }

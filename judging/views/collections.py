@@ -79,13 +79,16 @@ def collection_detail(request, pk: int):
         raise Http404("Show clips, queries or systems.")
     q = request.GET.get("q", "").strip()[:MAX_SEARCH_LENGTH]
     counts = selectors.collection_counts(collection=collection)
+    user = request.user
     paginator = Paginator(TABS[tab](collection=collection, search=q), PAGE_SIZE)
     if not q:  # the tab's rows are all of them: counted already, not twice
         paginator.__dict__["count"] = counts[tab]
     page = paginator.get_page(request.GET.get("page"))
     context = {
         "collection": collection,
-        "access": selectors.collection_access(user=request.user, collection=collection),
+        "access": selectors.collection_access(user=user, collection=collection),
+        "can_write": selectors.organises(user=user, collection=collection, need="write"),
+        "can_share": selectors.organises(user=user, collection=collection, need="share"),
         "counts": counts,
         "tab": tab,
         "tabs": list(TABS),

@@ -37,6 +37,11 @@ def _own(request, pk: int, *, need: Need = "write") -> PreferenceCampaign:
     return selectors.campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
+def _can_write(request, campaign: PreferenceCampaign) -> bool:
+    """Whether the page shows its controls: the one access rule, asked once per page."""
+    return selectors.organises(user=request.user, collection=campaign.collection, need="write")
+
+
 @require_GET
 @organiser_required
 def campaign_list(request):
@@ -81,6 +86,7 @@ def campaign_detail(request, pk: int):
     page, rows = _worker_page(request, campaign)
     context = {
         "campaign": campaign,
+        "can_write": _can_write(request, campaign),
         "task_link": request.build_absolute_uri(campaign.task_link()),
         "progress": selectors.campaign_progress(campaign=campaign),
         "worker_page": page,
@@ -101,6 +107,7 @@ def campaign_workers(request, pk: int):
     page, rows = _worker_page(request, campaign, status=status)
     context = {
         "campaign": campaign,
+        "can_write": _can_write(request, campaign),
         "worker_page": page,
         "workers": rows,
         "status": status,
@@ -194,7 +201,7 @@ def campaign_examples(request, pk: int):
     return render(
         request,
         "judging/preference_campaign_examples.html",
-        {"campaign": campaign, "examples": examples},
+        {"campaign": campaign, "examples": examples, "can_write": _can_write(request, campaign)},
     )
 
 

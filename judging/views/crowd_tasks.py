@@ -99,6 +99,12 @@ REFUSALS = {
         "Someone already took part in this study from this browser, and the study "
         "ended for them. It cannot be started again here under another id.",
     ),
+    ArrivalRefused.STOPPED: (
+        "This study has ended for this id",
+        "The study already ended for this id, in the browser where it was started; it "
+        "cannot be started again here. Your code was shown there: if you lost it, "
+        "contact the researcher through your platform.",
+    ),
 }
 
 

@@ -36,7 +36,12 @@ def job_page(request, pk: int):
     job = _job(request, pk)
     if not job.active:
         return redirect("judging:job_result", job.pk)  # nothing left to watch
-    context = {"job": job, "title": TITLES.get(job.kind, job.kind), "status": job.to_dict()}
+    context = {
+        "job": job,
+        "title": TITLES.get(job.kind, job.kind),
+        "status": job.to_dict(),
+        "can_write": selectors.job_writable(user=request.user, job=job),
+    }
     return render(request, "judging/job.html", context)
 
 
@@ -61,12 +66,14 @@ def job_result(request, pk: int):
             "judging/job_results/_any.html",
         ]
     )
+    can_write = selectors.job_writable(user=request.user, job=job)
     context = {
         "job": job,
         "title": TITLES.get(job.kind, job.kind),
         "result": job.result,
         "bin_labels": [bin_label(b) for b in range(N_BINS)],
-        "retryable": job_retryable(job),
+        "can_write": can_write,
+        "retryable": can_write and job_retryable(job),
     }
     return render(request, template.template.name, context)
 

@@ -60,6 +60,9 @@ def relevance_campaign_detail(request, pk: int):
     campaign = _own_campaign(request, pk, need="read")
     context = {
         "campaign": campaign,
+        "can_write": selectors.organises(
+            user=request.user, collection=campaign.collection, need="write"
+        ),
         "pairs": selectors.campaign_pair_progress(campaign=campaign)
         if campaign.is_lowcost
         else None,

@@ -10,14 +10,16 @@ feeds it the campaign's Fine judgments and stores what it finds.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import BinaryIO
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from evaluation.core.example_generator import GeneratorReport, generate_examples
-from judging.importers.csvfile import csv_records
+from judging.importers.csvfile import csv_header, csv_records
 from judging.importers.errors import ImportFailed
+from judging.importers.inputs import check_has_data_lines
 from judging.models import (
     Clip,
     Example,
@@ -148,12 +150,12 @@ def examples_import_csv(
     """
     clips = {c.external_id: c for c in campaign.collection.clips.all()}
     queries = {q.clip.external_id: q for q in campaign.collection.queries.select_related("clip")}
-    line = 1
+    line, data_lines = 1, 0
     try:
         with transaction.atomic():
             created: list[Example] = []
             records = csv_records(text, path="examples.csv")
-            header = [h.strip() for h in next(records, (1, []))[1]]
+            header = [h.strip() for h in csv_header(records, path="examples.csv")[1]]
             missing = [c for c in CSV_COLUMNS if c not in header]
             if missing:
                 raise ValidationError(f"missing column(s) {', '.join(missing)}")
@@ -189,7 +191,11 @@ def examples_import_csv(
                         pool=row.get("pool") or TrapQuestion.WORK,
                     )  # fmt: skip
                 created.extend(new)
+                data_lines += 1
+            check_has_data_lines(Path("examples.csv"), data_lines)
     except ImportFailed as error:
+        if error.line is None:
+            raise ValidationError(str(error)) from None
         raise ValidationError(f"line {error.line}: {error.message}") from None
     except ValidationError as error:
         raise ValidationError(f"line {line}: {'; '.join(error.messages)}") from error

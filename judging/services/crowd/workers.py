@@ -47,6 +47,9 @@ class ArrivalRefused(Exception):
     """The platform id belongs to a worker bound to another browser."""
     BROWSER_STOPPED = "browser_stopped"
     """This browser holds a stopped worker of the campaign and came back as someone else."""
+    STOPPED = "stopped"
+    """The platform id belongs to a stopped worker bound to another browser: the study
+    ended for them there; here it neither starts again nor binds."""
 
     def __init__(self, reason: str):
         super().__init__(reason)
@@ -66,7 +69,8 @@ def worker_arrive(
     campaign (None for a browser new to it). A new platform id creates a worker bound
     to this browser. A known one is resumed only by its own browser, or bound to this
     one if an organiser reset its binding; any other browser raises
-    :class:`ArrivalRefused` and changes nothing. A browser whose worker was stopped
+    :class:`ArrivalRefused` (``STOPPED`` if that worker was stopped, else
+    ``OTHER_BROWSER``) and changes nothing. A browser whose worker was stopped
     cannot come back under another id. The latest platform ids of a visit (study,
     session, MTurk assignment) are kept while the worker is still active.
     """
@@ -101,7 +105,10 @@ def worker_arrive(
         # before browsers were bound); the conditional update lets one browser win.
         key = _browser_key()
         if not Worker.objects.filter(pk=worker.pk, browser_key="").update(browser_key=key):
-            raise ArrivalRefused(ArrivalRefused.OTHER_BROWSER)
+            stopped = worker.status == Worker.STOPPED
+            raise ArrivalRefused(
+                ArrivalRefused.STOPPED if stopped else ArrivalRefused.OTHER_BROWSER
+            )
         worker.browser_key = key
     if worker.status == Worker.ACTIVE:
         changed = {k: v for k, v in fields.items() if v and getattr(worker, k) != v}
