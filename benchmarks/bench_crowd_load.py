@@ -421,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"load average at the start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     lines: list[str] = []
     for root in roots:
-        lines += bench_root(root.resolve(), root.name, args)
+        lines += bench_root(root.resolve(), root.resolve().name, args)
     print("\n===== summary =====")
     print("\n".join(lines))
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

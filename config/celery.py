@@ -4,6 +4,8 @@ import logging
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
+from django.db import close_old_connections
 from kombu.transport import redis as kombu_redis
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
@@ -11,6 +13,15 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 app = Celery("earshot")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# Database connections in the worker follow Django's rules for requests: kept for
+# CONN_MAX_AGE and checked before reuse (CONN_HEALTH_CHECKS), closed when broken or old.
+# Celery's Django fixup would otherwise close them before and after every task, so that
+# each of the small coalescing tasks a stream of crowd answers sends opened a new
+# PostgreSQL connection (a server process started, authenticated and set up, issue 14).
+# The fixup closes them only every CELERY_DB_REUSE_MAX tasks (settings.py) instead.
+task_prerun.connect(lambda **_: close_old_connections(), weak=False)
+task_postrun.connect(lambda **_: close_old_connections(), weak=False)
 
 logger = logging.getLogger(__name__)
 _restore_unacked = kombu_redis.QoS.restore_unacked

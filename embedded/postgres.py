@@ -77,7 +77,7 @@ def start_postgres() -> ThrowawayPostgres:
     cluster = ThrowawayPostgres(bindir=bindir, datadir=datadir, port=_free_port(), user=user)
     try:
         cluster._run("initdb", "-D", str(datadir), "-U", "postgres", "-A", "trust", "-E", "UTF8")
-        options = f"-h 127.0.0.1 -p {cluster.port} -k {root} -c fsync=off -c full_page_writes=off"
+        options = f"-h 127.0.0.1 -p {cluster.port} -k {root} -c fsync=off -c full_page_writes=off -c shared_preload_libraries=pg_stat_statements,auto_explain -c auto_explain.log_min_duration=3"
         cluster._run(
             "pg_ctl", "-D", str(datadir), "-o", options, "-l", str(root / "log"), "-w", "start"
         )

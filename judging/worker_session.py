@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare
 
-from judging.models import PreferenceCampaign, Worker
+from judging.models import Worker
 
 COOKIE_PREFIX = "earshot_w_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -38,8 +38,8 @@ def _cookie_name(campaign_id: int) -> str:
     return f"{COOKIE_PREFIX}{campaign_id}"
 
 
-def _salt(campaign: PreferenceCampaign) -> str:
-    return f"earshot.worker.{campaign.token}"
+def _salt(token: str) -> str:
+    return f"earshot.worker.{token}"
 
 
 def worker_cookie_set(response, request, worker: Worker) -> None:
@@ -48,7 +48,7 @@ def worker_cookie_set(response, request, worker: Worker) -> None:
     response.set_signed_cookie(
         _cookie_name(campaign.pk),
         f"{worker.pk}:{worker.browser_key}",
-        salt=_salt(campaign),
+        salt=_salt(campaign.token),
         max_age=COOKIE_MAX_AGE,
         httponly=True,
         secure=secure,
@@ -56,18 +56,33 @@ def worker_cookie_set(response, request, worker: Worker) -> None:
     )
 
 
-def worker_from_request(request, campaign: PreferenceCampaign) -> Worker | None:
-    """The worker this browser is bound to in ``campaign``, or None."""
-    value = request.get_signed_cookie(
-        _cookie_name(campaign.pk), default=None, salt=_salt(campaign), max_age=COOKIE_MAX_AGE
-    )
-    pk, _, key = (value or "").partition(":")
-    if not pk.isdigit() or not key:
+def worker_from_request(request, token: str) -> Worker | None:
+    """The worker this browser is bound to in the campaign with task-link ``token``, or None.
+
+    One statement, which also reads the worker's campaign (``worker.campaign``): the
+    cookie's name carries the campaign's id and its signature the campaign's token, so
+    the worker, the campaign and the token are checked together. Without a valid
+    cookie nothing is read.
+    """
+    salt = _salt(token)
+    for name in request.COOKIES:
+        campaign_id = name.removeprefix(COOKIE_PREFIX)
+        if campaign_id == name or not campaign_id.isdigit():
+            continue
+        value = request.get_signed_cookie(name, default=None, salt=salt, max_age=COOKIE_MAX_AGE)
+        pk, _, key = (value or "").partition(":")
+        if not pk.isdigit() or not key:
+            continue  # another campaign's cookie (its token signed it) or a forged one
+        worker = (
+            Worker.objects.filter(pk=int(pk), campaign_id=int(campaign_id), campaign__token=token)
+            .select_related("campaign")
+            .order_by()  # not Worker's default order: it joins the campaign to sort by it
+            .first()
+        )
+        if worker is not None and constant_time_compare(worker.browser_key, key):
+            return worker
         return None
-    worker = Worker.objects.filter(pk=int(pk), campaign=campaign).select_related("campaign").first()
-    if worker is None or not constant_time_compare(worker.browser_key, key):
-        return None
-    return worker
+    return None
 
 
 def consent_token(worker: Worker) -> str:

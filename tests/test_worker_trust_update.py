@@ -122,3 +122,41 @@ def test_accepting_and_excluding_answers_hands_the_campaign_over_on_commit(
     with django_capture_on_commit_callbacks(execute=True):
         work(worker, miss_traps=False, tasks=3)
     assert handed_over == [(ANSWERS_ACCEPTED_TASK, {"campaign_id": campaign.pk})]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_updating_trust_locks_the_worker_but_not_the_campaign(crowd_collection):
+    """Every answer updates trust; had it locked the campaign's row too, as a plain
+    ``select_for_update()`` over the worker-campaign join does on PostgreSQL, a
+    campaign's answers would each wait for the one before to commit (issue 14). Checked
+    from a second connection with ``NOWAIT``, which fails at once on a locked row."""
+    from django.db import connection, transaction
+
+    from judging.services.crowd.trust import worker_trust_update
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's; SQLite locks the whole database")
+    import psycopg
+
+    campaign = make_campaign(crowd_collection, traps=4)
+    worker = arrive(campaign)
+    settings = connection.settings_dict
+    other = psycopg.connect(
+        dbname=settings["NAME"], user=settings["USER"], password=settings["PASSWORD"] or None,
+        host=settings["HOST"], port=settings["PORT"] or None, autocommit=True,
+    )  # fmt: skip
+
+    def lockable(table: str, pk: int) -> bool:
+        try:
+            other.execute(f"SELECT 1 FROM {table} WHERE id = %s FOR UPDATE NOWAIT", [pk])
+        except psycopg.errors.LockNotAvailable:
+            return False
+        return True
+
+    try:
+        with transaction.atomic():
+            worker_trust_update(worker=worker)
+            assert not lockable("judging_worker", worker.pk)  # the check sees a lock
+            assert lockable("judging_preferencecampaign", campaign.pk)
+    finally:
+        other.close()

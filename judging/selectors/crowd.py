@@ -53,25 +53,52 @@ class ShownTask:
     list_b: list[ShownClip]
 
 
-def _shown_lists(task: PreferenceTask) -> dict[str, list[tuple[int, bool]]]:
-    """The clips of the task's lists as shown: {"a": [(clip id, has audio), …], "b": …}."""
-    stored: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
-    items = ExampleItem.objects.filter(example_id=task.example_id).order_by("side", "rank")
-    for side, clip_id, audio in items.values_list("side", "clip_id", "clip__audio"):
-        stored[side].append((clip_id, bool(audio)))
-    return {"a": stored["b"], "b": stored["a"]} if task.swapped else stored
+@dataclass(frozen=True)
+class ExampleClips:
+    """The clips of an example as stored: the query's, and lists a and b in rank order.
+
+    Each clip is ``(clip id, has audio)``.
+    """
+
+    query: tuple[int, bool]
+    lists: dict[str, list[tuple[int, bool]]]
+
+    def shown(self, swapped: bool) -> dict[str, list[tuple[int, bool]]]:
+        """The lists as a task shows them: A and B are the stored b and a when swapped."""
+        return {"a": self.lists["b"], "b": self.lists["a"]} if swapped else self.lists
+
+
+def example_clips(example_id: int) -> ExampleClips:
+    """The query and both lists of an example, in one statement (issue 14)."""
+    rows = (
+        ExampleItem.objects.filter(example_id=example_id)
+        .order_by("side", "rank")
+        .values_list(
+            "side", "clip_id", "clip__audio", "example__query__clip_id",
+            "example__query__clip__audio",
+        )
+    )  # fmt: skip
+    lists: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
+    query = None
+    for side, clip_id, audio, query_clip_id, query_audio in rows:
+        lists[side].append((clip_id, bool(audio)))
+        query = (query_clip_id, bool(query_audio))
+    if query is None:  # an example without lists (never made by Earshot)
+        query_clip_id, query_audio = (
+            Clip.objects.filter(as_queries__examples=example_id).values_list("pk", "audio").get()
+        )
+        query = (query_clip_id, bool(query_audio))
+    return ExampleClips(query=query, lists=lists)
 
 
 def task_for_worker(*, task: PreferenceTask) -> ShownTask:
-    lists = _shown_lists(task)
-    query_audio = Clip.objects.filter(as_queries__examples=task.example_id).values_list(
-        "audio", flat=True
-    )
+    clips = example_clips(task.example_id)
+    lists = clips.shown(task.swapped)
     return ShownTask(
         key=task.key,
         position=task.position,
         is_quiz=task.is_quiz,
-        query=ShownClip("query", bool(query_audio.get())),
+        query=ShownClip("query", clips.query[1]),
         list_a=[ShownClip(f"a{i}", audio) for i, (_, audio) in enumerate(lists["a"], start=1)],
         list_b=[ShownClip(f"b{i}", audio) for i, (_, audio) in enumerate(lists["b"], start=1)],
     )
@@ -79,16 +106,17 @@ def task_for_worker(*, task: PreferenceTask) -> ShownTask:
 
 def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
     """The clip at ``slot`` of the task as shown (see :class:`ShownClip`), or None."""
+    # Unordered lookups (.order_by()): Clip's default order joins its collection to sort.
     if slot == "query":
-        return Clip.objects.filter(as_queries__examples=task.example_id).first()
+        return Clip.objects.filter(as_queries__examples=task.example_id).order_by().first()
     side, rank = slot[:1], slot[1:]
     if side not in ("a", "b") or not rank.isdigit():
         return None
-    lists = _shown_lists(task)
+    lists = example_clips(task.example_id).shown(task.swapped)
     index = int(rank) - 1
     if not 0 <= index < len(lists[side]):
         return None
-    return Clip.objects.filter(pk=lists[side][index][0]).first()
+    return Clip.objects.filter(pk=lists[side][index][0]).order_by().first()
 
 
 def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:

@@ -62,8 +62,15 @@ def task_page(view):
     @csrf_exempt
     @xframe_options_exempt
     def wrapped(request, token, *args, **kwargs):
-        campaign = get_object_or_404(PreferenceCampaign, token=token)
-        response = view(request, campaign, *args, **kwargs)
+        # The browser's worker and their campaign in one statement; the campaign alone
+        # when the browser has none (issue 14: statements per request).
+        worker = worker_from_request(request, token)
+        campaign = (
+            worker.campaign
+            if worker is not None
+            else get_object_or_404(PreferenceCampaign, token=token)
+        )
+        response = view(request, campaign, worker, *args, **kwargs)
         response["Content-Security-Policy"] = "frame-ancestors 'self' " + " ".join(
             mturk_submit_origins()
         )
@@ -74,8 +81,7 @@ def task_page(view):
     return wrapped
 
 
-def _worker_or_403(request, campaign) -> Worker:
-    worker = worker_from_request(request, campaign)
+def _worker_or_403(worker: Worker | None) -> Worker:
     if worker is None:
         raise PermissionDenied("Please open the study through the link on your platform.")
     return worker
@@ -103,7 +109,7 @@ REFUSALS = {
 
 
 @task_page
-def task_arrive(request, campaign):
+def task_arrive(request, campaign, browser_worker):
     form = TaskLinkForm(request.GET)
     if form.is_preview():
         shown = selectors.task_preview(campaign=campaign)
@@ -114,7 +120,6 @@ def task_arrive(request, campaign):
             "choices": CHOICES,
         }
         return render(request, "judging/task_preview.html", context)
-    browser_worker = worker_from_request(request, campaign)
     if not request.GET and browser_worker is not None:
         return redirect("judging:task", campaign.token)
     if not form.is_valid():
@@ -138,8 +143,8 @@ def task_arrive(request, campaign):
 
 
 @task_page
-def task_consent(request, campaign):
-    worker = _worker_or_403(request, campaign)
+def task_consent(request, campaign, worker):
+    worker = _worker_or_403(worker)
     if worker.consented_at is not None:
         return redirect("judging:task", campaign.token)
     form = ConsentForm(request.POST or None, initial={"token": consent_token(worker)})
@@ -152,8 +157,8 @@ def task_consent(request, campaign):
 
 
 @task_page
-def task(request, campaign):
-    worker = _worker_or_403(request, campaign)
+def task(request, campaign, worker):
+    worker = _worker_or_403(worker)
     if worker.consented_at is None:
         return redirect("judging:task_consent", campaign.token)
     form, refusal = None, ""
@@ -175,7 +180,7 @@ def task(request, campaign):
                 if answer.task.is_quiz:
                     return redirect("judging:task_feedback", campaign.token, answer.task.key)
                 return redirect("judging:task", campaign.token)
-    served = task_serve(worker=worker)
+    served = task_serve(worker=worker, campaign_open=campaign.is_open)
     if served is None:
         return redirect("judging:task_done", campaign.token)
     if form is None or form.data.get("key") != served.key:
@@ -194,7 +199,7 @@ def task(request, campaign):
 
 @require_GET
 @task_page
-def task_audio(request, campaign, key: str, slot: str):
+def task_audio(request, campaign, worker, key: str, slot: str):
     """The audio of one clip of the worker's own task, by its place on the page.
 
     Made for one task and one worker: another worker, a task already answered (or
@@ -202,8 +207,9 @@ def task_audio(request, campaign, key: str, slot: str):
     the bytes it sends (:func:`judging.services.listening.audio_served_record`), the
     evidence the listening check reads.
     """
-    worker = worker_from_request(request, campaign)
-    served = PreferenceTask.objects.filter(worker=worker, key=key).first() if worker else None
+    served = (
+        PreferenceTask.objects.filter(worker=worker, key=key).order_by().first() if worker else None
+    )
     clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
     # The campaign was read at the start of this request: as fresh as asking again.
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
@@ -215,9 +221,9 @@ def task_audio(request, campaign, key: str, slot: str):
 
 
 @task_page
-def task_feedback(request, campaign, key: str):
+def task_feedback(request, campaign, worker, key: str):
     """After a quiz answer: right, or the accepted answer(s) and the explanation."""
-    worker = _worker_or_403(request, campaign)
+    worker = _worker_or_403(worker)
     answer = selectors.quiz_answer(worker=worker, key=key)
     if answer is None:
         raise Http404("No such quiz answer.")
@@ -236,9 +242,9 @@ def task_feedback(request, campaign, key: str):
 
 
 @task_page
-def task_done(request, campaign):
+def task_done(request, campaign, worker):
     """The end, if it is earned (see the module doc); otherwise back to the task."""
-    worker = _worker_or_403(request, campaign)
+    worker = _worker_or_403(worker)
     worker.refresh_from_db()
     if worker.status == Worker.STOPPED:
         context = {"campaign": campaign, "worker": worker, "code": campaign.screen_out_code}

@@ -37,8 +37,10 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     task = (
         PreferenceTask.objects.filter(worker=worker, key=key)
         .annotate(worker_status=F("worker__status"), campaign_open=F("worker__campaign__is_open"))
+        .select_related("example__trap")
+        .order_by()  # one task at most; the default order would sort by the campaign's date
         .first()
-    )  # the worker's status and the campaign's state as of now, in the same query
+    )  # the worker's status, the campaign's state and the trap question if any, at once
     if task is None:
         raise TaskError("This task is not yours or does not exist.")
     if task.answered_at is not None:
@@ -66,7 +68,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
             .update(answer_count=F("answer_count") + 1)
         ):
             raise TaskError("You can no longer answer in this study.")
-        trap = TrapQuestion.objects.filter(example_id=task.example_id).first()
+        trap = _trap_of(task)
         outcome = choice_as_stored(choice, swapped=task.swapped)
         answer = Answer.objects.create(
             task=task,
@@ -90,6 +92,14 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
         # after the commit (a message to the broker) takes the same time either way.
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
     return answer
+
+
+def _trap_of(task: PreferenceTask) -> TrapQuestion | None:
+    """The trap question of the task's example (read with the task), or None."""
+    try:
+        return task.example.trap
+    except TrapQuestion.DoesNotExist:
+        return None
 
 
 def _repeat(task: PreferenceTask) -> Answer:

@@ -30,6 +30,7 @@ from judging.models import (
     System,
     TrapQuestion,
 )
+from judging.planner_statistics import planner_statistics_refresh
 from judging.selectors.generator import generator_judgments
 from judging.services.crowd.traps import trap_question_mark
 from judging.validation import check_text, shown
@@ -54,6 +55,10 @@ def _example_check(campaign, query, list_a, list_b, *, allow_identical: bool = F
         raise ValidationError("the query belongs to another collection")
     if not allow_identical and [c.pk for c in list_a] == [c.pk for c in list_b]:
         raise ValidationError("the two lists are identical")
+
+
+ANALYZE_AFTER_ITEMS = 1000
+"""Creating this many list items at once refreshes the planner's statistics."""
 
 
 def examples_create(
@@ -96,6 +101,10 @@ def examples_create(
             for rank, clip in enumerate(clips, start=1)
         ]
         ExampleItem.objects.bulk_create(items, batch_size=1000)
+        if len(items) >= ANALYZE_AFTER_ITEMS:
+            # Planned on the statistics of an empty table, every task page read its
+            # lists with a scan of all the collection's clips (3–6 ms instead of 0.1).
+            planner_statistics_refresh(Example, ExampleItem)
     return new
 
 

@@ -16,7 +16,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from judging.models import AudioServed, Clip, ExampleItem, PreferenceCampaign, PreferenceTask
+from judging.models import AudioServed, PreferenceCampaign, PreferenceTask
+from judging.selectors.crowd import example_clips
 
 
 @dataclass(frozen=True)
@@ -61,21 +62,17 @@ def task_listening(
 ) -> Listening:
     """The listening evidence of ``task`` (see the module doc)."""
     heard = set(
-        AudioServed.objects.filter(task=task, bytes_sent__gt=0).values_list("clip_id", flat=True)
+        AudioServed.objects.filter(task=task, bytes_sent__gt=0)
+        .order_by()
+        .values_list("clip_id", flat=True)
     )
     if not campaign.listening_check:
         return Listening(len(heard), query_missing=False, lists_missing=(), seconds_left=0)
-    query_id, query_audio = (
-        Clip.objects.filter(as_queries__examples=task.example_id).values_list("pk", "audio").get()
-    )
-    shown = {"a": "B", "b": "A"} if task.swapped else {"a": "A", "b": "B"}
-    audible: dict[str, set[int]] = {"A": set(), "B": set()}
-    for side, clip_id, audio in ExampleItem.objects.filter(example_id=task.example_id).values_list(
-        "side", "clip_id", "clip__audio"
-    ):
-        if audio:
-            audible[shown[side]].add(clip_id)
-    query_missing = bool(query_audio) and query_id not in heard
+    clips = example_clips(task.example_id)
+    shown = clips.shown(task.swapped)
+    audible = {label: {c for c, audio in shown[label.lower()] if audio} for label in ("A", "B")}
+    query_id, query_audio = clips.query
+    query_missing = query_audio and query_id not in heard
     lists_missing: list[tuple[str, int]] = []
     for label in ("A", "B"):
         wanted = min(campaign.min_clips_per_list, len(audible[label]))

@@ -54,7 +54,7 @@ class _NothingToServe(Exception):
     pass
 
 
-def task_serve(*, worker: Worker) -> PreferenceTask | None:
+def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> PreferenceTask | None:
     """The worker's current task: the open one, or a new one; ``None`` when they are done.
 
     Quiz mode: the first Q tasks are trap questions of the quiz pool. Work mode: a task
@@ -67,12 +67,16 @@ def task_serve(*, worker: Worker) -> PreferenceTask | None:
     costs the same as serving any example.
 
     A closed campaign serves nothing new: only the task already on screen, while its
-    lease lasts (:func:`task_is_live`).
+    lease lasts (:func:`task_is_live`). ``campaign_open`` is the campaign's state when
+    the caller has just read it (a request reads it with the worker); otherwise it is
+    read here.
     """
     campaign = worker.campaign
     now = timezone.now()
     tasks_release_stale(campaign=campaign, older_than=now - TASK_LEASE)
-    if not PreferenceCampaign.objects.filter(pk=campaign.pk, is_open=True).exists():
+    if campaign_open is None:
+        campaign_open = PreferenceCampaign.objects.filter(pk=campaign.pk, is_open=True).exists()
+    if not campaign_open:
         current = _open_task(worker)
         return current if current is not None and task_is_live(current, now=now) else None
     for attempt in range(3):
@@ -114,6 +118,7 @@ def _open_task(worker: Worker) -> PreferenceTask | None:
     return (
         PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
         .select_related("example__query__clip")
+        .order_by("position")  # the default order joins the worker and the campaign
         .first()
     )
 
@@ -175,12 +180,16 @@ def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
     slot is taken again, so an example may then get one answer more than asked for.
     """
     released = 0
-    stale = PreferenceTask.objects.filter(
-        worker__campaign=campaign,
-        answered_at__isnull=True,
-        released=False,
-        served_at__lt=older_than,
-    ).values_list("pk", "example_id")
+    stale = (
+        PreferenceTask.objects.filter(
+            worker__campaign=campaign,
+            answered_at__isnull=True,
+            released=False,
+            served_at__lt=older_than,
+        )
+        .values_list("pk", "example_id")
+        .order_by()
+    )
     for pk, example_id in stale:
         with transaction.atomic():
             if PreferenceTask.objects.filter(

@@ -28,6 +28,17 @@ from judging.models import Answer, Example, Worker
 from judging.selectors.crowd import campaign_quiz_target
 
 
+def worker_locked(pk: int) -> Worker:
+    """The worker, row-locked until the transaction ends, with their campaign read (not locked).
+
+    Only the worker's row is locked (``of=("self",)``): locking the campaign's row too,
+    as a plain ``select_for_update()`` over the join does on PostgreSQL, made every
+    answer of a campaign wait for the one before it to commit (issue 14: 18 ms a
+    statement at 17 answers/s, most of the server's time).
+    """
+    return Worker.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=pk)
+
+
 def worker_trust_update(*, worker: Worker) -> Worker:
     """Recompute a worker's trust, status and the flags of their answers.
 
@@ -36,7 +47,7 @@ def worker_trust_update(*, worker: Worker) -> Worker:
     caller's whole transaction anyway.
     """
     with transaction.atomic(savepoint=False):
-        worker = Worker.objects.select_for_update().select_related("campaign").get(pk=worker.pk)
+        worker = worker_locked(worker.pk)
         campaign = worker.campaign
         counts = Answer.objects.filter(
             worker=worker, example__trap__isnull=False, example__trap__contested=False
@@ -74,7 +85,8 @@ def worker_trust_update(*, worker: Worker) -> Worker:
 
 def _answers_reconcile(*, worker: Worker) -> None:
     """Make the answers' ``excluded``/``accepted_at`` flags follow the worker's status."""
-    answers = Answer.objects.filter(worker=worker)
+    # Unordered: Answer's default order (worker, then the campaign's date) adds joins.
+    answers = Answer.objects.filter(worker=worker).order_by()
     changed = 0
     if worker.status == Worker.STOPPED:
         newly = list(answers.filter(excluded=False).values_list("pk", "example_id"))
@@ -85,9 +97,9 @@ def _answers_reconcile(*, worker: Worker) -> None:
                 slots_taken=F("slots_taken") - 1
             )
         open_ids = list(
-            worker.tasks.filter(answered_at__isnull=True, released=False).values_list(
-                "example_id", flat=True
-            )
+            worker.tasks.filter(answered_at__isnull=True, released=False)
+            .order_by()
+            .values_list("example_id", flat=True)
         )
         if open_ids:
             worker.tasks.filter(answered_at__isnull=True).update(released=True)

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from judging import handoff
 from judging.models import PreferenceCampaign, Worker
-from judging.services.crowd.trust import worker_trust_update
+from judging.services.crowd.trust import worker_locked, worker_trust_update
 
 STOP_NOTE_MAX = 2000
 
@@ -159,7 +159,7 @@ def worker_reinstate(*, worker: Worker) -> Worker:
     to examples that are not trap questions are accepted), and the automatic rules
     (trust, speed) no longer stop them. They go on where they left off."""
     with transaction.atomic():
-        worker = Worker.objects.select_for_update().select_related("campaign").get(pk=worker.pk)
+        worker = worker_locked(worker.pk)
         if worker.status != Worker.STOPPED:
             raise ValidationError("Only a stopped worker can be reinstated.")
         full = worker.served_count >= worker.campaign.max_answers_per_worker
