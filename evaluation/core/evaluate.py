@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextvars
 import csv
 import io
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import chain
 
@@ -235,20 +237,23 @@ def evaluate_files(
     ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
     the errors, except that a file without any ranking is a :class:`FormatError`.
 
-    ``qrels`` may also be a function that reads the judgments: it is called once the
-    first run file has started to be read in the background, so that the two overlap.
+    ``qrels`` may also be a function that reads the judgments: it is called on a thread
+    of its own while the first run file starts being read, so that the two overlap.
     """
     parsed = _as_measures(measures)
     run_paths = list(run_paths)
     started = None
     if callable(qrels) and run_paths:
-        started = _start_reading(run_paths[0], format, keep_order)
-    try:
-        qrels = qrels() if callable(qrels) else _as_qrels(qrels)
-    except BaseException:
-        if started is not None:
-            started.close()  # stops the background reader
-        raise
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="judgments") as pool:
+            reading = pool.submit(contextvars.copy_context().run, qrels)  # numpy's errstate
+            started = _start_reading(run_paths[0], format, keep_order)
+            try:
+                qrels = reading.result()
+            except BaseException:
+                if started is not None:
+                    started.close()  # stops the background reader
+                raise
+    qrels = qrels() if callable(qrels) else _as_qrels(qrels)
     ranked: dict[str, RankedJudgments] = {}  # every file read before any is scored, as
     for i, path in enumerate(run_paths):  # read_run_files + evaluate do: the same first error
         blocks = started if i == 0 else None

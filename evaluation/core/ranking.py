@@ -39,6 +39,7 @@ class RankedJudgments:
     judgments: np.ndarray
     _cache: dict = field(default_factory=dict, repr=False)
     judged_width: int | None = None
+    _padded: dict = field(default_factory=dict, repr=False)  # shared with rows()
 
     def _judgment_counts(self) -> tuple[np.ndarray, np.ndarray]:
         starts = self.qrels.offsets[self.judgments]
@@ -61,6 +62,7 @@ class RankedJudgments:
             self.retrieved[start:stop],
             self.judgments[start:stop],
             judged_width=width,
+            _padded=self._padded,
         )
 
     def cached(self, key, make):
@@ -73,9 +75,10 @@ class RankedJudgments:
         """Relevance values at each rank (0 when not judged); negatives kept."""
         key = ("values", column)
         if key not in self._cache:
-            col = self.qrels.column(column)
-            padded = np.append(np.asarray(col, dtype=np.float64), 0.0)  # match -1 reads 0
-            self._cache[key] = padded[self.match]
+            if column not in self._padded:  # match -1 reads 0
+                col = self.qrels.column(column)
+                self._padded[column] = np.append(np.asarray(col, dtype=np.float64), 0.0)
+            self._cache[key] = self._padded[column][self.match]
         return self._cache[key]
 
     def judged(self, column: str) -> np.ndarray:

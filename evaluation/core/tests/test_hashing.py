@@ -67,17 +67,36 @@ def test_an_id_hashes_alike_in_arrays_of_any_width():
         ).all()
 
 
-def test_blocked_hashing_equals_the_whole_array_formula():
-    docs = np.array([b"d%d" % i for i in range(200_000)] + [b"x" * 30], dtype="S30")
-    words = hashing._words(docs)
+def _whole_array_hashes(docs):
+    """The hash of each id computed on the zero-padded copy of the ids (``_words``)."""
+    words = hashing._words(np.ascontiguousarray(docs))
     with np.errstate(over="ignore"):
         h = words[:, 0] * hashing._M1
         for j in range(1, words.shape[1]):
             step = h ^ (words[:, j] * hashing._M2)
             step = (step << np.uint64(31)) | (step >> np.uint64(33))
             h = np.where(words[:, j] != 0, step, h)
-        expected = hashing._mix(h)
-    assert (hashing.doc_hashes(docs) == expected).all()
+        return hashing._mix(h)
+
+
+def test_blocked_hashing_equals_the_whole_array_formula():
+    docs = np.array([b"d%d" % i for i in range(200_000)] + [b"x" * 30], dtype="S30")
+    assert (hashing.doc_hashes(docs) == _whole_array_hashes(docs)).all()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ids=st.lists(st.binary(min_size=1, max_size=40).map(lambda b: b.rstrip(b"\0") or b"x"),
+                 min_size=1, max_size=50),
+    extra_width=st.integers(0, 9),
+    step=st.sampled_from([1, 2, -1]),
+)  # fmt: skip
+def test_ids_read_in_place_hash_as_their_zero_padded_copy(ids, extra_width, step):
+    # ids at least 8 bytes wide are hashed from unaligned views of their bytes, the last
+    # partial word shifted: the same hashes as the padded copy, at any width and stride
+    docs = np.array(ids, dtype=f"S{max(map(len, ids)) + extra_width}")[::step]
+    assert (hashing.doc_hashes(docs) == _whole_array_hashes(docs)).all()
+    assert (hashing.doc_hashes(docs) == hashing.doc_hashes(np.array(docs.tolist()))).all()
 
 
 @pytest.mark.parametrize("collide", [False, True])

@@ -1,10 +1,11 @@
 """Reading TREC and MIREX files: detection, ordering, CRLF, and errors that name the line."""
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from evaluation.core import FormatError, Qrels, Run, read_qrels, read_runs
+from evaluation.core.trec import sort_queries
 from tests.shared_data import MIREX2011
 
 DATA = MIREX2011
@@ -101,3 +102,17 @@ def test_big_files_read_block_by_block_give_the_same_rows_and_line_numbers(tmp_p
     path.write_bytes(b"\n".join([*lines[:1500], b"1 Q0 x 1 2", *lines[1500:]]))
     with pytest.raises(FormatError, match=r"run.txt:1501: expected 6 fields, found 5"):
         read_runs(path)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("0123456789٣५²½x\n -"), max_size=4), max_size=6))
+@example(["10", "٣", "9"])  # an Arabic-Indic three is a decimal digit: sorted as 3
+@example(["10", "²"])  # a superscript two is a digit but not a decimal one: sorted as text
+@example(["1", "2\n"])
+def test_queries_sort_by_number_exactly_when_re_finds_only_digits(queries):
+    # the definition sort_queries had (re's \d+, Unicode digits included) kept as the reference
+    import re
+
+    numeric = all(re.fullmatch(r"\d+", q) for q in queries)
+    expected = sorted(queries, key=lambda q: (int(q), q)) if numeric else sorted(queries)
+    assert sort_queries(queries) == expected

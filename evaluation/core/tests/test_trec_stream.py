@@ -1,6 +1,7 @@
 """Runs read block by block score exactly as runs read whole, and fail with the same errors."""
 
 import tempfile
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -90,10 +91,14 @@ def run_files(draw):
     block=st.sampled_from([64, 100, 256, 4096]),
     complete=st.booleans(),
     keep_order=st.sampled_from([None, True]),
+    workers=st.sampled_from([0, 2]),
 )
-def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(texts, block, complete, keep_order):
-    minimum, size = arrow.MIN_BYTES, arrow.STREAM_BYTES
-    arrow.MIN_BYTES, arrow.STREAM_BYTES = 0, block
+def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(
+    texts, block, complete, keep_order, workers
+):
+    # workers: blocks parsed by two threads (a machine with cores to spare) or inline
+    minimum, size, chosen = arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers
+    arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers = 0, block, lambda: workers
     try:
         with tempfile.TemporaryDirectory() as tmp:
             qrels = read_qrels(QRELS.encode())
@@ -104,7 +109,7 @@ def test_streamed_runs_score_bit_for_bit_as_runs_read_whole(texts, block, comple
             options = {"complete": complete, "keep_order": keep_order}
             _same(_whole(qrels, paths, **options), _streamed(qrels, paths, **options))
     finally:
-        arrow.MIN_BYTES, arrow.STREAM_BYTES = minimum, size
+        arrow.MIN_BYTES, arrow.STREAM_BYTES, stream.workers = minimum, size, chosen
 
 
 def test_a_grouped_regular_run_is_read_in_blocks_of_whole_queries(streamed, tmp_path, monkeypatch):
@@ -122,6 +127,9 @@ def test_a_grouped_regular_run_is_read_in_blocks_of_whole_queries(streamed, tmp_
     ("change", "why"),
     [
         (lambda t: t.replace("\n", "\r\n"), "CRLF"),
+        (lambda t: t.replace("\n", "\r", 1), "a line ended by a CR alone"),
+        (lambda t: t.replace(" d3 ", " d\t3 ", 1), "a tab inside an id"),
+        (lambda t: t.replace(" sys\n", " sys\x0c\n", 1), "a form feed before the LF"),
         (lambda t: t.replace(" Q0 ", " Q0  ", 1), "two spaces"),
         (lambda t: t + "1 Q0 d99 0 1 sys\n", "query 1 again at the end"),
         (lambda t: "3 Q0 " + "x" * 300 + " 0 1 sys\n" + t, "a line longer than a block"),
@@ -154,3 +162,73 @@ def test_blocks_keep_a_query_cut_by_a_block_boundary_whole(tmp_path):
     assert [q for b in blocks for q in b.query_ids] == ["1", "2"]
     ranked = np.concatenate([b.docs for b in blocks])
     assert ranked.tolist()[:3] == [b"d29", b"d28", b"d27"]  # by score, descending
+
+
+def test_ordered_map_gives_results_in_order_and_an_error_after_the_results_before_it():
+    def work(i):
+        if i == 5:
+            raise ValueError("item 5")
+        return i * i
+
+    got = []
+    with pytest.raises(ValueError, match="item 5"):
+        for value in stream.ordered_map(work, range(10), workers=2, depth=3):
+            got.append(value)
+    assert got == [0, 1, 4, 9, 16]
+
+
+def test_ordered_map_stopped_early_leaves_no_thread_working():
+    import threading
+
+    started = []
+
+    def work(i):
+        started.append(i)
+        return i
+
+    results = stream.ordered_map(work, range(1000), workers=2, depth=4)
+    assert [next(results), next(results)] == [0, 1]
+    results.close()  # cancels what has not started, waits for what has
+    assert len(started) <= 2 + 4
+    assert not [t for t in threading.enumerate() if t.name.startswith("read")]
+
+
+def test_ordered_map_works_under_the_callers_numpy_errstate():
+    def overflow(_):
+        return np.float64(1e308) * 10  # warns, unless the caller's errstate says not to
+
+    with np.errstate(over="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(stream.ordered_map(overflow, range(3), workers=2)) == [np.inf] * 3
+
+
+def test_a_parsed_block_keeps_its_values_when_the_next_is_read_into_the_same_buffer(tmp_path):
+    path = tmp_path / "run.txt"
+    path.write_text(_lines([(q, f"doc{q}-{d}", f"{d}.25", "s") for q in (1, 2) for d in range(9)]))
+    with arrow.RegularFile(str(path), block_bytes=200) as file:
+        first, second, *_ = (
+            file.parse(span, 6, (0, 2, 4, 5), stream._KINDS) for span in file.spans()
+        )
+        assert first.strings(1)[:2].tolist() == [b"doc1-0", b"doc1-1"]
+        assert first.numbers(2)[:2].tolist() == [0.25, 1.25]
+        assert second.strings(1)[0] != first.strings(1)[0]
+
+
+@pytest.mark.parametrize(
+    ("cores", "load", "expected"),
+    [(2, 0.5, 2), (2, 1.9, 2), (2, 2.0, 0), (2, 6.0, 0), (1, 0.0, 0), (8, 3.0, 2)],
+)
+def test_blocks_are_parsed_by_threads_only_when_a_core_is_free(monkeypatch, cores, load, expected):
+    monkeypatch.setattr(stream.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(stream.os, "getloadavg", lambda: (load, load, load))
+    assert stream.workers() == expected
+
+
+def test_ordered_map_without_workers_works_inline():
+    import threading
+
+    where = []
+    results = stream.ordered_map(
+        lambda i: where.append(threading.current_thread()) or i, range(3), workers=0
+    )
+    assert list(results) == [0, 1, 2] and set(where) == {threading.current_thread()}

@@ -32,11 +32,35 @@ def _words(docs: np.ndarray) -> np.ndarray:
     if width % 8 == 0 and docs.flags.c_contiguous:
         return docs.view("<u8").reshape(n, width // 8)
     raw = np.zeros((n, -(-width // 8) * 8), dtype=np.uint8)
-    raw[:, :width] = docs.view(np.uint8).reshape(n, width)
+    raw[:, :width] = np.ascontiguousarray(docs).view(np.uint8).reshape(n, width)
     return raw.view("<u8")
 
 
 _BLOCK = 1 << 16  # rows per block: the work arrays of one block stay in cache
+
+
+def _word_reader(docs: np.ndarray):
+    """``word(lo, hi, j)``: word ``j`` of the ids of rows ``lo:hi``, as :func:`_words` has it.
+
+    For ids at least 8 bytes wide the words are read in place, as (unaligned) views of
+    the ids' bytes; the last, partial word is the 8 bytes that end the id, shifted
+    right past the bytes of the word before (the same value as its zero-padded form).
+    Shorter or non-contiguous ids are copied once, zero-padded (:func:`_words`).
+    """
+    width = docs.dtype.itemsize
+    if width < 8 or not docs.flags.c_contiguous:
+        words = _words(docs)
+        return lambda lo, hi, j: words[lo:hi, j]
+    raw = docs.view(np.uint8).reshape(-1)
+
+    def word(lo: int, hi: int, j: int) -> np.ndarray:
+        start = 8 * j if 8 * j + 8 <= width else width - 8
+        view = np.ndarray((hi - lo,), "<u8", raw, lo * width + start, (width,))
+        if start == 8 * j:
+            return view
+        return view >> np.uint64(8 * (8 * j + 8 - width))
+
+    return word
 
 
 def doc_hashes(docs: np.ndarray) -> np.ndarray:
@@ -46,21 +70,21 @@ def doc_hashes(docs: np.ndarray) -> np.ndarray:
     is not hashed), so ids of judgments and runs compare by hash. Computed block by
     block in place, so the temporaries stay in cache.
     """
-    words = _words(docs)
-    n = len(words)
+    n, n_words = len(docs), -(-docs.dtype.itemsize // 8)
+    word = _word_reader(docs)
     out = np.empty(n, dtype=np.uint64)
     scratch = np.empty(min(n, _BLOCK), dtype=np.uint64)
     with np.errstate(over="ignore"):
         for lo in range(0, n, _BLOCK):
-            block = words[lo : lo + _BLOCK]
-            h, tmp = out[lo : lo + _BLOCK], scratch[: len(block)]
-            np.multiply(block[:, 0], _M1, out=h)
-            for j in range(1, words.shape[1]):  # zero words (padding) change nothing
-                word = block[:, j]
-                np.multiply(word, _M2, out=tmp)
+            hi = min(n, lo + _BLOCK)
+            h, tmp = out[lo:hi], scratch[: hi - lo]
+            np.multiply(word(lo, hi, 0), _M1, out=h)
+            for j in range(1, n_words):  # zero words (padding) change nothing
+                value = word(lo, hi, j)
+                np.multiply(value, _M2, out=tmp)
                 tmp ^= h
                 step = (tmp << np.uint64(31)) | (tmp >> np.uint64(33))
-                np.copyto(h, step, where=word != 0)
+                np.copyto(h, step, where=value != 0)
             _mix_in_place(h, tmp)
     return out
 

@@ -9,7 +9,6 @@ or from Python data with :meth:`Qrels.from_records`, :meth:`Qrels.from_dict`,
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -23,7 +22,7 @@ from evaluation.core.trec.tokens import factorise as _factorise
 def sort_queries(queries: Iterable[str]) -> list[str]:
     """Queries in a stable order: by value if every id is a number, else alphabetically."""
     queries = list(queries)
-    if all(re.fullmatch(r"\d+", q) for q in queries):
+    if all(q.isdecimal() for q in queries):  # re's \d+, as fast as a method call
         return sorted(queries, key=lambda q: (int(q), q))
     return sorted(queries)
 
@@ -36,6 +35,10 @@ def _as_bytes(values: Iterable) -> np.ndarray:
 
 def _names(names, codes, path, lines) -> list[str]:
     """Query ids as text; one that is not UTF-8 is a FormatError at its first line."""
+    try:  # all UTF-8, as nearly always: decoded at once
+        return [name.decode() if isinstance(name, bytes) else str(name) for name in names]
+    except UnicodeDecodeError:
+        pass
     out = []
     for i, name in enumerate(names):
         if isinstance(name, bytes):

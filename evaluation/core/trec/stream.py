@@ -16,14 +16,18 @@ an error message, only the memory and time it takes.
 
 from __future__ import annotations
 
-import queue
-import threading
-from collections.abc import Iterator
+import contextvars
+import os
+from collections import deque
+from collections.abc import Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from evaluation.core.trec import arrow
+from evaluation.core.trec.hashing import doc_hashes
 from evaluation.core.trec.model import Run, rank_order
 from evaluation.core.trec.readers import RUN_FORMATS, detect_runs
 from evaluation.core.trec.tokens import read_buffer
@@ -61,10 +65,12 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
 
     Each block holds whole queries, ranked as :meth:`Run.from_arrays` ranks them
     (score descending, ties by document id descending; file order with
-    ``keep_order``), and carries the run's name, the tag of the first line. The file
-    is read ``block_bytes`` at a time (default :data:`~.arrow.STREAM_BYTES`). Blocks
-    are not checked for documents ranked twice: matching them does that
-    (:func:`~evaluation.core.trec.hashing.match_pairs`).
+    ``keep_order``), with the :func:`~evaluation.core.trec.hashing.doc_hashes` of its
+    documents, and carries the run's name, the tag of the first line. The file is read
+    ``block_bytes`` at a time (default :data:`~.arrow.STREAM_BYTES`), each read parsed,
+    ranked and hashed by one of two background threads (:func:`ordered_map`) when the
+    machine has cores to spare, on the calling thread otherwise (:func:`workers`). Blocks are not checked for documents ranked twice:
+    matching them does that (:func:`~evaluation.core.trec.hashing.match_pairs`).
 
     Raises
     ------
@@ -73,40 +79,64 @@ def run_blocks(path: str, *, keep_order: bool = False, block_bytes: int | None =
     """
     name = None
     seen: set[str] = set()
-    carry = None  # the last query of the previous table: (name, docs, scores)
-    kinds = ("factor", "strings", "number", "first")
+    carry = None  # the last query so far, maybe not whole yet
     try:
-        tables = arrow.iter_regular(
-            path, 6, (0, 2, 4, 5), kinds, block_bytes=block_bytes or arrow.STREAM_BYTES
-        )
-        for table in prefetched(tables, depth=8):
-            if name is None:
-                name = _text(table.first_token(3))
-            names, codes = table.factor(0)
-            starts = np.flatnonzero(codes[1:] != codes[:-1]) + 1
-            if len(starts) + 1 != len(names):
-                raise NotStreamable(f"{path}: a query's lines are not together")
-            queries = [_text(q) for q in names]
-            bounds = np.concatenate([[0], starts, [len(codes)]])
-            docs, scores = table.strings(1), table.numbers(2)
-            if carry is not None and carry[0] == queries[0]:  # the query goes on
-                queries[0] = carry[0]
-                bounds[1:] += len(carry[1])
-            elif carry is not None:
-                queries.insert(0, carry[0])
-                bounds = np.concatenate([[0], bounds + len(carry[1])])
-            if carry is not None:
-                docs = np.concatenate([carry[1], docs])
-                scores = np.concatenate([carry[2], scores])
-            last = int(bounds[-2])
-            carry = (queries[-1], docs[last:], scores[last:])
-            if len(queries) > 1:
-                yield _block(name, queries[:-1], bounds[:-1], docs, scores, keep_order, path, seen)
+        with arrow.RegularFile(path, block_bytes or arrow.STREAM_BYTES) as file:
+
+            def piece(span) -> _Piece:
+                return _piece(file.parse(span, 6, (0, 2, 4, 5), _KINDS), keep_order)
+
+            parts = ordered_map(piece, file.spans(), workers=workers(), depth=DEPTH)
+            try:
+                for part in parts:
+                    if name is None:
+                        name = _text(part.tag)
+                    whole = []  # whole queries in file order: the carried one, the part's
+                    lo = 0
+                    if carry is not None and carry.queries[0] == part.queries[0]:
+                        carry = _joined(carry, part.slice(0, 1), keep_order)  # it goes on
+                        lo = 1
+                    if lo == len(part.queries):
+                        continue
+                    if carry is not None:
+                        whole.append(carry)
+                    if len(part.queries) - 1 > lo:
+                        whole.append(part.slice(lo, len(part.queries) - 1))
+                    carry = part.slice(len(part.queries) - 1, len(part.queries))
+                    if whole:
+                        yield _block(name, whole, path, seen)
+            finally:
+                parts.close()  # the threads are done before the file is closed
     except arrow.NotRegular:
         raise NotStreamable(f"{path}: not a regular file") from None
     if carry is not None:
-        offsets = np.array([0, len(carry[1])])
-        yield _block(name, [carry[0]], offsets, carry[1], carry[2], keep_order, path, seen)
+        yield _block(name, [carry], path, seen)
+
+
+_KINDS = ("runs", "strings", "number", "first")
+
+#: Threads that parse, rank and hash the blocks of a run when cores are free.
+WORKERS = 2
+
+
+def workers() -> int:
+    """:data:`WORKERS` when the machine has a core to spare, else 0 (work inline).
+
+    Threads handing blocks and the GIL to each other cost CPU time (about a seventh
+    more, measured on two cores), which pays for itself only when they run side by
+    side: when every core is already busy (the load average of the last minute is
+    at least the number of cores), the blocks are parsed on the calling thread.
+    """
+    cores = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):  # no load average on this system
+        busy = 0.0
+    return min(WORKERS, cores) if cores > 1 and busy < cores else 0
+
+
+#: Blocks parsed ahead: enough to keep the threads busy while the judgments are read.
+DEPTH = 16
 
 
 def _text(raw: bytes) -> str:
@@ -116,59 +146,103 @@ def _text(raw: bytes) -> str:
         raise NotStreamable("an id is not UTF-8 text") from None
 
 
-def _block(name, queries, offsets, docs, scores, keep_order, path, seen) -> Run:
-    """Rows ``offsets[0]:offsets[-1]`` as a ranked block of ``queries`` (one each)."""
+@dataclass(frozen=True)
+class _Piece:
+    """Queries of a stretch of the file, each one's rows ranked: ``bounds[i]:bounds[i + 1]``."""
+
+    tag: bytes
+    queries: list[str]
+    bounds: np.ndarray
+    docs: np.ndarray
+    scores: np.ndarray
+    hashes: np.ndarray
+
+    def slice(self, first: int, stop: int) -> _Piece:
+        """Queries ``first:stop`` (views of the same arrays)."""
+        lo, hi = int(self.bounds[first]), int(self.bounds[stop])
+        return _Piece(
+            self.tag,
+            self.queries[first:stop],
+            self.bounds[first : stop + 1] - lo,
+            self.docs[lo:hi],
+            self.scores[lo:hi],
+            self.hashes[lo:hi],
+        )
+
+
+def _piece(table: arrow.RegularTable, keep_order: bool) -> _Piece:
+    """One parsed stretch, its queries ranked and its documents hashed (in a worker)."""
+    names, ends = table.runs(0)
+    if len(set(names)) < len(names):
+        raise NotStreamable(f"{table.path}: a query's lines are not together")
+    bounds = np.concatenate([[0], ends])
+    docs, scores = table.strings(1), table.numbers(2)
+    codes = np.repeat(np.arange(len(names)), np.diff(bounds))
+    order = rank_order(codes, docs, scores, keep_order=keep_order)
+    if order is not None:
+        docs, scores = docs[order], scores[order]
+    queries = [_text(q) for q in names]
+    return _Piece(table.first_token(3), queries, bounds, docs, scores, doc_hashes(docs))
+
+
+def _joined(a: _Piece, b: _Piece, keep_order: bool) -> _Piece:
+    """One query whose rows came in two stretches, ranked again as one."""
+    docs = np.concatenate([a.docs, b.docs])  # as wide as the widest
+    scores, hashes = np.concatenate([a.scores, b.scores]), np.concatenate([a.hashes, b.hashes])
+    order = rank_order(np.zeros(len(docs), dtype=np.int64), docs, scores, keep_order=keep_order)
+    if order is not None:
+        docs, scores, hashes = docs[order], scores[order], hashes[order]
+    return _Piece(a.tag, a.queries, np.array([0, len(docs)]), docs, scores, hashes)
+
+
+def _block(name: str, pieces: list[_Piece], path: str, seen: set[str]) -> Run:
+    """Whole queries, ranked, as one block of the run."""
+    queries = [q for p in pieces for q in p.queries]
     for query in queries:
         if query in seen:
             raise NotStreamable(f"{path}: the lines of query {query!r} are not together")
         seen.add(query)
-    end = int(offsets[-1])
-    docs, scores = docs[:end], scores[:end]
-    codes = np.repeat(np.arange(len(queries)), np.diff(offsets))
-    order = rank_order(codes, docs, scores, keep_order=keep_order)
-    if order is not None:
-        docs, scores = docs[order], scores[order]
-    return Run(name, tuple(queries), np.asarray(offsets, dtype=np.int64), docs, scores, path)
+    if len(pieces) == 1:
+        (p,) = pieces
+        return Run(
+            name, tuple(queries), p.bounds.astype(np.int64), p.docs, p.scores, path, p.hashes
+        )
+    sizes = np.concatenate([np.diff(p.bounds) for p in pieces])
+    return Run(
+        name,
+        tuple(queries),
+        np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        np.concatenate([p.docs for p in pieces]),  # as wide as the widest
+        np.concatenate([p.scores for p in pieces]),
+        path,
+        np.concatenate([p.hashes for p in pieces]),
+    )
 
 
-def prefetched(items: Iterator, depth: int = 2) -> Iterator:
-    """The items of ``items``, made by a background thread up to ``depth`` ahead.
+def ordered_map(func, items: Iterable, *, workers: int = 2, depth: int = 8) -> Iterator:
+    """``func(item)`` for each item, in order, computed by ``workers`` background threads
+    (or by the caller, one at a time, when ``workers`` is 0).
 
-    Reading and parsing the next block (mostly in pyarrow and numpy, which release
-    the GIL) then overlaps with the work on the current one. An exception in the
-    thread is raised here; stopping early stops the thread.
+    Up to ``depth`` items are being worked on or waiting to be taken, so the threads
+    keep working (mostly in pyarrow and numpy, which release the GIL) while the caller
+    works on the results. An exception raised by ``func`` is raised here, in order
+    (after the results of the items before it); stopping early cancels the items not
+    started and waits for those under way. ``func`` runs in a copy of the caller's
+    context (so under its ``numpy.errstate``).
     """
-    ready: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def put(item) -> bool:
-        while not stop.is_set():
-            try:
-                ready.put(item, timeout=0.1)
-                return True
-            except queue.Full:
-                continue
-        return False
-
-    def produce() -> None:
-        try:
-            for item in items:
-                if not put((True, item)):
-                    return
-            put((False, None))
-        except BaseException as error:  # handed to the consumer
-            put((False, error))
-
-    thread = threading.Thread(target=produce, name="prefetch", daemon=True)
-    thread.start()
+    if workers == 0:
+        yield from map(func, items)
+        return
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="read")
+    pending: deque[Future] = deque()
     try:
-        while True:
-            more, item = ready.get()
-            if not more:
-                if item is not None:
-                    raise item
-                return
-            yield item
+        for item in items:
+            pending.append(pool.submit(contextvars.copy_context().run, func, item))
+            if len(pending) >= depth:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
     finally:
-        stop.set()
-        thread.join()
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=True)
