@@ -4,7 +4,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_init
 from django.db import close_old_connections
 from kombu.transport import redis as kombu_redis
 
@@ -22,6 +22,18 @@ app.autodiscover_tasks()
 # The fixup closes them only every CELERY_DB_REUSE_MAX tasks (settings.py) instead.
 task_prerun.connect(lambda **_: close_old_connections(), weak=False)
 task_postrun.connect(lambda **_: close_old_connections(), weak=False)
+
+
+@worker_init.connect
+def _yield_to_requests(**_) -> None:
+    """Background work runs niced (``EARSHOT_WORKER_NICENESS``), before the pool starts,
+    so every process of the worker inherits it: on a machine shared with the web
+    workers, a recompute takes the cores only when no request needs them."""
+    from django.conf import settings
+
+    if settings.EARSHOT_WORKER_NICENESS:
+        os.nice(settings.EARSHOT_WORKER_NICENESS)
+
 
 logger = logging.getLogger(__name__)
 _restore_unacked = kombu_redis.QoS.restore_unacked

@@ -240,6 +240,9 @@ EARSHOT_RECOMPUTE_DELAY = env_int("EARSHOT_RECOMPUTE_DELAY_MS", 1000, minimum=0)
 EARSHOT_RECOMPUTE_MIN_INTERVAL = (
     env_int("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", 10_000, minimum=0) / 1000
 )
+# The Celery worker's niceness (added at its start, 0 leaves it): recomputes and uploads
+# yield the cores to the web workers, so a person's request does not wait behind them.
+EARSHOT_WORKER_NICENESS = env_int("EARSHOT_WORKER_NICENESS", 10, minimum=0)
 
 # Uploads from the browser and the API (judging/services/uploads.py): where the files
 # wait for their background job (the web and the Celery worker must both reach it), and
