@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.personas import make_personas
+from tests.processes import TEST_WORKER_NICENESS
 
 pytest_plugins = ["tests.crowd_fixtures", "tests.uploads"]
 
@@ -162,6 +163,7 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     # No debouncing in the tests' worker: a rerun follows at once, as the tests expect
     # (debouncing is tested without a worker in tests/test_recompute.py).
     env.setdefault("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", "0")
+    env.setdefault("EARSHOT_WORKER_NICENESS", str(TEST_WORKER_NICENESS))
     log = embedded_redis.socket.parent / "worker.log"
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip

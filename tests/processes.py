@@ -26,6 +26,13 @@ from embedded.redis import stop_process
 ROOT = Path(__file__).resolve().parent.parent
 
 
+TEST_WORKER_NICENESS = 1
+"""The tests' Celery workers are niced by 1, not the product's 10: two test passes fill
+both cores, and a worker niced by 10 would wait behind them (weight 110 against 1024)
+while a test waits for it. The niceness is still applied and checked
+(``tests/test_celery_worker.py``)."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -49,6 +56,7 @@ def wait_for_port(port: int, process: subprocess.Popen, log: Path, timeout: floa
 
 def environment(*, database_url: str, redis_url: str, **extra: str) -> dict[str, str]:
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=redis_url, LOG_LEVEL="INFO")
+    env.setdefault("EARSHOT_WORKER_NICENESS", str(TEST_WORKER_NICENESS))
     env.update(extra)
     return env
 
