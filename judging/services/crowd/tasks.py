@@ -117,7 +117,6 @@ def task_is_live(task: PreferenceTask, *, now=None, campaign_open: bool | None =
 def _open_task(worker: Worker) -> PreferenceTask | None:
     return (
         PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
-        .select_related("example__query__clip")
         .order_by("position")  # the default order joins the worker and the campaign
         .first()
     )
