@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
+from judging import sql
 from judging.models import (
     Answer,
     Clip,
     Example,
-    ExampleItem,
     PreferenceCampaign,
     PreferenceTask,
     TrapQuestion,
@@ -70,14 +70,16 @@ class ExampleClips:
 
 def example_clips(example_id: int) -> ExampleClips:
     """The query and both lists of an example, in one statement (issue 14)."""
-    rows = (
-        ExampleItem.objects.filter(example_id=example_id)
-        .order_by("side", "rank")
-        .values_list(
-            "side", "clip_id", "clip__audio", "example__query__clip_id",
-            "example__query__clip__audio",
-        )
-    )  # fmt: skip
+    rows = sql.rows(
+        "SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio "
+        "FROM judging_exampleitem i "
+        "INNER JOIN judging_example e ON e.id = i.example_id "
+        "INNER JOIN judging_clip c ON c.id = i.clip_id "
+        "INNER JOIN judging_query q ON q.id = e.query_id "
+        "INNER JOIN judging_clip qc ON qc.id = q.clip_id "
+        "WHERE i.example_id = %s ORDER BY i.side, i.rank",
+        (example_id,),
+    )  # on every task page and answer: plain SQL (judging.sql, issue 14)
     lists: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
     query = None
     for side, clip_id, audio, query_clip_id, query_audio in rows:

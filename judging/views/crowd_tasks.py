@@ -29,6 +29,7 @@ from urllib.parse import urlencode
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET
@@ -37,7 +38,7 @@ from judging import selectors
 from judging.audio import file_range_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
-from judging.models.crowd import CHOICE_LABELS, CHOICES, choice_as_stored
+from judging.models.crowd import CHOICE_LABELS, CHOICES, COMMENT_MAX_LENGTH, choice_as_stored
 from judging.services.crowd.answers import ListenFirst, answer_submit
 from judging.services.crowd.tasks import TaskError, task_is_live, task_serve
 from judging.services.crowd.workers import ArrivalRefused, worker_arrive, worker_consent
@@ -186,11 +187,20 @@ def task(request, campaign, worker):
     if form is None or form.data.get("key") != served.key:
         form, refusal = AnswerForm(initial={"key": served.key}), ""
     shown = selectors.task_for_worker(task=served)
+    # The radios, the comment and the audio URLs are written out in the template, not
+    # rendered by form widgets and {% url %} tags: that was half of the page's time
+    # (issue 14). What a refused answer carried is shown again.
+    typed = form.data if form.is_bound else {}
+    audio_url = reverse("judging:task_audio", args=(campaign.token, served.key, "query"))
     context = {
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
         "form": form,
+        "answer_choices": [(v, label, v == typed.get("choice")) for v, label in CHOICES],
+        "comment": typed.get("comment", ""),
+        "comment_max_length": COMMENT_MAX_LENGTH,
+        "audio_base": audio_url.removesuffix("query"),
         "refusal": refusal,
         "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
     }

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils import timezone
 
-from judging import handoff
-from judging.models import Answer, Example, PreferenceTask, TrapQuestion, Worker
+from judging import handoff, sql
+from judging.models import Answer, PreferenceTask, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.crowd.listening import task_listening
 from judging.services.crowd.tasks import TaskError, task_is_live
-from judging.services.crowd.trust import worker_trust_update
+from judging.services.crowd.trust import worker_answer_count, worker_trust_update
 
 
 class ListenFirst(ValidationError):
@@ -34,76 +33,101 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     """
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
-    task = (
-        PreferenceTask.objects.filter(worker=worker, key=key)
-        .annotate(worker_status=F("worker__status"), campaign_open=F("worker__campaign__is_open"))
-        .select_related("example__trap")
-        .order_by()  # one task at most; the default order would sort by the campaign's date
-        .first()
-    )  # the worker's status, the campaign's state and the trap question if any, at once
-    if task is None:
+    found = _task_of(worker, key)  # with the worker's status, the campaign's state, the trap
+    if found is None:
         raise TaskError("This task is not yours or does not exist.")
+    task, worker_status, campaign_open, trap = found
     if task.answered_at is not None:
         return _repeat(task)
-    if task.worker_status == Worker.STOPPED:
+    if worker_status == Worker.STOPPED:
         raise TaskError("You can no longer answer in this study.")
     campaign = worker.campaign
     now = timezone.now()
-    if not task_is_live(task, now=now, campaign_open=task.campaign_open):
+    if not task_is_live(task, now=now, campaign_open=campaign_open):
         raise TaskError("This study has closed and this task has expired.")
     listening = task_listening(task=task, campaign=campaign, now=now)
     if not listening.enough:
-        Worker.objects.filter(pk=worker.pk).update(listening_refusals=F("listening_refusals") + 1)
+        sql.run(
+            "UPDATE judging_worker SET listening_refusals = listening_refusals + 1 WHERE id = %s",
+            (worker.pk,),
+        )
         raise ListenFirst(listening.message(campaign))
     with transaction.atomic():
-        if not PreferenceTask.objects.filter(pk=task.pk, answered_at__isnull=True).update(
-            answered_at=now
+        if not sql.run(
+            "UPDATE judging_preferencetask SET answered_at = %s "
+            "WHERE id = %s AND answered_at IS NULL",
+            (sql.param(now), task.pk),
         ):
             return _repeat(task)  # a repeat that arrived at the same time
         # Counts the answer and locks the worker's row until the commit: a worker stopped
         # meanwhile answers nothing (the transaction rolls back).
-        if not (
-            Worker.objects.filter(pk=worker.pk)
-            .exclude(status=Worker.STOPPED)
-            .update(answer_count=F("answer_count") + 1)
-        ):
+        counted = worker_answer_count(worker=worker)
+        if counted is None:
             raise TaskError("You can no longer answer in this study.")
-        trap = _trap_of(task)
         outcome = choice_as_stored(choice, swapped=task.swapped)
-        answer = Answer.objects.create(
-            task=task,
-            worker=worker,
-            example_id=task.example_id,
-            choice=choice,
-            outcome=outcome,
-            swapped=task.swapped,
-            comment=comment.strip()[:2000],
-            served_at=task.served_at,
-            answered_at=now,
-            seconds=(now - task.served_at).total_seconds(),
-            clips_heard=listening.clips_heard,
-            correct=trap.accepts(outcome) if trap is not None else None,
+        answer = sql.insert(
+            Answer(
+                task=task,
+                worker=worker,
+                example_id=task.example_id,
+                choice=choice,
+                outcome=outcome,
+                swapped=task.swapped,
+                comment=comment.strip()[:2000],
+                served_at=task.served_at,
+                answered_at=now,
+                seconds=(now - task.served_at).total_seconds(),
+                clips_heard=listening.clips_heard,
+                correct=trap.accepts(outcome) if trap is not None else None,
+            )
         )
         if task.released:  # answered after the lease: take the slot again
-            PreferenceTask.objects.filter(pk=task.pk).update(released=False)
-            Example.objects.filter(pk=task.example_id).update(slots_taken=F("slots_taken") + 1)
-        worker_trust_update(worker=worker)
+            sql.run(
+                "UPDATE judging_preferencetask SET released = %s WHERE id = %s", (False, task.pk)
+            )
+            sql.run(
+                "UPDATE judging_example SET slots_taken = slots_taken + 1 WHERE id = %s",
+                (task.example_id,),
+            )
+        worker_trust_update(worker=counted, locked=True)
         # Announced after every answer, trap question or not, so that the work done
         # after the commit (a message to the broker) takes the same time either way.
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
     return answer
 
 
-def _trap_of(task: PreferenceTask) -> TrapQuestion | None:
-    """The trap question of the task's example (read with the task), or None."""
-    try:
-        return task.example.trap
-    except TrapQuestion.DoesNotExist:
+def _task_of(
+    worker: Worker, key: str
+) -> tuple[PreferenceTask, str, bool, TrapQuestion | None] | None:
+    """The worker's task with idempotency key ``key``, the worker's status, whether the
+    campaign is open, and the task's trap question (or None), in one statement."""
+    row = sql.one(
+        f"SELECT {sql.columns(PreferenceTask, 't')}, w.status, c.is_open, "
+        f"{sql.columns(TrapQuestion, 'q')} "
+        "FROM judging_preferencetask t "
+        "INNER JOIN judging_worker w ON w.id = t.worker_id "
+        "INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
+        "LEFT OUTER JOIN judging_trapquestion q ON q.example_id = t.example_id "
+        "WHERE t.worker_id = %s AND t.key = %s",
+        (worker.pk, key),
+    )
+    if row is None:
         return None
+    split = sql.width(PreferenceTask)
+    task = sql.instance(PreferenceTask, row[:split])
+    PreferenceTask.worker.field.set_cached_value(task, worker)
+    worker_status, campaign_open, trap_values = row[split], row[split + 1], row[split + 2 :]
+    trap = sql.instance(TrapQuestion, trap_values) if trap_values[0] is not None else None
+    return task, worker_status, sql.boolean(campaign_open), trap
 
 
 def _repeat(task: PreferenceTask) -> Answer:
     """The answer already given to ``task`` (a repeat changes nothing)."""
-    answer = Answer.objects.get(task=task)
+    row = sql.one(
+        f"SELECT {sql.columns(Answer, 'a')} FROM judging_answer a WHERE a.task_id = %s", (task.pk,)
+    )
+    if row is None:
+        raise Answer.DoesNotExist(f"task {task.pk} has no answer")
+    answer = sql.instance(Answer, row)
     answer.task = task
     return answer

@@ -16,7 +16,8 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from judging.models import AudioServed, PreferenceCampaign, PreferenceTask
+from judging import sql
+from judging.models import PreferenceCampaign, PreferenceTask
 from judging.selectors.crowd import example_clips
 
 
@@ -61,11 +62,13 @@ def task_listening(
     *, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime
 ) -> Listening:
     """The listening evidence of ``task`` (see the module doc)."""
-    heard = set(
-        AudioServed.objects.filter(task=task, bytes_sent__gt=0)
-        .order_by()
-        .values_list("clip_id", flat=True)
-    )
+    heard = {
+        clip_id
+        for (clip_id,) in sql.rows(
+            "SELECT clip_id FROM judging_audioserved WHERE task_id = %s AND bytes_sent > 0",
+            (task.pk,),
+        )
+    }  # on every answer: plain SQL (judging.sql, issue 14)
     if not campaign.listening_check:
         return Listening(len(heard), query_missing=False, lists_missing=(), seconds_left=0)
     clips = example_clips(task.example_id)

@@ -11,11 +11,10 @@ import random
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Value
-from django.db.models.functions import Mod
 from django.utils import timezone
 
-from judging.models import Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
+from judging import sql
+from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.selectors.crowd import campaign_quiz_target
 
 TASK_LEASE = timedelta(minutes=30)
@@ -34,7 +33,7 @@ _PRIME = 2_147_483_647
 """2**31 - 1, a prime: x -> (x * m) mod p permutes the residues for any m in [1, p - 1]."""
 
 
-def _order_key(seed: int):
+def _order_key(seed: int) -> tuple[str, tuple[int, int]]:
     """A worker's random but stable order of the examples, computed by the database.
 
     ``((pk + offset) * multiplier) mod (2**31 - 1)``, both drawn from a hash of the
@@ -42,12 +41,13 @@ def _order_key(seed: int):
     the same for one worker on every request. The database sorts and returns only the
     few candidates needed, instead of every example of the campaign for Python to hash
     and sort (issue 14). Products stay below 2**63 for primary keys below 2**32, on
-    SQLite and PostgreSQL alike.
+    SQLite and PostgreSQL alike. Returns the SQL expression over ``e.id`` and its two
+    parameters.
     """
     digest = hashlib.blake2b(str(seed).encode(), digest_size=16).digest()
     multiplier = 1 + int.from_bytes(digest[:8], "big") % (_PRIME - 1)
     offset = int.from_bytes(digest[8:], "big") % _PRIME
-    return Mod((F("pk") + Value(offset)) * Value(multiplier), Value(_PRIME))
+    return f"((e.id + %s) * %s) %% {_PRIME}", (offset, multiplier)
 
 
 class _NothingToServe(Exception):
@@ -115,60 +115,89 @@ def task_is_live(task: PreferenceTask, *, now=None, campaign_open: bool | None =
 
 
 def _open_task(worker: Worker) -> PreferenceTask | None:
-    return (
-        PreferenceTask.objects.filter(worker=worker, answered_at__isnull=True)
-        .order_by("position")  # the default order joins the worker and the campaign
-        .first()
+    row = sql.one(
+        f"SELECT {sql.columns(PreferenceTask, 't')} FROM judging_preferencetask t "
+        "WHERE t.worker_id = %s AND t.answered_at IS NULL ORDER BY t.position LIMIT 1",
+        (worker.pk,),
     )
+    return sql.instance(PreferenceTask, row) if row is not None else None
+
+
+_UNSEEN = (
+    "e.campaign_id = %s AND e.id NOT IN "
+    "(SELECT s.example_id FROM judging_preferencetask s WHERE s.worker_id = %s)"
+)
+"""The campaign's examples the worker has not been served (parameters: campaign, worker)."""
+
+
+def _candidates(worker: Worker, campaign: PreferenceCampaign, pool: str) -> tuple[list, list]:
+    """Up to :data:`_CANDIDATES` unseen trap questions of ``pool`` (in the worker's order)
+    and as many unseen examples that are not trap questions and have a slot left (least
+    answered first, then the worker's order), in one statement: both are always looked
+    up, so serving a trap question costs the same as serving any example."""
+    order, order_params = _order_key(worker.seed)
+    unseen = (campaign.pk, worker.pk)
+    found = sql.rows(
+        "SELECT * FROM ("
+        f"SELECT 1, e.id, 0, {order} FROM judging_example e "
+        "INNER JOIN judging_trapquestion q ON q.example_id = e.id "
+        f"WHERE {_UNSEEN} AND NOT q.contested AND q.pool = %s "
+        f"ORDER BY 4 LIMIT {_CANDIDATES}) traps "
+        "UNION ALL SELECT * FROM ("
+        f"SELECT 0, e.id, e.slots_taken, {order} FROM judging_example e "
+        f"WHERE {_UNSEEN} AND e.slots_taken < %s "
+        "AND NOT EXISTS (SELECT 1 FROM judging_trapquestion q WHERE q.example_id = e.id) "
+        f"ORDER BY 3, 4 LIMIT {_CANDIDATES}) work",
+        (
+            *order_params, *unseen, pool,
+            *order_params, *unseen, campaign.answers_per_example,
+        ),
+    )  # fmt: skip
+    found.sort(key=lambda row: (row[0], row[2], row[3]))
+    traps = [pk for is_trap, pk, _, _ in found if is_trap]
+    work = [pk for is_trap, pk, _, _ in found if not is_trap]
+    return traps, work
 
 
 def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
-    unseen = campaign.examples.exclude(pk__in=worker.tasks.values("example_id"))
     # Without a quiz (the same for every task of the campaign) nothing needs counting.
     quiz_target = campaign_quiz_target(campaign=campaign)
     in_quiz = bool(quiz_target) and worker.tasks.filter(is_quiz=True).count() < quiz_target
     pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
-    order = _order_key(worker.seed)
-    traps = list(
-        unseen.filter(trap__isnull=False, trap__contested=False, trap__pool=pool)
-        .annotate(order=order).order_by("order").values_list("pk", flat=True)[:_CANDIDATES]
-    )  # fmt: skip
-    work = list(
-        unseen.filter(trap__isnull=True, slots_taken__lt=campaign.answers_per_example)
-        .annotate(order=order).order_by("slots_taken", "order")
-        .values_list("pk", "slots_taken")[:_CANDIDATES]
-    )  # fmt: skip
+    traps, work = _candidates(worker, campaign, pool)
     roll = rng.random()
     if not work and not in_quiz:
         raise _NothingToServe
     use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate)
-    candidates = (
-        [(pk, _UNLIMITED) for pk in traps]
-        if use_trap
-        else [(pk, campaign.answers_per_example) for pk, _ in work]
-    )
+    limit = _UNLIMITED if use_trap else campaign.answers_per_example
     example_id = None
-    for pk, limit in candidates:
-        if Example.objects.filter(pk=pk, slots_taken__lt=limit).update(
-            slots_taken=F("slots_taken") + 1
+    for pk in traps if use_trap else work:
+        if sql.run(
+            "UPDATE judging_example SET slots_taken = slots_taken + 1 "
+            "WHERE id = %s AND slots_taken < %s",
+            (pk, limit),
         ):
             example_id = pk
             break
     if example_id is None:
         raise _NothingToServe
-    if not Worker.objects.filter(
-        pk=worker.pk, status=Worker.ACTIVE, served_count__lt=campaign.max_answers_per_worker
-    ).update(served_count=F("served_count") + 1):
+    if not sql.run(
+        "UPDATE judging_worker SET served_count = served_count + 1 "
+        "WHERE id = %s AND status = %s AND served_count < %s",
+        (worker.pk, Worker.ACTIVE, campaign.max_answers_per_worker),
+    ):
         raise _NothingToServe
-    return PreferenceTask.objects.create(
-        worker=worker,
-        example_id=example_id,
-        position=position,
-        swapped=rng.random() < 0.5,
-        is_quiz=in_quiz and use_trap,
-        served_at=timezone.now(),
+    return sql.insert(
+        PreferenceTask(
+            worker=worker,
+            example_id=example_id,
+            position=position,
+            swapped=rng.random() < 0.5,
+            is_quiz=in_quiz and use_trap,
+            served_at=timezone.now(),
+        )
     )
 
 
@@ -179,21 +208,23 @@ def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
     slot is taken again, so an example may then get one answer more than asked for.
     """
     released = 0
-    stale = (
-        PreferenceTask.objects.filter(
-            worker__campaign=campaign,
-            answered_at__isnull=True,
-            released=False,
-            served_at__lt=older_than,
-        )
-        .values_list("pk", "example_id")
-        .order_by()
-    )
+    stale = sql.rows(
+        "SELECT t.id, t.example_id FROM judging_preferencetask t "
+        "INNER JOIN judging_worker w ON w.id = t.worker_id "
+        "WHERE w.campaign_id = %s AND t.answered_at IS NULL AND NOT t.released "
+        "AND t.served_at < %s",
+        (campaign.pk, sql.param(older_than)),
+    )  # on every task page: plain SQL (issue 14)
     for pk, example_id in stale:
         with transaction.atomic():
-            if PreferenceTask.objects.filter(
-                pk=pk, answered_at__isnull=True, released=False
-            ).update(released=True):
-                Example.objects.filter(pk=example_id).update(slots_taken=F("slots_taken") - 1)
+            if sql.run(
+                "UPDATE judging_preferencetask SET released = %s "
+                "WHERE id = %s AND answered_at IS NULL AND NOT released",
+                (True, pk),
+            ):
+                sql.run(
+                    "UPDATE judging_example SET slots_taken = slots_taken - 1 WHERE id = %s",
+                    (example_id,),
+                )
                 released += 1
     return released

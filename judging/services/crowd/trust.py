@@ -19,51 +19,105 @@ them ``trusted_by_organiser``: the automatic rules no longer stop them.
 
 from __future__ import annotations
 
-from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
-from judging import handoff
-from judging.models import Answer, Example, Worker
+from judging import handoff, sql
+from judging.models import Answer, Example, PreferenceCampaign, Worker
 from judging.selectors.crowd import campaign_quiz_target
 
 
 def worker_locked(pk: int) -> Worker:
     """The worker, row-locked until the transaction ends, with their campaign read (not locked).
 
-    Only the worker's row is locked (``of=("self",)``): locking the campaign's row too,
-    as a plain ``select_for_update()`` over the join does on PostgreSQL, made every
-    answer of a campaign wait for the one before it to commit (issue 14: 18 ms a
-    statement at 17 answers/s, most of the server's time).
+    Only the worker's row is locked (``FOR UPDATE OF w``): locking the campaign's row
+    too, as a plain ``FOR UPDATE`` over the join does on PostgreSQL, made every answer
+    of a campaign wait for the one before it to commit (issue 14: 18 ms a statement at
+    17 answers/s, most of the server's time). SQLite locks the whole database for a
+    writing transaction instead (``transaction_mode`` IMMEDIATE).
     """
-    return Worker.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=pk)
+    lock = " FOR UPDATE OF w" if connection.features.has_select_for_update_of else ""
+    row = sql.one(
+        f"SELECT {sql.columns(Worker, 'w')}, {sql.columns(PreferenceCampaign, 'c')} "
+        "FROM judging_worker w INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
+        f"WHERE w.id = %s{lock}",
+        (pk,),
+    )
+    if row is None:
+        raise Worker.DoesNotExist(f"no worker {pk}")
+    split = sql.width(Worker)
+    worker = sql.instance(Worker, row[:split])
+    Worker.campaign.field.set_cached_value(worker, sql.instance(PreferenceCampaign, row[split:]))
+    return worker
 
 
-def worker_trust_update(*, worker: Worker) -> Worker:
+def worker_answer_count(*, worker: Worker) -> Worker | None:
+    """Count an answer of ``worker`` and lock their row until the transaction ends.
+
+    Returns the worker as stored now (their campaign taken from ``worker``), or None if
+    they were stopped meanwhile: a stopped worker answers nothing (the caller rolls
+    back). One statement, the lock included (issue 14).
+    """
+    row = sql.one(
+        "UPDATE judging_worker SET answer_count = answer_count + 1 "
+        f"WHERE id = %s AND status <> %s RETURNING {sql.columns(Worker, 'judging_worker')}",
+        (worker.pk, Worker.STOPPED),
+    )
+    if row is None:
+        return None
+    counted = sql.instance(Worker, row)
+    Worker.campaign.field.set_cached_value(counted, worker.campaign)
+    return counted
+
+
+def _trap_counts(worker: Worker, campaign: PreferenceCampaign) -> tuple[int, int, int, int]:
+    """(trap answers, correct ones, quiz answers, fast answers) of the worker, in one
+    statement: the quiz and fast counts only when the campaign uses them (else 0)."""
+    quiz = (
+        "(SELECT COUNT(*) FROM judging_preferencetask t "
+        "WHERE t.worker_id = %s AND t.is_quiz AND t.answered_at IS NOT NULL)"
+        if campaign.quiz_length > 0
+        else "0"
+    )
+    fast = (
+        "(SELECT COUNT(*) FROM judging_answer f WHERE f.worker_id = %s AND f.seconds < %s)"
+        if campaign.stop_after_fast_answers
+        else "0"
+    )
+    params = [worker.pk] * (campaign.quiz_length > 0)
+    params += [worker.pk, campaign.fast_answer_seconds] * bool(campaign.stop_after_fast_answers)
+    return sql.one(
+        "SELECT COUNT(a.id), COUNT(CASE WHEN a.correct THEN 1 END), "
+        f"{quiz}, {fast} "
+        "FROM judging_answer a INNER JOIN judging_trapquestion q ON q.example_id = a.example_id "
+        "WHERE a.worker_id = %s AND NOT q.contested",
+        [*params, worker.pk],
+    )
+
+
+def worker_trust_update(*, worker: Worker, locked: bool = False) -> Worker:
     """Recompute a worker's trust, status and the flags of their answers.
 
     One transaction; inside a caller's transaction (an answer, a forgive, a reinstate)
     it is part of that one, without a savepoint of its own: an error here undoes the
-    caller's whole transaction anyway.
+    caller's whole transaction anyway. ``locked``: the caller has just locked and read
+    the worker's row in this transaction (:func:`worker_answer_count`).
     """
     with transaction.atomic(savepoint=False):
-        worker = worker_locked(worker.pk)
+        if not locked:
+            worker = worker_locked(worker.pk)
         campaign = worker.campaign
-        counts = Answer.objects.filter(
-            worker=worker, example__trap__isnull=False, example__trap__contested=False
-        ).aggregate(answered=Count("pk"), correct=Count("pk", filter=Q(correct=True)))
-        answered, correct = counts["answered"], counts["correct"]
+        answered, correct, quiz_answered, fast = _trap_counts(worker, campaign)
         trust = correct / answered if answered else None
 
         if campaign.quiz_length > 0:
-            quiz_answered = worker.tasks.filter(is_quiz=True, answered_at__isnull=False).count()
             evidence = quiz_answered >= campaign_quiz_target(campaign=campaign)
         else:
             evidence = answered >= campaign.min_trap_answers
         below = evidence and trust is not None and trust < campaign.trust_threshold
         too_fast = bool(campaign.stop_after_fast_answers) and (
-            Answer.objects.filter(worker=worker, seconds__lt=campaign.fast_answer_seconds).count()
-            >= campaign.stop_after_fast_answers
+            fast >= campaign.stop_after_fast_answers
         )
 
         fields = ["trap_answered", "trap_correct", "trust", "trusted"]
@@ -78,7 +132,7 @@ def worker_trust_update(*, worker: Worker) -> Worker:
                 fields += ["status", "stop_reason", "stopped_at"]
         worker.trap_answered, worker.trap_correct, worker.trust = answered, correct, trust
         worker.trusted = trusted
-        worker.save(update_fields=fields)
+        sql.save(worker, fields)
         _answers_reconcile(worker=worker)
     return worker
 
@@ -104,19 +158,30 @@ def _answers_reconcile(*, worker: Worker) -> None:
         if open_ids:
             worker.tasks.filter(answered_at__isnull=True).update(released=True)
             Example.objects.filter(pk__in=open_ids).update(slots_taken=F("slots_taken") - 1)
-    else:
-        back = list(answers.filter(excluded=True).values_list("example_id", flat=True))
+    else:  # after every answer: plain SQL, two statements (issue 14)
+        back = sql.rows(
+            "UPDATE judging_answer SET excluded = %s WHERE worker_id = %s AND excluded "
+            "RETURNING example_id",
+            (False, worker.pk),
+        )
         if back:
-            answers.filter(excluded=True).update(excluded=False)
-            Example.objects.filter(pk__in=back).update(slots_taken=F("slots_taken") + 1)
-        countable = answers.filter(example__trap__isnull=True)
+            Example.objects.filter(pk__in=[e for (e,) in back]).update(
+                slots_taken=F("slots_taken") + 1
+            )
         if worker.trusted:
-            changed += countable.filter(accepted_at__isnull=True).update(accepted_at=timezone.now())
-            # An example turned into a trap question no longer counts.
-            changed += answers.filter(
-                example__trap__isnull=False, accepted_at__isnull=False
-            ).update(accepted_at=None)
+            # Accept the answers to examples that are not trap questions; an example
+            # turned into a trap question no longer counts.
+            trap = "EXISTS (SELECT 1 FROM judging_trapquestion q WHERE q.example_id = a.example_id)"
+            changed += sql.run(
+                f"UPDATE judging_answer AS a SET accepted_at = CASE WHEN {trap} THEN NULL "
+                f"ELSE %s END WHERE a.worker_id = %s AND (a.accepted_at IS NULL) <> {trap}",
+                (sql.param(timezone.now()), worker.pk),
+            )
         else:
-            changed += answers.filter(accepted_at__isnull=False).update(accepted_at=None)
+            changed += sql.run(
+                "UPDATE judging_answer SET accepted_at = NULL "
+                "WHERE worker_id = %s AND accepted_at IS NOT NULL",
+                (worker.pk,),
+            )
     if changed:
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
