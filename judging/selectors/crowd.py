@@ -57,40 +57,56 @@ class ShownTask:
 class ExampleClips:
     """The clips of an example as stored: the query's, and lists a and b in rank order.
 
-    Each clip is ``(clip id, has audio)``.
+    Each clip is ``(clip id, has audio)``. ``heard``: the clips whose audio the server
+    sent for a task, when asked for (:func:`example_clips` with ``task_id``).
     """
 
     query: tuple[int, bool]
     lists: dict[str, list[tuple[int, bool]]]
+    heard: frozenset[int] = frozenset()
 
     def shown(self, swapped: bool) -> dict[str, list[tuple[int, bool]]]:
         """The lists as a task shows them: A and B are the stored b and a when swapped."""
         return {"a": self.lists["b"], "b": self.lists["a"]} if swapped else self.lists
 
 
-def example_clips(example_id: int) -> ExampleClips:
-    """The query and both lists of an example, in one statement (issue 14)."""
+_HEARD = (
+    "EXISTS (SELECT 1 FROM judging_audioserved s "
+    "WHERE s.task_id = %s AND s.clip_id = {clip} AND s.bytes_sent > 0)"
+)
+
+
+def example_clips(example_id: int, *, task_id: int | None = None) -> ExampleClips:
+    """The query and both lists of an example, in one statement (issue 14); with
+    ``task_id``, also which of them the server sent audio of for that task."""
+    heard = (
+        f"{_HEARD.format(clip='i.clip_id')}, {_HEARD.format(clip='q.clip_id')}"
+        if task_id is not None
+        else "0, 0"
+    )
     rows = sql.rows(
-        "SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio "
+        f"SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio, {heard} "
         "FROM judging_exampleitem i "
         "INNER JOIN judging_example e ON e.id = i.example_id "
         "INNER JOIN judging_clip c ON c.id = i.clip_id "
         "INNER JOIN judging_query q ON q.id = e.query_id "
         "INNER JOIN judging_clip qc ON qc.id = q.clip_id "
         "WHERE i.example_id = %s ORDER BY i.side, i.rank",
-        (example_id,),
+        (*([task_id, task_id] if task_id is not None else []), example_id),
     )  # on every task page and answer: plain SQL (judging.sql, issue 14)
     lists: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
     query = None
-    for side, clip_id, audio, query_clip_id, query_audio in rows:
+    heard_ids = set()
+    for side, clip_id, audio, query_clip_id, query_audio, heard_clip, heard_query in rows:
         lists[side].append((clip_id, bool(audio)))
         query = (query_clip_id, bool(query_audio))
+        heard_ids.update(c for c, h in ((clip_id, heard_clip), (query_clip_id, heard_query)) if h)
     if query is None:  # an example without lists (never made by Earshot)
         query_clip_id, query_audio = (
             Clip.objects.filter(as_queries__examples=example_id).values_list("pk", "audio").get()
         )
         query = (query_clip_id, bool(query_audio))
-    return ExampleClips(query=query, lists=lists)
+    return ExampleClips(query=query, lists=lists, heard=frozenset(heard_ids))
 
 
 def task_for_worker(*, task: PreferenceTask) -> ShownTask:

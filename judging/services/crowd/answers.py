@@ -3,6 +3,8 @@ refused without the listening evidence the campaign asks for."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
@@ -33,19 +35,21 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     """
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
-    found = _task_of(worker, key)  # with the worker's status, the campaign's state, the trap
+    found = _task_of(worker, key)
     if found is None:
         raise TaskError("This task is not yours or does not exist.")
-    task, worker_status, campaign_open, trap = found
+    task, trap = found.task, found.trap
+    if found.answer is not None:
+        return found.answer  # a repeat (a double click, a reload) changes nothing
     if task.answered_at is not None:
         return _repeat(task)
-    if worker_status == Worker.STOPPED:
+    if found.worker_status == Worker.STOPPED:
         raise TaskError("You can no longer answer in this study.")
     campaign = worker.campaign
     now = timezone.now()
-    if not task_is_live(task, now=now, campaign_open=campaign_open):
+    if not task_is_live(task, now=now, campaign_open=found.campaign_open):
         raise TaskError("This study has closed and this task has expired.")
-    listening = task_listening(task=task, campaign=campaign, now=now)
+    listening = task_listening(task=task, campaign=campaign, now=now, clips_heard=found.clips_heard)
     if not listening.enough:
         sql.run(
             "UPDATE judging_worker SET listening_refusals = listening_refusals + 1 WHERE id = %s",
@@ -96,29 +100,54 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     return answer
 
 
-def _task_of(
-    worker: Worker, key: str
-) -> tuple[PreferenceTask, str, bool, TrapQuestion | None] | None:
-    """The worker's task with idempotency key ``key``, the worker's status, whether the
-    campaign is open, and the task's trap question (or None), in one statement."""
+@dataclass(frozen=True)
+class _Found:
+    """A task as an answer finds it, with what its checks need, read in one statement."""
+
+    task: PreferenceTask
+    worker_status: str
+    campaign_open: bool
+    trap: TrapQuestion | None
+    answer: Answer | None
+    """The task's answer if it was answered (a repeat needs nothing more)."""
+    clips_heard: int
+    """Distinct clips whose audio the server sent for the task."""
+
+
+def _task_of(worker: Worker, key: str) -> _Found | None:
+    """The worker's task with idempotency key ``key`` and what answering it needs."""
     row = sql.one(
         f"SELECT {sql.columns(PreferenceTask, 't')}, w.status, c.is_open, "
-        f"{sql.columns(TrapQuestion, 'q')} "
+        f"{sql.columns(TrapQuestion, 'q')}, {sql.columns(Answer, 'a')}, "
+        "(SELECT COUNT(DISTINCT s.clip_id) FROM judging_audioserved s "
+        "WHERE s.task_id = t.id AND s.bytes_sent > 0) "
         "FROM judging_preferencetask t "
         "INNER JOIN judging_worker w ON w.id = t.worker_id "
         "INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
         "LEFT OUTER JOIN judging_trapquestion q ON q.example_id = t.example_id "
+        "LEFT OUTER JOIN judging_answer a ON a.task_id = t.id "
         "WHERE t.worker_id = %s AND t.key = %s",
         (worker.pk, key),
     )
     if row is None:
         return None
-    split = sql.width(PreferenceTask)
-    task = sql.instance(PreferenceTask, row[:split])
+    task_end = sql.width(PreferenceTask)
+    trap_end = task_end + 2 + sql.width(TrapQuestion)
+    answer_end = trap_end + sql.width(Answer)
+    task = sql.instance(PreferenceTask, row[:task_end])
     PreferenceTask.worker.field.set_cached_value(task, worker)
-    worker_status, campaign_open, trap_values = row[split], row[split + 1], row[split + 2 :]
-    trap = sql.instance(TrapQuestion, trap_values) if trap_values[0] is not None else None
-    return task, worker_status, sql.boolean(campaign_open), trap
+    trap_values, answer_values = row[task_end + 2 : trap_end], row[trap_end:answer_end]
+    answer = sql.instance(Answer, answer_values) if answer_values[0] is not None else None
+    if answer is not None:
+        answer.task = task
+    return _Found(
+        task=task,
+        worker_status=row[task_end],
+        campaign_open=sql.boolean(row[task_end + 1]),
+        trap=sql.instance(TrapQuestion, trap_values) if trap_values[0] is not None else None,
+        answer=answer,
+        clips_heard=row[answer_end],
+    )
 
 
 def _repeat(task: PreferenceTask) -> Answer:

@@ -16,7 +16,6 @@ import math
 from dataclasses import dataclass
 from datetime import datetime
 
-from judging import sql
 from judging.models import PreferenceCampaign, PreferenceTask
 from judging.selectors.crowd import example_clips
 
@@ -59,19 +58,17 @@ class Listening:
 
 
 def task_listening(
-    *, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime
+    *, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime, clips_heard: int = 0
 ) -> Listening:
-    """The listening evidence of ``task`` (see the module doc)."""
-    heard = {
-        clip_id
-        for (clip_id,) in sql.rows(
-            "SELECT clip_id FROM judging_audioserved WHERE task_id = %s AND bytes_sent > 0",
-            (task.pk,),
-        )
-    }  # on every answer: plain SQL (judging.sql, issue 14)
+    """The listening evidence of ``task`` (see the module doc), in one statement.
+
+    Without the check, nothing is read: ``clips_heard`` is what the caller read with the
+    task (the answer's own record of it).
+    """
     if not campaign.listening_check:
-        return Listening(len(heard), query_missing=False, lists_missing=(), seconds_left=0)
-    clips = example_clips(task.example_id)
+        return Listening(clips_heard, query_missing=False, lists_missing=(), seconds_left=0)
+    clips = example_clips(task.example_id, task_id=task.pk)
+    heard = clips.heard
     shown = clips.shown(task.swapped)
     audible = {label: {c for c, audio in shown[label.lower()] if audio} for label in ("A", "B")}
     query_id, query_audio = clips.query
