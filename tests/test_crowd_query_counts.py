@@ -33,7 +33,7 @@ TASK_GET_NEW = 10  # serves a new task (16, 14, then 11 before): stale slots, ca
 TASK_GET_AGAIN = 4  # a reload of the open task (7 before)
 ANSWER_POST = 12  # 14 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
-AUDIO_GET = 10  # 12, then 11 before
+AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it
 
 
 def started(collection, **options) -> Browser:

@@ -122,19 +122,39 @@ def task_for_worker(*, task: PreferenceTask) -> ShownTask:
     )
 
 
+def worker_task(*, worker: Worker, key: str) -> PreferenceTask | None:
+    """The worker's task with idempotency key ``key`` (plain SQL: every audio response)."""
+    row = sql.one(
+        f"SELECT {sql.columns(PreferenceTask, 't')} FROM judging_preferencetask t "
+        "WHERE t.worker_id = %s AND t.key = %s",
+        (worker.pk, key),
+    )
+    return sql.instance(PreferenceTask, row) if row is not None else None
+
+
 def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
-    """The clip at ``slot`` of the task as shown (see :class:`ShownClip`), or None."""
-    # Unordered lookups (.order_by()): Clip's default order joins its collection to sort.
+    """The clip at ``slot`` of the task as shown (see :class:`ShownClip`), or None.
+
+    One statement in plain SQL (every audio response asks; issue 14)."""
     if slot == "query":
-        return Clip.objects.filter(as_queries__examples=task.example_id).order_by().first()
+        row = sql.one(
+            f"SELECT {sql.columns(Clip, 'c')} FROM judging_clip c "
+            "INNER JOIN judging_query q ON q.clip_id = c.id "
+            "INNER JOIN judging_example e ON e.query_id = q.id WHERE e.id = %s",
+            (task.example_id,),
+        )
+        return sql.instance(Clip, row) if row is not None else None
     side, rank = slot[:1], slot[1:]
-    if side not in ("a", "b") or not rank.isdigit():
+    if side not in ("a", "b") or not rank.isdigit() or int(rank) < 1:
         return None
-    lists = example_clips(task.example_id).shown(task.swapped)
-    index = int(rank) - 1
-    if not 0 <= index < len(lists[side]):
-        return None
-    return Clip.objects.filter(pk=lists[side][index][0]).order_by().first()
+    stored_side = {"a": "b", "b": "a"}[side] if task.swapped else side
+    row = sql.one(
+        f"SELECT {sql.columns(Clip, 'c')} FROM judging_exampleitem i "
+        "INNER JOIN judging_clip c ON c.id = i.clip_id "
+        "WHERE i.example_id = %s AND i.side = %s ORDER BY i.rank LIMIT 1 OFFSET %s",
+        (task.example_id, stored_side, int(rank) - 1),
+    )
+    return sql.instance(Clip, row) if row is not None else None
 
 
 def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:

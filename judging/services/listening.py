@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.utils import timezone
 
+from judging import sql
 from judging.audio import ByteRange
 from judging.models import Assignment, AudioServed, Clip, PreferenceTask
 
@@ -48,21 +49,25 @@ def audio_served_record(
     ``task`` or ``assignment``. Safe when a browser sends several requests at once."""
     now = now or timezone.now()
     first, last = (0, size - 1) if byte_range is None else (byte_range.start, byte_range.end)
-    lookup = {"task": task, "assignment": assignment, "clip": clip}
-    for _attempt in range(2):
-        try:
-            with transaction.atomic():
-                row, _ = AudioServed.objects.select_for_update().get_or_create(
-                    **lookup, defaults={"size": size, "first_sent_at": now, "last_sent_at": now}
-                )
-                row.ranges = merge_range(row.ranges, first, last) if size else []
-                row.bytes_sent = sum(end - start + 1 for start, end in row.ranges)
-                row.size, row.requests, row.last_sent_at = size, row.requests + 1, now
-                row.save(update_fields=["ranges", "bytes_sent", "size", "requests", "last_sent_at"])
-                return row
-        except IntegrityError:  # the first two requests for this clip arrived together
-            continue
-    raise RuntimeError("could not record the audio sent")  # pragma: no cover
+    owner, owner_id = ("task_id", task.pk) if task is not None else ("assignment_id", assignment.pk)
+    with transaction.atomic():
+        # Made if new, else locked until the commit (the no-op update): in one statement,
+        # safe when a browser sends several requests at once (issue 14: plain SQL, 4
+        # statements a response instead of 7).
+        row = sql.one(
+            f"INSERT INTO judging_audioserved ({owner}, clip_id, size, ranges, bytes_sent, "
+            "requests, first_sent_at, last_sent_at) VALUES (%s, %s, %s, '[]', 0, 0, %s, %s) "
+            f"ON CONFLICT ({owner}, clip_id) WHERE {owner} IS NOT NULL "
+            "DO UPDATE SET requests = judging_audioserved.requests "
+            f"RETURNING {sql.columns(AudioServed, 'judging_audioserved')}",
+            (owner_id, clip.pk, size, sql.param(now), sql.param(now)),
+        )
+        served = sql.instance(AudioServed, row)
+        served.ranges = merge_range(served.ranges, first, last) if size else []
+        served.bytes_sent = sum(end - start + 1 for start, end in served.ranges)
+        served.size, served.requests, served.last_sent_at = size, served.requests + 1, now
+        sql.save(served, ["ranges", "bytes_sent", "size", "requests", "last_sent_at"])
+    return served
 
 
 def seconds_heard(*, assignment: Assignment, clip: Clip, now: datetime | None = None) -> float:

@@ -37,7 +37,7 @@ from django.views.decorators.http import require_GET
 from judging import selectors
 from judging.audio import file_range_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
-from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
+from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, COMMENT_MAX_LENGTH, choice_as_stored
 from judging.services.crowd.answers import ListenFirst, answer_submit
 from judging.services.crowd.tasks import TaskError, task_is_live, task_serve
@@ -217,9 +217,7 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     the bytes it sends (:func:`judging.services.listening.audio_served_record`), the
     evidence the listening check reads.
     """
-    served = (
-        PreferenceTask.objects.filter(worker=worker, key=key).order_by().first() if worker else None
-    )
+    served = selectors.worker_task(worker=worker, key=key) if worker else None
     clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
     # The campaign was read at the start of this request: as fresh as asking again.
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
