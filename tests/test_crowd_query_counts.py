@@ -8,16 +8,17 @@ trap question and any other task alike (one more thing a worker cannot tell them
 apart by), and whatever the number of examples in the campaign: the database picks the
 next example, it does not send them all.
 
-Where the statements of an answer go (12; 21 before issue 14, 17 after its first round,
-then 14): the worker by the cookie, with the campaign (1); the task by its key with the
-worker's status, the campaign's state, the trap question if any, its answer if it was
-answered and how many clips were heard (1); the listening evidence (1: the query's and
-the lists' clips, and which of them the server sent for the task); the answer's transaction
-(2 savepoint statements), claiming the task (1), counting the answer while locking the
-worker and reading it back (1), the answer (1); the trust update in the same
-transaction (4: the trap counts, the worker's new trust, the flags of the worker's
-answers, 2 — the same two whether the worker is trusted or not). No statement sorts by
-a model's default order, which for workers, tasks and answers joins the campaign to
+Where the statements of an answer go (11; 21 before issue 14, 17 after its first round,
+then 14, 13, 12): the worker by the cookie, with the campaign (1); the task by its key
+with the worker's status, the campaign's state, the trap question if any, its answer if
+it was answered and how many clips were heard (1); the listening evidence (1: the
+query's and the lists' clips, and which of them the server sent for the task); the
+answer's transaction (2 savepoint statements), claiming the task (1), counting the
+answer while locking the worker and reading it back (1), the answer (1); the trust
+update in the same transaction (3: the trap counts, the worker's new trust, the
+acceptance of the worker's answers — one statement whether the worker is trusted or
+not; none of their answers is excluded, since they could answer). No statement sorts
+by a model's default order, which for workers, tasks and answers joins the campaign to
 sort by its date. The crowd's statements are written in plain SQL (:mod:`judging.sql`).
 """
 
@@ -31,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 TASK_GET_NEW = 10  # serves a new task (16, 14, then 11 before): stale slots, candidates, claim
 TASK_GET_AGAIN = 4  # a reload of the open task (7 before)
-ANSWER_POST = 12  # 14 before
+ANSWER_POST = 11  # 14, then 13 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
 AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it
 

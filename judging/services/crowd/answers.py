@@ -93,7 +93,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
                 "UPDATE judging_example SET slots_taken = slots_taken + 1 WHERE id = %s",
                 (task.example_id,),
             )
-        worker_trust_update(worker=counted, locked=True)
+        worker_trust_update(worker=counted, after_answer=True)
         # Announced after every answer, trap question or not, so that the work done
         # after the commit (a message to the broker) takes the same time either way.
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)

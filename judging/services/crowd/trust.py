@@ -96,16 +96,19 @@ def _trap_counts(worker: Worker, campaign: PreferenceCampaign) -> tuple[int, int
     )
 
 
-def worker_trust_update(*, worker: Worker, locked: bool = False) -> Worker:
+def worker_trust_update(*, worker: Worker, after_answer: bool = False) -> Worker:
     """Recompute a worker's trust, status and the flags of their answers.
 
     One transaction; inside a caller's transaction (an answer, a forgive, a reinstate)
     it is part of that one, without a savepoint of its own: an error here undoes the
-    caller's whole transaction anyway. ``locked``: the caller has just locked and read
-    the worker's row in this transaction (:func:`worker_answer_count`).
+    caller's whole transaction anyway. ``after_answer``: the caller has just counted an
+    answer of the worker in this transaction (:func:`worker_answer_count`), which locked
+    and read their row and proved they were not stopped — so none of their answers is
+    excluded (only stopping excludes answers, and every change of status reconciles
+    them in its own transaction).
     """
     with transaction.atomic(savepoint=False):
-        if not locked:
+        if not after_answer:
             worker = worker_locked(worker.pk)
         campaign = worker.campaign
         answered, correct, quiz_answered, fast = _trap_counts(worker, campaign)
@@ -133,12 +136,16 @@ def worker_trust_update(*, worker: Worker, locked: bool = False) -> Worker:
         worker.trap_answered, worker.trap_correct, worker.trust = answered, correct, trust
         worker.trusted = trusted
         sql.save(worker, fields)
-        _answers_reconcile(worker=worker)
+        _answers_reconcile(worker=worker, none_excluded=after_answer)
     return worker
 
 
-def _answers_reconcile(*, worker: Worker) -> None:
-    """Make the answers' ``excluded``/``accepted_at`` flags follow the worker's status."""
+def _answers_reconcile(*, worker: Worker, none_excluded: bool = False) -> None:
+    """Make the answers' ``excluded``/``accepted_at`` flags follow the worker's status.
+
+    ``none_excluded``: the caller knows that no answer of the worker is excluded (after
+    an answer: one statement fewer on every answer).
+    """
     # Unordered: Answer's default order (worker, then the campaign's date) adds joins.
     answers = Answer.objects.filter(worker=worker).order_by()
     changed = 0
@@ -159,10 +166,14 @@ def _answers_reconcile(*, worker: Worker) -> None:
             worker.tasks.filter(answered_at__isnull=True).update(released=True)
             Example.objects.filter(pk__in=open_ids).update(slots_taken=F("slots_taken") - 1)
     else:  # after every answer: plain SQL, two statements (issue 14)
-        back = sql.rows(
-            "UPDATE judging_answer SET excluded = %s WHERE worker_id = %s AND excluded "
-            "RETURNING example_id",
-            (False, worker.pk),
+        back = (
+            []
+            if none_excluded
+            else sql.rows(
+                "UPDATE judging_answer SET excluded = %s WHERE worker_id = %s AND excluded "
+                "RETURNING example_id",
+                (False, worker.pk),
+            )
         )
         if back:
             Example.objects.filter(pk__in=[e for (e,) in back]).update(
