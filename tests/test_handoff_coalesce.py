@@ -197,6 +197,25 @@ def test_with_coalescing_off_every_change_is_sent(markers, published, settings):
     assert markers.keys(cache.make_key("handoff-queued:*")) == []
 
 
+def test_a_trap_question_and_a_work_task_run_the_same_marker_step(
+    markers, published, crowd_collection
+):
+    """A worker cannot tell a trap question by the hand-off after its answer: the answer to
+    each sets the marker and publishes when none is waiting (whether one is waiting
+    depends on the campaign's other answers, never on the task)."""
+    campaign, wanted = campaign_scored_as_answers(crowd_collection, answers_per_example=3)
+    worker = arrive(campaign, "w1")
+    kwargs = {"campaign_id": campaign.pk}
+    was_trap = []
+    for _ in range(2):  # the quiz's trap question, then a work task
+        was_trap.append(hasattr(task_serve(worker=worker).example, "trap"))
+        handoff.handoff_started(ANSWERS_ACCEPTED_TASK, kwargs)  # as if the task had started
+        assert answer(worker, wanted)
+        assert marker_ttl_ms(markers, ANSWERS_ACCEPTED_TASK, kwargs) > 0
+    assert was_trap == [True, False]
+    assert published == [(ANSWERS_ACCEPTED_TASK, kwargs)] * 2
+
+
 # --- With the real Celery worker --------------------------------------------------------
 
 
