@@ -142,6 +142,11 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.2,
 }
 CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 5}
+# Judging's "… changed" hand-offs are coalesced at the sender: while a message for the
+# same task and target is queued and its task has not started, a change sends nothing
+# more (a marker in the cache, which is this Redis, with this expiry: a lost message
+# holds later changes back at most this long). 0 sends one message per change.
+EARSHOT_HANDOFF_COALESCE_SECONDS = env_int("EARSHOT_HANDOFF_COALESCE_SECONDS", 10, minimum=0)
 # What dead brokers and workers left undone is sent again on this schedule; `make run`'s
 # worker runs it (-B); in production run one `celery -A config beat` (or one worker -B).
 EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)

@@ -27,6 +27,7 @@ from judging.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
+    handoff_started,
 )
 
 MAX_RETRIES = 5
@@ -53,8 +54,11 @@ def preference_answers_accepted(campaign_id: int) -> bool:
     """The accepted answers of a campaign changed (sent by name from :mod:`judging.handoff`).
 
     Asks for one coalesced recompute of the campaign's mapping: a burst of answers
-    joins the recompute already pending. Returns whether this call enqueued it.
+    joins the recompute already pending. Returns whether this call enqueued it. First of
+    all it deletes the sender's marker (:func:`judging.handoff.handoff_started`): an
+    answer committed from now on sends again, one committed before is read below.
     """
+    handoff_started(ANSWERS_ACCEPTED_TASK, {"campaign_id": campaign_id})
     return preference_answers_received(campaign_id)
 
 
@@ -68,8 +72,10 @@ def collection_data_changed(collection_id: int) -> bool:
     """A collection's judgments or runs changed (sent by name from :mod:`judging.handoff`).
 
     Asks for one coalesced recompute of its leaderboards and reliability studies, and
-    one of the estimates of each of its open low-cost campaigns.
+    one of the estimates of each of its open low-cost campaigns. Deletes the sender's
+    marker first, as :func:`preference_answers_accepted` does.
     """
+    handoff_started(COLLECTION_CHANGED_TASK, {"collection_id": collection_id})
     return collection_change_received(collection_id)
 
 
@@ -82,8 +88,10 @@ def collection_data_changed(collection_id: int) -> bool:
 def relevance_campaign_changed(campaign_id: int) -> bool:
     """A low-cost relevance campaign was created or stopped (sent from :mod:`judging.handoff`).
 
-    Asks for one coalesced recompute of its estimates and the order of its pairs.
+    Asks for one coalesced recompute of its estimates and the order of its pairs. Deletes
+    the sender's marker first, as :func:`preference_answers_accepted` does.
     """
+    handoff_started(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
     return relevance_campaign_change_received(campaign_id)
 
 

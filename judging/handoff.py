@@ -20,6 +20,21 @@ All tasks are idempotent and coalesced in evaluation (they recompute from all th
 data), so however many changes one transaction makes, each task is sent once per
 target per commit; nothing is sent when the transaction rolls back.
 
+**Coalesced at the sender.** The three "… changed" tasks (:data:`COALESCED_TASKS`; not
+``job_run``, each job is its own) are also sent at most once while one is waiting: before
+publishing, the sender sets a marker in the cache (the project's Redis) with ``SET NX``
+and an expiry of ``EARSHOT_HANDOFF_COALESCE_SECONDS`` (10 s), and only the sender that
+set it publishes. The receiving task deletes the marker as its *first* step
+(:func:`handoff_started`), before it reads anything, so a change committed after that
+point sends again, and one committed before it is read by that task: the trailing
+change is never lost. At 37 crowd answers a second that is one message per wait instead
+of one per answer. When the cache cannot be reached the message is sent as before; a
+send that fails after setting the marker deletes it again (and the change is written
+down, below); a message lost after it was published (its changes are lost with it, as
+they were before) holds later changes back at most until the marker expires. Web and
+worker must share the cache (they do: ``CACHES`` is the broker's Redis, and a Redis
+restarted empty loses messages and markers together).
+
 Sending is fire and forget and bounded (no result is kept; a broker that cannot be
 reached fails within about two seconds, ``CELERY_TASK_PUBLISH_RETRY_POLICY``). A broker
 outage never breaks a change that is already committed: the failure is logged in one
@@ -35,7 +50,11 @@ import threading
 from collections.abc import Callable
 
 from celery import current_app
+from django.conf import settings
+from django.core.cache import cache, caches
+from django.core.cache.backends.base import BaseCache
 from django.db import transaction
+from redis.exceptions import RedisError
 
 from judging.models import PendingHandoff
 
@@ -43,6 +62,10 @@ ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
 RELEVANCE_CAMPAIGN_CHANGED_TASK = "evaluation.relevance_campaign_changed"
 JOB_TASK = "judging.job_run"
+COALESCED_TASKS = frozenset(
+    {ANSWERS_ACCEPTED_TASK, COLLECTION_CHANGED_TASK, RELEVANCE_CAMPAIGN_CHANGED_TASK}
+)
+"""Tasks sent at most once while one is queued and not started (see above)."""
 
 logger = logging.getLogger(__name__)
 
@@ -147,5 +170,61 @@ def send_within_deadline(send: Callable[[], object], *, seconds: float = SEND_DE
 
 def send_task(name: str, *, kwargs: dict) -> None:
     """Enqueue a task by name on the project's Celery app, fire and forget, within
-    :data:`SEND_DEADLINE` (tests replace this function)."""
-    send_within_deadline(lambda: current_app.send_task(name, kwargs=kwargs, ignore_result=True))
+    :data:`SEND_DEADLINE`; a coalesced task only if none is queued for the same target
+    (:func:`queued_mark`). The marker is set inside the deadline too, so a Redis that
+    does not answer costs no more than today's bounded send (tests replace this function).
+    """
+    # The cache of this thread, used by the sending thread: Django keeps one cache object
+    # per thread, and a new one for every sending thread would open a new connection.
+    markers = caches["default"]
+    send_within_deadline(lambda: _publish(name, kwargs, markers))
+
+
+def _publish(name: str, kwargs: dict, markers: BaseCache) -> None:
+    coalesced = name in COALESCED_TASKS and settings.EARSHOT_HANDOFF_COALESCE_SECONDS > 0
+    marked = queued_mark(name, kwargs, markers=markers) if coalesced else None
+    if marked is False:
+        return  # a message for this target is queued, and its task will read this change
+    try:
+        current_app.send_task(name, kwargs=kwargs, ignore_result=True)
+    except BaseException:
+        if marked:  # nothing is queued after all: the next change sends
+            handoff_started(name, kwargs, markers=markers)
+        raise
+
+
+def queued_key(task: str, kwargs: dict) -> str:
+    """The cache key of the marker "a message of ``task`` for ``kwargs`` is queued and its
+    task has not started", the one name the sender and the receiving task share.
+
+    >>> queued_key("evaluation.preference_answers_accepted", {"campaign_id": 7})
+    'handoff-queued:evaluation.preference_answers_accepted:campaign_id=7'
+    """
+    arguments = ",".join(f"{name}={value}" for name, value in sorted(kwargs.items()))
+    return f"handoff-queued:{task}:{arguments}"
+
+
+def queued_mark(task: str, kwargs: dict, *, markers: BaseCache = cache) -> bool | None:
+    """Set the marker of ``task`` for ``kwargs`` if there is none (``SET NX`` with an
+    expiry of ``EARSHOT_HANDOFF_COALESCE_SECONDS``): ``True`` if this caller set it (it
+    sends the message), ``False`` if a message is queued already (it sends nothing),
+    ``None`` if the cache cannot be reached (it sends, as without coalescing)."""
+    try:
+        key = queued_key(task, kwargs)
+        return bool(markers.add(key, 1, timeout=settings.EARSHOT_HANDOFF_COALESCE_SECONDS))
+    except (RedisError, OSError) as error:  # the broker is this Redis too: its send says so
+        logger.debug("the hand-off marker of %s could not be set (%s: %s); sending anyway",
+                     task, type(error).__name__, error)  # fmt: skip
+        return None
+
+
+def handoff_started(task: str, kwargs: dict, *, markers: BaseCache = cache) -> None:
+    """Delete the marker of ``task`` for ``kwargs`` (best effort): the receiving task calls
+    this first, before it reads anything, so that any change committed from now on sends
+    a message again; a failed send calls it too. If the cache cannot be reached the
+    marker expires by itself (``EARSHOT_HANDOFF_COALESCE_SECONDS``)."""
+    try:
+        markers.delete(queued_key(task, kwargs))
+    except (RedisError, OSError) as error:
+        logger.warning("the hand-off marker of %s could not be deleted (%s: %s); it expires "
+                       "by itself", task, type(error).__name__, error)  # fmt: skip

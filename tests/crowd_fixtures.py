@@ -12,6 +12,7 @@ import random
 import pytest
 from django.core.files.base import ContentFile
 
+from config.env import redis_cache_location
 from judging import handoff
 from judging.models import (
     Clip,
@@ -35,13 +36,25 @@ from tests.sources import source_for
 def handed_over(request, monkeypatch):
     """Every task judging sends by name, as (name, kwargs); nothing reaches a broker.
 
-    A test marked ``real_handoff`` (the pipeline with a real Celery worker) sends for real.
+    A test marked ``real_handoff`` (the pipeline with a real Celery worker) sends for real,
+    coalesced through markers in the cache: the cache is the session's Redis there, as
+    the worker's is (``judging.handoff.queued_mark``).
     """
     sent: list[tuple[str, dict]] = []
     if request.node.get_closest_marker("real_handoff"):
+        cache_on_the_session_redis(request)
         return sent
     monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: sent.append((name, kwargs)))
     return sent
+
+
+def cache_on_the_session_redis(request) -> None:
+    """Point this test's cache at the session's Redis, where the tests' Celery worker
+    keeps its cache (same key prefix, so the worker deletes the markers the test sets)."""
+    server = request.getfixturevalue("embedded_redis")
+    settings = request.getfixturevalue("settings")
+    default = dict(settings.CACHES["default"], LOCATION=redis_cache_location(server.url))
+    settings.CACHES = {**settings.CACHES, "default": default}
 
 
 def build_crowd_collection(owner, *, name="Crowd collection", queries=4, candidates=24):
