@@ -184,20 +184,22 @@ def task(request, campaign, worker):
     served = task_serve(worker=worker, campaign_open=campaign.is_open)
     if served is None:
         return redirect("judging:task_done", campaign.token)
-    if form is None or form.data.get("key") != served.key:
-        form, refusal = AnswerForm(initial={"key": served.key}), ""
+    if form is not None and form.data.get("key") != served.key:
+        form, refusal = None, ""  # it answered another task: this one is shown as new
     shown = selectors.task_for_worker(task=served)
     # The radios, the comment and the audio URLs are written out in the template, not
-    # rendered by form widgets and {% url %} tags: that was half of the page's time
-    # (issue 14). What a refused answer carried is shown again.
-    typed = form.data if form.is_bound else {}
+    # rendered by a form's widgets and {% url %} tags, and a new task makes no form: that
+    # was most of the page's time (issue 14). What a refused answer carried is shown again.
+    typed = form.data if form is not None else {}
     audio_url = reverse("judging:task_audio", args=(campaign.token, served.key, "query"))
     context = {
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
-        "form": form,
+        "choice_label": AnswerForm.base_fields["choice"].label,
+        "choice_error": form is not None and "choice" in form.errors,
         "answer_choices": [(v, label, v == typed.get("choice")) for v, label in CHOICES],
+        "comment_label": AnswerForm.base_fields["comment"].label,
         "comment": typed.get("comment", ""),
         "comment_max_length": COMMENT_MAX_LENGTH,
         "audio_base": audio_url.removesuffix("query"),
