@@ -30,8 +30,8 @@ from tests.crowd_http import Browser
 
 pytestmark = pytest.mark.django_db
 
-TASK_GET_NEW = 10  # serves a new task (16, 14, then 11 before): stale slots, candidates, claim
-TASK_GET_AGAIN = 4  # a reload of the open task (7 before)
+TASK_GET_NEW = 9  # serves a new task (16, 14, 11, then 10 before): candidates, claim, lists
+TASK_GET_AGAIN = 3  # a reload of the open task (7, then 4 before): worker, task, lists
 ANSWER_POST = 11  # 14, then 13 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
 AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it

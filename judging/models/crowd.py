@@ -390,8 +390,9 @@ class PreferenceTask(models.Model):
             ),
         ]
         indexes = [
-            # Every task page gives back the slots of stale open tasks (tasks_release_stale):
-            # this finds them among the open ones instead of scanning every task.
+            # Serving gives back the slots of stale open tasks when nothing else is left
+            # (tasks_release_stale): this finds them among the open ones instead of
+            # scanning every task.
             models.Index(
                 fields=["served_at"],
                 condition=Q(answered_at__isnull=True, released=False),

@@ -66,6 +66,11 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     worker. Both kinds of candidates are always looked up, so serving a trap question
     costs the same as serving any example.
 
+    Slots held by tasks left unanswered longer than :data:`TASK_LEASE` are given back
+    (:func:`tasks_release_stale`) when nothing else can be served: until then such an
+    example only counts as one answer more when ordering by least answered, and a task
+    page does not scan the campaign for them every time (issue 14).
+
     A closed campaign serves nothing new: only the task already on screen, while its
     lease lasts (:func:`task_is_live`). ``campaign_open`` is the campaign's state when
     the caller has just read it (a request reads it with the worker); otherwise it is
@@ -73,13 +78,13 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     """
     campaign = worker.campaign
     now = timezone.now()
-    tasks_release_stale(campaign=campaign, older_than=now - TASK_LEASE)
+    released = False
     if campaign_open is None:
         campaign_open = PreferenceCampaign.objects.filter(pk=campaign.pk, is_open=True).exists()
     if not campaign_open:
         current = _open_task(worker)
         return current if current is not None and task_is_live(current, now=now) else None
-    for attempt in range(3):
+    for attempt in range(4):
         current = _open_task(worker)
         if current is not None:
             return current
@@ -93,6 +98,10 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
         except IntegrityError:
             continue  # another request of this worker served a task at the same moment
         except _NothingToServe:
+            if not released:
+                released = True
+                if tasks_release_stale(campaign=campaign, older_than=now - TASK_LEASE):
+                    continue  # slots came back: try again
             Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
             worker.refresh_from_db(fields=["status"])
             return _open_task(worker)
