@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import F, Prefetch, QuerySet
+from django.db.models import CharField, F, Prefetch, QuerySet, Value
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -342,22 +342,24 @@ def collection_recompute(*, collection: Collection) -> dict:
 
 
 def collection_results_status(*, collection: Collection) -> dict:
-    """What a results page polls: the recompute and when each result was computed."""
-    return {
-        "recompute": collection_recompute(collection=collection),
-        "leaderboards": [
-            {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.leaderboards.order_by("measure").values_list(
-                "measure", "computed_at"
-            )
-        ],
-        "reliability": [
-            {"measure": m, "computed_at": t.isoformat()}
-            for m, t in collection.reliability_studies.order_by("measure").values_list(
-                "measure", "computed_at"
-            )
-        ],
-    }
+    """What a results page polls: the recompute and when each result was computed (the
+    leaderboards' and the reliability studies' times in one statement: every open
+    results tab asks every few seconds, issue 14)."""
+    times = (
+        collection.leaderboards.order_by()
+        .values_list(Value("leaderboards", output_field=CharField()), "measure", "computed_at")
+        .union(
+            collection.reliability_studies.order_by().values_list(
+                Value("reliability", output_field=CharField()), "measure", "computed_at"
+            ),
+            all=True,
+        )
+    )
+    status: dict = {"recompute": collection_recompute(collection=collection)}
+    status["leaderboards"], status["reliability"] = [], []
+    for part, measure, computed_at in sorted(times, key=lambda row: row[:2]):
+        status[part].append({"measure": measure, "computed_at": computed_at.isoformat()})
+    return status
 
 
 # --- Preference campaigns and their mappings -------------------------------------------

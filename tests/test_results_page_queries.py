@@ -46,8 +46,8 @@ QUERIES = {
     "system page 2": 4 + 3,
     "reliability": 4 + 2,  # the study, the recompute
     "mapping": 4 + 4,  # the campaign, the mapping, the campaign's measures, its recompute
-    "status.json": 4 + 3,  # the recompute, when each leaderboard and study was computed
-    "status.json?campaign": 4 + 6,  # and the campaign, its recompute and its mappings
+    "status.json": 4 + 2,  # the recompute; when each leaderboard and study was computed (one)
+    "status.json?campaign": 4 + 5,  # and the campaign, its recompute and its mappings
     "404 measure": 4 + 1,  # no such leaderboard
     "404 system": 4 + 1,  # no such system id: one primary-key lookup, no payload read
     "404 page of plots": 4 + 1,
