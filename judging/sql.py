@@ -29,19 +29,10 @@ def _fields(model: type[Model]) -> tuple:
     return tuple(model._meta.concrete_fields)
 
 
+@cache
 def columns(model: type[Model], alias: str) -> str:
     """Every stored column of ``model`` as ``alias."column"``, in field order."""
-    return _columns(model, alias)
-
-
-@cache
-def _columns(model: type[Model], alias: str) -> str:
     return ", ".join(f'{alias}."{field.column}"' for field in _fields(model))
-
-
-def width(model: type[Model]) -> int:
-    """How many values :func:`columns` selects for ``model``."""
-    return len(_fields(model))
 
 
 @cache
@@ -69,6 +60,21 @@ def instance(model: type[Model], values) -> Model:
             value = convert(value, column, connection)
         converted.append(value)
     return model.from_db(connection.alias, _attnames(model), converted)
+
+
+def instances(row, *models: type[Model]) -> tuple[list[Model | None], tuple]:
+    """Split a row that selected :func:`columns` of each of ``models`` in turn (then
+    anything else): their instances — None for a model whose key is NULL, as a LEFT JOIN
+    that found nothing gives — and the values after them."""
+    found: list[Model | None] = []
+    start = 0
+    for model in models:
+        end = start + len(_fields(model))
+        values = row[start:end]
+        key = values[_fields(model).index(model._meta.pk)]
+        found.append(instance(model, values) if key is not None else None)
+        start = end
+    return found, tuple(row[start:])
 
 
 def param(value: datetime) -> object:
@@ -133,8 +139,3 @@ def _insert(model: type[Model]) -> tuple[str, tuple]:
         f'RETURNING "{model._meta.pk.column}"'
     )
     return statement, fields
-
-
-def boolean(value) -> bool:
-    """A boolean column read as a plain value (SQLite gives 0 or 1)."""
-    return bool(value)

@@ -21,8 +21,8 @@ from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare
 
-from judging import sql
-from judging.models import PreferenceCampaign, Worker
+from judging.models import Worker
+from judging.selectors.crowd import worker_with_campaign
 
 COOKIE_PREFIX = "earshot_w_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -74,29 +74,11 @@ def worker_from_request(request, token: str) -> Worker | None:
         pk, _, key = (value or "").partition(":")
         if not pk.isdigit() or not key:
             continue  # another campaign's cookie (its token signed it) or a forged one
-        worker = _worker_with_campaign(int(pk), int(campaign_id), token)
+        worker = worker_with_campaign(int(pk), campaign_id=int(campaign_id), token=token)
         if worker is not None and constant_time_compare(worker.browser_key, key):
             return worker
         return None
     return None
-
-
-def _worker_with_campaign(pk: int, campaign_id: int, token: str) -> Worker | None:
-    """The worker and their campaign (cached as ``worker.campaign``), in plain SQL
-    (:mod:`judging.sql`: every request of the task link starts here)."""
-    row = sql.one(
-        f"SELECT {sql.columns(Worker, 'w')}, {sql.columns(PreferenceCampaign, 'c')} "
-        "FROM judging_worker w "
-        "INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
-        "WHERE w.id = %s AND w.campaign_id = %s AND c.token = %s",
-        (pk, campaign_id, token),
-    )
-    if row is None:
-        return None
-    split = sql.width(Worker)
-    worker = sql.instance(Worker, row[:split])
-    Worker.campaign.field.set_cached_value(worker, sql.instance(PreferenceCampaign, row[split:]))
-    return worker
 
 
 def consent_token(worker: Worker) -> str:

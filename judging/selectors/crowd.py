@@ -10,6 +10,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db import connection
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
@@ -120,6 +121,41 @@ def task_for_worker(*, task: PreferenceTask) -> ShownTask:
         list_a=[ShownClip(f"a{i}", audio) for i, (_, audio) in enumerate(lists["a"], start=1)],
         list_b=[ShownClip(f"b{i}", audio) for i, (_, audio) in enumerate(lists["b"], start=1)],
     )
+
+
+def worker_with_campaign(
+    pk: int, *, campaign_id: int | None = None, token: str | None = None, lock: bool = False
+) -> Worker | None:
+    """The worker and their campaign (cached as ``worker.campaign``) in one statement of
+    plain SQL, or None; only in the campaign with ``campaign_id`` and ``token`` when given.
+
+    ``lock``: the worker's row alone stays locked until the transaction ends (``FOR
+    UPDATE OF w``): locking the campaign's row too, as a plain ``FOR UPDATE`` over the
+    join does on PostgreSQL, made every answer of a campaign wait for the one before it
+    to commit (issue 14). SQLite locks the whole database for a writing transaction
+    instead (``transaction_mode`` IMMEDIATE).
+    """
+    where, params = ["w.id = %s"], [pk]
+    if campaign_id is not None:
+        where.append("w.campaign_id = %s")
+        params.append(campaign_id)
+    if token is not None:
+        where.append("c.token = %s")
+        params.append(token)
+    lock_clause = (
+        " FOR UPDATE OF w" if lock and connection.features.has_select_for_update_of else ""
+    )
+    row = sql.one(
+        f"SELECT {sql.columns(Worker, 'w')}, {sql.columns(PreferenceCampaign, 'c')} "
+        "FROM judging_worker w INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
+        f"WHERE {' AND '.join(where)}{lock_clause}",
+        params,
+    )
+    if row is None:
+        return None
+    (worker, campaign), _ = sql.instances(row, Worker, PreferenceCampaign)
+    Worker.campaign.field.set_cached_value(worker, campaign)
+    return worker
 
 
 def worker_task(*, worker: Worker, key: str) -> PreferenceTask | None:

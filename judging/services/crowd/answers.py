@@ -117,8 +117,8 @@ class _Found:
 def _task_of(worker: Worker, key: str) -> _Found | None:
     """The worker's task with idempotency key ``key`` and what answering it needs."""
     row = sql.one(
-        f"SELECT {sql.columns(PreferenceTask, 't')}, w.status, c.is_open, "
-        f"{sql.columns(TrapQuestion, 'q')}, {sql.columns(Answer, 'a')}, "
+        f"SELECT {sql.columns(PreferenceTask, 't')}, {sql.columns(TrapQuestion, 'q')}, "
+        f"{sql.columns(Answer, 'a')}, w.status, c.is_open, "
         "(SELECT COUNT(DISTINCT s.clip_id) FROM judging_audioserved s "
         "WHERE s.task_id = t.id AND s.bytes_sent > 0) "
         "FROM judging_preferencetask t "
@@ -131,22 +131,19 @@ def _task_of(worker: Worker, key: str) -> _Found | None:
     )
     if row is None:
         return None
-    task_end = sql.width(PreferenceTask)
-    trap_end = task_end + 2 + sql.width(TrapQuestion)
-    answer_end = trap_end + sql.width(Answer)
-    task = sql.instance(PreferenceTask, row[:task_end])
+    (task, trap, answer), (worker_status, campaign_open, clips_heard) = sql.instances(
+        row, PreferenceTask, TrapQuestion, Answer
+    )
     PreferenceTask.worker.field.set_cached_value(task, worker)
-    trap_values, answer_values = row[task_end + 2 : trap_end], row[trap_end:answer_end]
-    answer = sql.instance(Answer, answer_values) if answer_values[0] is not None else None
     if answer is not None:
         answer.task = task
     return _Found(
         task=task,
-        worker_status=row[task_end],
-        campaign_open=sql.boolean(row[task_end + 1]),
-        trap=sql.instance(TrapQuestion, trap_values) if trap_values[0] is not None else None,
+        worker_status=worker_status,
+        campaign_open=bool(campaign_open),  # SQLite gives 0 or 1
+        trap=trap,
         answer=answer,
-        clips_heard=row[answer_end],
+        clips_heard=clips_heard,
     )
 
 

@@ -19,36 +19,21 @@ them ``trusted_by_organiser``: the automatic rules no longer stop them.
 
 from __future__ import annotations
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from judging import handoff, sql
 from judging.models import Answer, Example, PreferenceCampaign, Worker
-from judging.selectors.crowd import campaign_quiz_target
+from judging.selectors.crowd import campaign_quiz_target, worker_with_campaign
 
 
 def worker_locked(pk: int) -> Worker:
-    """The worker, row-locked until the transaction ends, with their campaign read (not locked).
-
-    Only the worker's row is locked (``FOR UPDATE OF w``): locking the campaign's row
-    too, as a plain ``FOR UPDATE`` over the join does on PostgreSQL, made every answer
-    of a campaign wait for the one before it to commit (issue 14: 18 ms a statement at
-    17 answers/s, most of the server's time). SQLite locks the whole database for a
-    writing transaction instead (``transaction_mode`` IMMEDIATE).
-    """
-    lock = " FOR UPDATE OF w" if connection.features.has_select_for_update_of else ""
-    row = sql.one(
-        f"SELECT {sql.columns(Worker, 'w')}, {sql.columns(PreferenceCampaign, 'c')} "
-        "FROM judging_worker w INNER JOIN judging_preferencecampaign c ON c.id = w.campaign_id "
-        f"WHERE w.id = %s{lock}",
-        (pk,),
-    )
-    if row is None:
+    """The worker, row-locked until the transaction ends, with their campaign read (not
+    locked: see :func:`~judging.selectors.crowd.worker_with_campaign`)."""
+    worker = worker_with_campaign(pk, lock=True)
+    if worker is None:
         raise Worker.DoesNotExist(f"no worker {pk}")
-    split = sql.width(Worker)
-    worker = sql.instance(Worker, row[:split])
-    Worker.campaign.field.set_cached_value(worker, sql.instance(PreferenceCampaign, row[split:]))
     return worker
 
 
