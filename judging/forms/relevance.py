@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from judging import qrels
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
-from judging.roles import ASSESSOR
 from judging.selectors.access import organiser_collections
+from judging.selectors.people import assessors_for_organiser
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 
 LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
@@ -47,9 +46,7 @@ class RelevanceCampaignForm(forms.ModelForm):
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["collection"].queryset = organiser_collections(user=user)
-        self.fields["assessors"].queryset = (
-            get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
-        )
+        self.fields["assessors"].queryset = assessors_for_organiser(user=user)
         self.fields["cutoff"].min_value = 1
         self.fields["assessors_per_query"].min_value = 1
         for name in ("cutoff", "assessors_per_query"):

@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from judging.models import Invitation
+from judging.models import Invitation, Person
 from judging.models.people import token_hash
 from judging.roles import ASSESSOR, ORGANISER, grant_role, is_assessor, is_organiser
 
@@ -49,15 +49,23 @@ class NewInvitation:
 
 
 def _may_invite(*, by, user) -> None:
-    """Organisers invite assessors only: a link sets a password, so inviting someone is
-    taking over their account until they set it again. ``by=None`` is the command line
-    (``manage.py invite``), run by whoever administers the server."""
+    """Organisers invite their own assessors only: a link sets a password, so inviting
+    someone is taking over their account until they set it again. ``by=None`` is the
+    command line (``manage.py invite``), run by whoever administers the server. Pages and
+    APIs find the person through :func:`judging.selectors.access.person_for_organiser`
+    first (another organiser's people are a 404 there); this is the same rule again, so
+    that no caller can forget it."""
     if by is None or by.is_superuser:
         return
     if user.is_superuser or is_organiser(user):
         raise PermissionDenied("Only an administrator can invite an organiser or administrator.")
     if not is_assessor(user):
         raise PermissionDenied("Organisers invite assessors only; ask an administrator.")
+    if not Person.objects.filter(user=user, created_by=by).exists():
+        raise PermissionDenied(
+            f"Only the organiser who made {user.username}'s account (or an administrator) "
+            "can send it an invitation link."
+        )
 
 
 def person_create(
@@ -99,6 +107,7 @@ def person_create(
         with transaction.atomic():
             user.save()
             grant_role(user, role)
+            Person.objects.create(user=user, created_by=created_by)
     except IntegrityError:
         raise ValidationError(f"The username {username!r} is taken.") from None
     return user

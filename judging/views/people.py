@@ -8,15 +8,16 @@ cached nor sent on as a referrer to other sites.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from judging import selectors
 from judging.forms.people import PasswordSetForm, PersonForm
 from judging.roles import organiser_required
+from judging.selectors.access import person_for_organiser
 from judging.selectors.people import invitation_for_token, people_for_organiser
 from judging.services.people import (
     InvitationGone,
@@ -67,8 +68,9 @@ def people(request):
 @require_POST
 @organiser_required
 def invitation_new(request, user_pk: int):
-    """A fresh link for someone (it also resets a forgotten password); older links stop."""
-    person = get_object_or_404(get_user_model(), pk=user_pk)
+    """A fresh link for someone (it also resets a forgotten password); older links stop.
+    Only for the organiser who made the account (:func:`person_for_organiser`)."""
+    person = person_for_organiser(user=request.user, person_id=user_pk)
     _show_link(request, invitation_create(user=person, created_by=request.user))
     return redirect("judging:people")
 
