@@ -202,9 +202,13 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "token_address": env_str("EARSHOT_TOKEN_RATE_IP", "10/minute"),
         "token_account": env_str("EARSHOT_TOKEN_RATE_USER", "5/minute"),
+        "login_address": env_str("EARSHOT_LOGIN_RATE_IP", "20/minute"),
+        "login_account": env_str("EARSHOT_LOGIN_RATE_USER", "5/minute"),
     },
-    # Behind a reverse proxy, the client's address is the last one it adds.
-    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0) or None,
+    # The client's address: 0 proxies = the socket's own (X-Forwarded-For is ignored: a
+    # client could write anything there); behind N proxies, the N-th from the right.
+    # Never None: DRF would then trust the header as sent.
+    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.

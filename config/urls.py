@@ -3,6 +3,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from judging.throttles import login_throttled
 from judging.views import errors
 from judging.views.collections import home
 
@@ -10,6 +11,9 @@ handler400 = errors.bad_request
 handler403 = errors.permission_denied
 handler404 = errors.page_not_found
 handler500 = errors.server_error
+
+# Every password form is throttled per address and per account (judging.throttles).
+admin.site.login = login_throttled(admin.site.login)
 
 api_urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -20,7 +24,7 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("", home, name="home"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", login_throttled(auth_views.LoginView.as_view()), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),

@@ -133,6 +133,25 @@ def celery_uses_the_session_redis():
     shutil.rmtree(REDIS_DIR, ignore_errors=True)
 
 
+@pytest.fixture
+def redis_cache(embedded_redis, settings):
+    """The project's cache on the session's Redis, emptied before and after (throttle counts)."""
+    from django.core.cache import cache
+
+    from config.env import redis_cache_location
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_cache_location(embedded_redis.url),
+            "KEY_PREFIX": "earshot-test",
+        }
+    }
+    cache.clear()
+    yield embedded_redis
+    cache.clear()
+
+
 @pytest.fixture(scope="session")
 def embedded_redis(celery_uses_the_session_redis):
     from embedded.redis import start_redis

@@ -70,7 +70,9 @@ def test_an_invited_assessor_chooses_a_password_once_and_is_logged_in(client, pe
 
 
 def test_the_token_is_never_stored_only_its_hash(personas):
-    new = invitation_create(user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser)
+    new = invitation_create(
+        user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser
+    )
     with connection.cursor() as cursor:
         cursor.execute("SELECT token_hash FROM judging_invitation")
         stored = cursor.fetchone()[0]
@@ -133,7 +135,9 @@ def test_usernames_are_unique_whatever_the_case_and_valid(personas, username, me
 
 
 def test_the_people_page_lists_assessors_and_their_state(client, personas):
-    invitation_create(user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser)
+    invitation_create(
+        user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser
+    )
     client.force_login(personas.organiser)
     page = client.get("/people/").content.decode()
     assert "ada" in page and "bea" in page and "until" in page

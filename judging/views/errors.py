@@ -56,6 +56,14 @@ def csrf_failure(request, reason=""):
     return render(request, "errors/403_csrf.html", status=403)
 
 
+def too_many_attempts(request, *, wait: float | None) -> HttpResponse:
+    """429: too many password attempts from here or for this account; say when to try again."""
+    seconds = max(1, round(wait or 60))
+    response = render(request, "errors/429.html", {"seconds": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
 def gone(request, *, title: str, message: str, what_to_do: str) -> HttpResponse:
     """410: this existed and no longer works (say why and what to do)."""
     context = {"title": title, "message": message, "what_to_do": what_to_do}

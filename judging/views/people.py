@@ -25,6 +25,7 @@ from judging.services.people import (
     invitation_create,
     person_create,
 )
+from judging.throttles import login_throttled
 from judging.views.errors import gone
 
 
@@ -77,6 +78,7 @@ def invitation_new(request, user_pk: int):
 
 @require_http_methods(["GET", "POST"])
 @never_cache
+@login_throttled
 def invitation(request, token: str):
     found = invitation_for_token(token=token)
     if found is None:
