@@ -21,6 +21,7 @@ from config.env import (
     redis_cache_location,
     secret_key,
 )
+from config.security_headers import DEFAULT_POLICY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("EARSHOT_VAR_DIR", str(BASE_DIR / "var")))
@@ -50,6 +51,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.request_checks.RefuseControlCharacters",  # %00 in a URL: one 400 on both databases
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,6 +59,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.security_headers.ContentSecurityPolicy",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -192,6 +195,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "config.json_body.JSONRenderer",  # a lone surrogate quoted back is escaped, not a 500
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PARSER_CLASSES": [
         "config.json_body.JSONParser",  # bad JSON, however deeply nested, is a 400
         "rest_framework.parsers.FormParser",
@@ -229,6 +236,15 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# Content-Security-Policy (config/security_headers.py); "" sends none.
+EARSHOT_CSP = env_str("EARSHOT_CSP", DEFAULT_POLICY)
+# HSTS (sent on HTTPS responses only): a year when DEBUG is off, none with DEBUG.
+SECURE_HSTS_SECONDS = env_int("EARSHOT_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("EARSHOT_HSTS_INCLUDE_SUBDOMAINS", False)
+# Behind a reverse proxy (EARSHOT_NUM_PROXIES > 0) that terminates HTTPS, its
+# X-Forwarded-Proto says whether the request was secure (for HSTS and secure cookies).
+if REST_FRAMEWORK["NUM_PROXIES"] > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
@@ -263,4 +279,7 @@ EARSHOT_UPLOAD_TEXT_MAX_BYTES = env_int("EARSHOT_UPLOAD_TEXT_MAX_MB", 200, minim
 EARSHOT_UPLOAD_MAX_FILES = env_int("EARSHOT_UPLOAD_MAX_FILES", 5000, minimum=1)
 EARSHOT_ZIP_MAX_MEMBERS = env_int("EARSHOT_ZIP_MAX_MEMBERS", 20_000, minimum=1)
 EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) * 1024 * 1024
+# One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
+EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
+EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = EARSHOT_UPLOAD_MAX_FILES  # Django refuses more files in one request

@@ -23,6 +23,7 @@ from evaluation.services import campaign_mapping_request, collection_results_req
 from judging import selectors as judging_selectors
 from judging.models import Collection
 from judging.roles import organiser_required
+from judging.validation import parse_id
 
 
 def _collection(request, pk: int) -> Collection:
@@ -208,10 +209,10 @@ def reliability(request, pk: int):
 
 
 def _campaign(request, collection: Collection):
-    raw = request.GET.get("campaign", "")
-    if not raw.isdigit():
+    campaign_id = parse_id(request.GET.get("campaign", ""))
+    if campaign_id is None:
         raise Http404("Name a preference campaign: ?campaign=<id>")
-    return selectors.campaign_of_collection(collection=collection, campaign_id=int(raw))
+    return selectors.campaign_of_collection(collection=collection, campaign_id=campaign_id)
 
 
 def _mapping(request, collection: Collection):

@@ -82,9 +82,17 @@ def page(chromium, live_server):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Anything the Content-Security-Policy refused (an inline script, a foreign source)
+    # is a console error naming the policy: a page that needs it is broken in production.
+    page.on(
+        "console",
+        lambda message: message.type == "error"
+        and "Content Security Policy" in message.text
+        and errors.append(message.text),
+    )
     yield page
     context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript or Content-Security-Policy errors on the page: {errors}"
 
 
 def log_in(page, username: str, password: str) -> None:

@@ -66,12 +66,53 @@ def test_it_makes_a_clip_of_every_audio_file_with_wav_durations(collection, fold
     assert stored_files(media_root) == ["b.ogg", "c.flac", "calm.wav", "loud.MP3"]
 
 
-def test_it_leaves_the_duration_of_an_unreadable_wav_empty(collection, folder):
-    (folder / "broken.wav").write_bytes(b"RIFF nonsense")
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"RIFF nonsense",
+        b"RIFF\x24\x00\x00\x00WAVE" + bytes(range(256)) * 4,
+        b"RIFF\x24\x00\x00\x00WAVEfmt ",
+    ],
+    ids=["not-wave", "garbage-after-the-header", "cut-short"],
+)
+def test_a_wav_that_cannot_be_read_stops_the_import_naming_the_file(collection, folder, content):
+    """Issue 20: a RIFF/WAVE header followed by garbage made ``wave`` raise RuntimeError and
+    the clips job fail with "an unexpected error"; now the message names the file."""
+    wav_write(folder / "fine.wav", frames=800, rate=8_000)
+    (folder / "broken.wav").write_bytes(content)
+    before = table_snapshot()
+
+    message = import_failure(collection, folder)
+
+    assert message.startswith("broken.wav: not readable as WAV audio (")
+    assert table_snapshot() == before  # all or nothing
+
+
+def test_it_leaves_the_duration_of_a_wav_in_another_encoding_empty(collection, folder):
+    """``wave`` reads PCM only: an IEEE-float WAV (format 3) is real audio of unknown length."""
+    header = (
+        b"fmt " + (16).to_bytes(4, "little") + (3).to_bytes(2, "little") + (1).to_bytes(2, "little")
+    )
+    header += (
+        (8000).to_bytes(4, "little") + (32000).to_bytes(4, "little") + (4).to_bytes(2, "little")
+    )
+    header += (32).to_bytes(2, "little") + b"data" + (8).to_bytes(4, "little") + bytes(8)
+    (folder / "float.wav").write_bytes(
+        b"RIFF" + (4 + len(header)).to_bytes(4, "little") + b"WAVE" + header
+    )
 
     clips_import(collection=collection, folder=folder)
 
-    assert Clip.objects.get(external_id="broken").duration is None
+    assert Clip.objects.get(external_id="float").duration is None
+
+
+def test_a_clip_over_the_size_or_length_limit_is_refused_naming_it(collection, folder, settings):
+    wav_write(folder / "long.wav", frames=8_000 * 11, rate=8_000)  # 11 s, 176,044 bytes
+    settings.EARSHOT_CLIP_MAX_SECONDS = 10
+    assert import_failure(collection, folder) == "long.wav: 11 s long: a clip may last at most 10 s"
+    settings.EARSHOT_CLIP_MAX_SECONDS, settings.EARSHOT_CLIP_MAX_BYTES = 600, 100_000
+    assert import_failure(collection, folder) == "long.wav: 0.2 MB: a clip may have at most 0.1 MB"
+    assert not Clip.objects.filter(collection=collection).exists()
 
 
 def test_it_reads_titles_artists_and_genres_from_a_metadata_csv(collection, folder, tmp_path):

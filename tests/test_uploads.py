@@ -300,3 +300,20 @@ def test_the_size_is_refused_from_the_header_before_the_body_is_read(organiser, 
     assert page.status_code == 413 and "The upload is 5,120.0 MB" in page.content.decode()
     api = organiser.post(f"/api/collections/{personas.collection.pk}/uploads/runs/", b"x", **huge)
     assert api.status_code == 413 and "at most 1.0 MB" in api.json()["detail"]
+
+
+def test_a_file_name_longer_than_the_file_system_allows_is_refused_before_anything_is_written(
+    personas, settings, tmp_path
+):
+    """Issue 20: "😀" * 70 + ".wav" is 284 bytes in UTF-8 (4 a character): over the 255 every
+    file system allows, it failed with ENAMETOOLONG (a 500). Now it is refused by name."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from judging.services.uploads import UploadRefused, upload_create
+
+    settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
+    long_name = SimpleUploadedFile("😀" * 70 + ".wav", b"RIFF\x24\x00\x00\x00WAVEfmt ")
+    with pytest.raises(UploadRefused, match="is 284 bytes long; at most 200"):
+        upload_create(kind="clips", owner=personas.organiser, collection=personas.collection,
+                      files={"audio": [long_name]})  # fmt: skip
+    assert not any((tmp_path / "uploads").rglob("*.wav"))

@@ -6,11 +6,13 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from judging import qrels
+from judging.forms.fields import IdChoiceField, IdMultipleChoiceField
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import organiser_collections
 from judging.selectors.people import assessors_for_organiser
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
+from judging.validation import ID_MAX
 
 LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
 """The campaign's mode and low-cost settings, chosen when it is created."""
@@ -42,6 +44,7 @@ class RelevanceCampaignForm(forms.ModelForm):
             "take_back_minutes": "Take back untouched work after (minutes)",
         }
         widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
+        field_classes = {"collection": IdChoiceField, "assessors": IdMultipleChoiceField}
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
@@ -79,7 +82,7 @@ class RelevanceCampaignForm(forms.ModelForm):
 class JudgmentSaveForm(forms.Form):
     """One save of the judging page: a candidate's scores (either may be absent) and timings."""
 
-    candidate = forms.IntegerField(min_value=1)
+    candidate = forms.IntegerField(min_value=1, max_value=ID_MAX)
     broad = forms.TypedChoiceField(
         choices=[(value, label) for value, label in sorted(BROAD_LABELS.items())],
         coerce=int,

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import hashlib
+import struct
 import wave
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files import File
 from django.db import transaction
 
@@ -55,13 +57,40 @@ def audio_files_find(folder: Path) -> dict[str, Path]:
 
 
 def wav_duration(path: Path) -> float | None:
-    """Seconds of a PCM WAV file read with the standard ``wave`` module, else None."""
+    """Seconds of a PCM WAV file read with the standard ``wave`` module; None for a WAV
+    in another encoding (float, compressed: ``wave`` reads PCM only).
+
+    A file that starts like WAV but whose chunks cannot be read (cut short, garbage after
+    the header: ``wave`` then raises ``EOFError``, ``RuntimeError``, ``struct.error`` …)
+    stops the import with the file's name, never as "an unexpected error".
+    """
     try:
         with wave.open(str(path), "rb") as audio:
             rate = audio.getframerate()
             return audio.getnframes() / rate if rate else None
-    except (wave.Error, EOFError):
-        return None
+    except wave.Error as error:
+        if str(error).startswith("unknown format"):
+            return None  # a real WAV in an encoding wave does not decode: duration unknown
+        raise ImportFailed(path.name, None, f"not readable as WAV audio ({error})") from None
+    except (EOFError, RuntimeError, ValueError, OverflowError, struct.error) as error:
+        reason = str(error) or type(error).__name__
+        raise ImportFailed(path.name, None, f"not readable as WAV audio ({reason})") from None
+
+
+def clip_limits_check(path: Path, duration: float | None) -> None:
+    """Stop at a clip larger or longer than a clip may be (``EARSHOT_CLIP_MAX_MB``,
+    ``EARSHOT_CLIP_MAX_SECONDS``; the defaults leave room for 30-second study clips)."""
+    size, max_bytes = path.stat().st_size, settings.EARSHOT_CLIP_MAX_BYTES
+    if size > max_bytes:
+        raise ImportFailed(
+            path.name, None,
+            f"{size / 2**20:,.1f} MB: a clip may have at most {max_bytes / 2**20:,.1f} MB",
+        )  # fmt: skip
+    max_seconds = settings.EARSHOT_CLIP_MAX_SECONDS
+    if duration is not None and duration > max_seconds:
+        raise ImportFailed(
+            path.name, None, f"{duration:,.0f} s long: a clip may last at most {max_seconds:,} s"
+        )
 
 
 def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
@@ -196,11 +225,11 @@ def clips_import(
                         changed = True
                 path = files.get(external_id)
                 if path is not None:
-                    if path.suffix.lower() == ".wav":
-                        duration = wav_duration(path)
-                        if clip.duration != duration:
-                            clip.duration = duration
-                            changed = True
+                    duration = wav_duration(path) if path.suffix.lower() == ".wav" else None
+                    clip_limits_check(path, duration)
+                    if path.suffix.lower() == ".wav" and clip.duration != duration:
+                        clip.duration = duration
+                        changed = True
                     if not _same_content(clip, path):
                         old_name = clip.audio.name if clip.audio else None
                         with path.open("rb") as handle:

@@ -25,6 +25,7 @@ from judging.models import (
     Worker,
 )
 from judging.selectors.access import Need, organiser_campaigns
+from judging.validation import parse_id
 
 # --- worker side ----------------------------------------------------------------------
 
@@ -181,7 +182,7 @@ def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
         )
         return sql.instance(Clip, row) if row is not None else None
     side, rank = slot[:1], slot[1:]
-    if side not in ("a", "b") or not rank.isdigit() or int(rank) < 1:
+    if side not in ("a", "b") or parse_id(rank) is None or int(rank) > 10_000:
         return None
     stored_side = {"a": "b", "b": "a"}[side] if task.swapped else side
     row = sql.one(

@@ -32,8 +32,8 @@ def _message(exception) -> str:
     return ""
 
 
-def bad_request(request, exception=None):
-    return render(request, "errors/400.html", status=400)
+def bad_request(request, exception=None, *, detail: str = ""):
+    return render(request, "errors/400.html", {"detail": detail}, status=400)
 
 
 def permission_denied(request, exception=None):
