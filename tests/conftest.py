@@ -86,9 +86,11 @@ def page(chromium, live_server):
     # is a console error naming the policy: a page that needs it is broken in production.
     page.on(
         "console",
-        lambda message: message.type == "error"
-        and "Content Security Policy" in message.text
-        and errors.append(message.text),
+        lambda message: (
+            message.type == "error"
+            and "Content Security Policy" in message.text
+            and errors.append(message.text)
+        ),
     )
     yield page
     context.close()
