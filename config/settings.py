@@ -103,7 +103,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(_test_db_dir / f"test-earshot-{os.getpid()}.sqlite3")
     }
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # SQLite as a real embedded database: write-ahead logging, so readers never wait for a
+    # writer (a long import does not hold up the pages, polls and the crowd's reads), and
+    # a writer waits up to EARSHOT_SQLITE_BUSY_SECONDS for another instead of failing at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": env_int("EARSHOT_SQLITE_BUSY_SECONDS", 60, minimum=1),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The embedded Redis of ``make run`` listens on this unix socket (scripts/embedded_redis.py).
