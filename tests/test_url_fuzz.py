@@ -125,3 +125,38 @@ def test_a_lone_surrogate_in_a_choice_field_is_a_400_that_quotes_it_escaped(
     response = client.post(url, body, content_type="application/json")
     assert response.status_code == 400, (url, response.content[:300])
     assert "\\ud800" in response.content.decode()  # quoted back, escaped: valid UTF-8 JSON
+
+
+def every_route(patterns=None, prefix: str = ""):
+    """Every URL pattern of the site as a route string (``t/<str:token>/task/``), admin aside."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    for pattern in get_resolver().url_patterns if patterns is None else patterns:
+        route = prefix + str(pattern.pattern)
+        if isinstance(pattern, URLResolver):
+            if pattern.namespace != "admin":
+                yield from every_route(pattern.url_patterns, route)
+        elif isinstance(pattern, URLPattern) and "<" in route:
+            yield route
+
+
+PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
+
+
+def test_every_url_pattern_with_hostile_parameters_answers_below_500(client, world):  # noqa: F811
+    """Each parameter of each pattern (ids, task tokens, keys, slots, clip names) at once."""
+    routes = sorted(set(every_route()))
+    assert len(routes) > 100  # the whole site, not a sample
+    organiser = Client()
+    organiser.force_login(world.users["owner"])
+    failures = []
+    for route in routes:
+        kinds = {converter or "str" for converter, _ in PARAMETER.findall(route)}
+        values = HOSTILE_IDS[:4] if kinds == {"id"} else HOSTILE_TEXT[:3] + HOSTILE_IDS[:2]
+        for value in values:
+            url = "/" + PARAMETER.sub(value, route)
+            for who, method in ((organiser, "GET"), (organiser, "POST"), (client, "GET")):
+                status = status_of(who, method, url)
+                if status >= 500:
+                    failures.append(f"{method} {url[:120]}: {status}")
+    assert not failures, "\n".join(failures)
