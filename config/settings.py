@@ -286,6 +286,12 @@ EARSHOT_UPLOAD_TEXT_MAX_BYTES = env_int("EARSHOT_UPLOAD_TEXT_MAX_MB", 200, minim
 EARSHOT_UPLOAD_MAX_FILES = env_int("EARSHOT_UPLOAD_MAX_FILES", 5000, minimum=1)
 EARSHOT_ZIP_MAX_MEMBERS = env_int("EARSHOT_ZIP_MAX_MEMBERS", 20_000, minimum=1)
 EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) * 1024 * 1024
+# Listening evidence (judging/services/listening.py): a clip counts as played once this
+# share of its first EARSHOT_LISTEN_WINDOW_SECONDS was sent; a crowd answer needs this many
+# seconds per clip it relies on since the task's first audio (one clip at a time).
+EARSHOT_LISTEN_WINDOW_SECONDS = env_int("EARSHOT_LISTEN_WINDOW_SECONDS", 30, minimum=1)
+EARSHOT_LISTEN_COVERAGE = env_int("EARSHOT_LISTEN_COVERAGE_PERCENT", 50, minimum=0) / 100
+EARSHOT_LISTEN_SECONDS_PER_CLIP = env_int("EARSHOT_LISTEN_SECONDS_PER_CLIP", 5, minimum=0)
 # One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
 EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
 EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)

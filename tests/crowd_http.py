@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from judging.models import PreferenceCampaign, PreferenceTask
+from judging.models import AudioServed, PreferenceCampaign, PreferenceTask
 
 AUDIO_SRC = re.compile(r'<audio[^>]* src="([^"]+)"')
 KEY = re.compile(r'name="key" value="([^"]+)"')
@@ -79,10 +79,11 @@ class Browser:
         return [self.get(url, HTTP_RANGE="bytes=0-") for url in wanted]
 
     def wait(self, seconds: float) -> None:
-        """As if ``seconds`` had passed since the open task was shown."""
-        PreferenceTask.objects.filter(key=self.key).update(
-            served_at=timezone.now() - timedelta(seconds=seconds)
-        )
+        """As if ``seconds`` had passed since the open task was shown, and since its first
+        audio was sent (when any was)."""
+        moved = timezone.now() - timedelta(seconds=seconds)
+        PreferenceTask.objects.filter(key=self.key).update(served_at=moved)
+        AudioServed.objects.filter(task__key=self.key).update(first_sent_at=moved)
 
     def answer(self, choice: str, comment: str = ""):
         return self.post(

@@ -120,6 +120,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
         while harvester.key and "Qualification question" in harvester.page.content.decode():
             urls += harvester.audio_urls()
             harvester.listen()
+            harvester.wait(16)  # 3 clips relied on, one at a time, 5 s each (issue 23)
             task = PreferenceTask.objects.get(key=harvester.key)
             response = harvester.answer("a_better")
             feedback = harvester.get(response.url)
@@ -135,6 +136,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
             feedback_url = f"/t/{campaign.token}/feedback/{harvester.key}/"
             assert harvester.get(feedback_url).status_code == 404
             harvester.listen()
+            harvester.wait(16)
             assert harvester.answer("a_better").url == f"/t/{campaign.token}/task/"
             assert harvester.get(feedback_url).status_code == 404
         pages_seen.append(harvester.everything_seen())
@@ -164,6 +166,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
     while cheat.key:
         task = PreferenceTask.objects.get(key=cheat.key)
         cheat.listen()
+        cheat.wait(16)
         if task.is_quiz:
             accepted = task.example.trap.accepted_answers[0]
             cheat.answer(choice_as_stored(accepted, swapped=task.swapped))
@@ -337,6 +340,9 @@ def test_an_answer_with_no_audio_fetched_is_refused_and_not_stored(listening_cam
     still = worker.answer("a_better")
     assert still.status_code == 400 and "still to play: list A, list B" in still.content.decode()
     worker.listen()
+    too_soon = worker.answer("a_better")  # all three fetched at once: not heard one by one
+    assert too_soon.status_code == 400 and "one at a time" in too_soon.content.decode()
+    worker.wait(16)  # the query and a clip of each list, 5 s each (EARSHOT_LISTEN_SECONDS_PER_CLIP)
     assert worker.answer("a_better").status_code == 302
     answer = Answer.objects.get()
     assert answer.clips_heard == 3  # the query and one clip of each list
@@ -348,7 +354,7 @@ def test_an_answer_right_after_the_audio_is_refused_until_the_minimum_time(liste
     worker.listen()
     quick = worker.answer("a_better")
     assert quick.status_code == 400 and "at least 5 seconds" in quick.content.decode()
-    worker.wait(6)
+    worker.wait(6)  # also the 3 clips' 1.5 s each, heard one at a time (4.5 s)
     assert worker.answer("a_better").status_code == 302
 
 
@@ -356,8 +362,8 @@ def test_audio_fetched_for_another_task_does_not_count(listening_campaign):
     worker = Browser(listening_campaign)
     worker.start(GENERIC.format(id="w1"))
     worker.listen()
-    worker.wait(6)
-    worker.answer("a_better")
+    worker.wait(16)
+    assert worker.answer("a_better").status_code == 302
     first_urls = worker.audio_urls()
     worker.task()
     worker.wait(60)
