@@ -8,6 +8,7 @@ from judging.views import (
     crowd_tasks,
     generator,
     jobs,
+    listening,
     people,
     relevance_campaigns,
     sources,
@@ -142,6 +143,11 @@ urlpatterns += [
 # Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.
 urlpatterns += [
     path("collections/<id:pk>/edit/", collections.collection_edit, name="collection_edit"),
+    path(
+        "collections/<id:pk>/listening/",
+        listening.collection_listening,
+        name="collection_listening",
+    ),
     path(
         "collections/<id:pk>/archive/",
         collections.collection_archive_view,

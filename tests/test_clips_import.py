@@ -5,6 +5,7 @@ import pytest
 from judging.importers import ImportFailed, clips_import
 from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Clip
+from tests.audio_files import tone
 from tests.importing import collection_make, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -47,11 +48,11 @@ def stored_files(media_root) -> list[str]:
     return sorted(p.name for p in media_root.rglob("*") if p.is_file())
 
 
-def test_it_makes_a_clip_of_every_audio_file_with_wav_durations(collection, folder, media_root):
+def test_it_makes_a_clip_of_every_audio_file_with_its_duration(collection, folder, media_root):
     wav_write(folder / "calm.wav", frames=12_000, rate=8_000)  # 12,000 / 8,000 = 1.5 s
-    (folder / "loud.MP3").write_bytes(b"ID3 not really an mp3")
-    (folder / "b.ogg").write_bytes(b"OggS")
-    (folder / "c.flac").write_bytes(b"fLaC")
+    (folder / "loud.MP3").write_bytes(tone(".mp3", 1.0))
+    (folder / "b.ogg").write_bytes(tone(".ogg", 0.5))
+    (folder / "c.flac").write_bytes(tone(".flac", 2.0))
     (folder / "notes.txt").write_text("not audio")
 
     summary = clips_import(collection=collection, folder=folder)
@@ -60,7 +61,8 @@ def test_it_makes_a_clip_of_every_audio_file_with_wav_durations(collection, fold
     clips = {clip.external_id: clip for clip in Clip.objects.filter(collection=collection)}
     assert sorted(clips) == ["b", "c", "calm", "loud"]
     assert clips["calm"].duration == 1.5
-    assert clips["loud"].duration is None
+    assert (clips["b"].duration, clips["c"].duration) == (0.5, 2.0)  # 4,000 and 16,000 frames
+    assert clips["loud"].duration == pytest.approx(1.0, abs=0.15)  # MP3: frames of 1,152
     assert clips["calm"].audio.name == f"clips/{collection.pk}/calm.wav"
     assert clips["calm"].audio.read() == (folder / "calm.wav").read_bytes()
     assert stored_files(media_root) == ["b.ogg", "c.flac", "calm.wav", "loud.MP3"]
@@ -84,12 +86,13 @@ def test_a_wav_that_cannot_be_read_stops_the_import_naming_the_file(collection, 
 
     message = import_failure(collection, folder)
 
-    assert message.startswith("broken.wav: not readable as WAV audio (")
+    assert message.startswith("broken.wav: cannot be decoded as audio (")
+    assert "/tmp" not in message and str(folder) not in message  # no server path
     assert table_snapshot() == before  # all or nothing
 
 
-def test_it_leaves_the_duration_of_a_wav_in_another_encoding_empty(collection, folder):
-    """``wave`` reads PCM only: an IEEE-float WAV (format 3) is real audio of unknown length."""
+def test_it_reads_the_duration_of_a_wav_in_another_encoding(collection, folder):
+    """``wave`` reads PCM only; libsndfile reads an IEEE-float WAV (format 3) too."""
     header = (
         b"fmt " + (16).to_bytes(4, "little") + (3).to_bytes(2, "little") + (1).to_bytes(2, "little")
     )
@@ -103,7 +106,7 @@ def test_it_leaves_the_duration_of_a_wav_in_another_encoding_empty(collection, f
 
     clips_import(collection=collection, folder=folder)
 
-    assert Clip.objects.get(external_id="float").duration is None
+    assert Clip.objects.get(external_id="float").duration == 2 / 8000  # two 4-byte samples
 
 
 def test_a_clip_over_the_size_or_length_limit_is_refused_naming_it(collection, folder, settings):
@@ -199,7 +202,7 @@ def test_it_names_a_missing_folder(collection, tmp_path):
 
 def test_importing_the_same_folder_twice_changes_nothing(collection, folder, tmp_path, media_root):
     wav_write(folder / "a.wav", frames=800, rate=8_000)
-    (folder / "b.mp3").write_bytes(b"mp3")
+    (folder / "b.mp3").write_bytes(tone(".mp3"))
     csv = write_lines(tmp_path, "clips.csv", "id,title", "a,A")
     clips_import(collection=collection, folder=folder, metadata_csv=csv)
     before, files_before = table_snapshot(), stored_files(media_root)
@@ -233,7 +236,7 @@ def test_a_failure_while_writing_leaves_no_rows_and_no_stored_files(
     collection, folder, media_root, monkeypatch
 ):
     wav_write(folder / "a.wav", frames=800, rate=8_000)
-    (folder / "b.mp3").write_bytes(b"mp3")
+    (folder / "b.mp3").write_bytes(tone(".mp3"))
 
     def bulk_create_fails(*args, **kwargs):
         raise RuntimeError("the database went away")

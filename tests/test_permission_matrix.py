@@ -186,6 +186,8 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
+        Url("judging:collection_listening", "GET", f"{cp}/listening/", "read", 200),
+        Url("judging:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
         Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
         Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),

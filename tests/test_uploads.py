@@ -26,6 +26,7 @@ from judging.models import (
     Upload,
 )
 from judging.services.jobs import NOT_SENT
+from tests.audio_files import tone
 from tests.importing import table_snapshot
 from tests.personas import make_user
 from tests.uploads import (
@@ -137,7 +138,7 @@ def test_audio_files_and_a_zip_become_clips_with_their_metadata(organiser, perso
     archive = zip_of(("folder/song1.wav", WAV), ("folder/song2.mp3", MP3),
                      ("__MACOSX/folder/._song1.wav", b"junk"),
                      ("meta.csv", b"id,title,artist\nsong1,First,Ann\nsong3,Third,Bo\n"))  # fmt: skip
-    audio = [("all.zip", archive), ("song3.flac", b"fLaC" + b"\0" * 40)]
+    audio = [("all.zip", archive), ("song3.flac", tone(".flac"))]
     post(organiser, personas.collection, "clips", form_data(audio=audio))
     (job,) = run_jobs()
     assert job.state == Job.DONE, job.error

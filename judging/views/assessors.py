@@ -101,9 +101,10 @@ def assignment_audio(request, pk: int, which: str):
         clip = None
     if clip is None or not clip.audio:
         raise Http404("No such audio.")
-    response, sent = file_range_response(clip.audio, request.headers.get("Range"))
+    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
+    response, sent = file_range_response(heard, request.headers.get("Range"))
     if sent is not None:
-        audio_served_record(clip=clip, size=clip.audio.size, byte_range=sent, assignment=assignment)
+        audio_served_record(clip=clip, size=heard.size, byte_range=sent, assignment=assignment)
     return response
 
 
