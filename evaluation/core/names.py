@@ -65,6 +65,12 @@ FAMILIES = {
         Family("bpref", _COMMON, "optional", "bpref (trec_eval)"),
         Family("bpref10", _COMMON, "optional", "bpref-10 (Buckley & Voorhees 2004)"),
         Family("bpref_star", _COMMON, "optional", "bpref* (Serra 2007, eq. 1)"),
+        Family(
+            "Judged",
+            ("scale", "split"),
+            "required",
+            "fraction of the top k with a judgment (ir_measures Judged@k; negative = unjudged)",
+        ),
         Family("num_q", (), "none", "number of queries (summed)"),
         Family("num_ret", (), "none", "documents retrieved (summed)"),
         Family("num_rel", _COMMON, "none", "relevant documents (summed)"),

@@ -145,6 +145,8 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "bpref_star": lambda x: bpref_star(
         x.relevant, x.judged, num_rel=x.num_rel, answer_length=x.r.retrieved, k=x.k
     ),
+    # ir_measures' Judged@k: P@k where "relevant" is "has a non-negative judgment"
+    "Judged": lambda x: binary.precision(x.judged.astype(np.float64), k=x.k),
     "num_rel": lambda x: x.num_rel.astype(np.float64),
     "num_rel_ret": lambda x: x.relevant.sum(axis=1),
 }

@@ -45,3 +45,20 @@ def test_trec_eval_measures_match_pytrec_eval_per_query(seed):
         ours = results.per_query("r", label)
         for query, values in expected.items():
             assert ours[query] == pytest.approx(values[label], abs=1e-9), (label, query)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_judged_at_k_is_trec_evals_precision_with_every_judged_document_relevant(seed):
+    # ir_measures defines Judged@k as "P@k with a rel lower than any judgment": so
+    # trec_eval's P.k on qrels where every judged document (relevance >= 0) is relevant
+    # and a negative one ("in the pool, unjudged") is not is the reference.
+    qrels, run = random_collection(seed)
+    judged = {q: {d: int(r >= 0) for d, r in docs.items()} for q, docs in qrels.items()}
+    expected = pytrec_eval.RelevanceEvaluator(judged, {"P.5", "P.20"}).evaluate(run)
+    results = evaluate(
+        Qrels.from_dict(qrels), Run.from_dict(run, name="r"), ["Judged@5", "Judged@20"]
+    )
+    for ours_label, trec_label in (("Judged@5", "P_5"), ("Judged@20", "P_20")):
+        ours = results.per_query("r", ours_label)
+        for query, values in expected.items():
+            assert ours[query] == pytest.approx(values[trec_label], abs=1e-12), (query, trec_label)
