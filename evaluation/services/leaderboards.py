@@ -11,24 +11,28 @@ Leaderboard payload (what the exports and the API give; the pages read the parts
     mapping: {source: "published" | "campaign", label, coefficients} | None,
     judgment_sources: {used: [name, ...], left_out: [name, ...], consolidation},
     test, test_label, resamples, adjustment, alpha, seed,
-    prediction_family,
-    rows: [{rank, system, mean, ci_low, ci_high, half_width, psat_mean, psat_low,
-            psat_high, psat_half_width, psucc, pred_low, pred_high, pred_family,
-            psat_floor, group, group_label, group_parity, report}],   # best first
-    pairs: [{a, b, delta, ci_low, ci_high, p, p_adjusted, delta_psat, report}],
-    groups: [[system, ...], ...], report
+    prediction_family, interval_methods, judged_label,
+    rows: [{rank, system, mean, ci_low, ci_high, half_width, ci_method, psat_mean,
+            psat_low, psat_high, psat_half_width, psat_method, psucc, pred_low, pred_high,
+            pred_family, psat_floor, judged, letters, report}],   # best first
+    pairs: [{a, b, delta, ci_low, ci_high, ci_method, p, p_adjusted, delta_psat, report}],
+    warnings: [{code, message}], report
 
-Groups of systems that are not significantly different come from
-:meth:`evaluation.core.pairwise.PairwiseComparison.groups` (contiguous in the ranking,
-each compared with its best system). The measured mapping used for P(Sat) is a
-campaign's own or the published one of Table 4.3
+Intervals stay within what the quantity can take
+(:func:`evaluation.core.bounded_intervals.mean_intervals`, ``ci_method`` says which:
+eq. 4.6 or the bootstrap percentile interval). Below
+:func:`evaluation.core.caveats.min_queries_for_tests` queries no p-value is given (``p``
+and ``p_adjusted`` are ``None``). Systems that share a letter are not significantly
+different (:func:`evaluation.core.letters.compact_letters`, Piepho 2004). Leaderboards
+stored before these keys existed have ``group``/``group_label`` instead of ``letters``
+and no ``warnings``; the pages and exports read both. The measured mapping used for
+P(Sat) is a campaign's own or the published one of Table 4.3
 (:func:`evaluation.core.published_mappings.published_mapping_for`).
 """
 
 from __future__ import annotations
 
 import math
-import string
 
 import numpy as np
 from django.db import transaction
@@ -104,15 +108,27 @@ def _number(x) -> float | None:
     return None if math.isnan(x) else x
 
 
-def _group_labels(n: int) -> list[str]:
-    letters = string.ascii_lowercase
-    return [letters[i % 26] * (1 + i // 26) for i in range(n)]
+def _bounds(scores: np.ndarray) -> tuple[float, float] | None:
+    """[0, 1] when every score is in it (the measures the thesis uses), else none known."""
+    return (0.0, 1.0) if bool(np.all((scores >= 0) & (scores <= 1))) else None
 
 
 def leaderboard_payload(
-    matrix, *, config: ResultsConfig, mapping: dict | None, report: Report = no_report
+    matrix,
+    *,
+    config: ResultsConfig,
+    mapping: dict | None,
+    judged: dict | None = None,
+    queries_needed: int | None = None,
+    report: Report = no_report,
 ) -> dict:
-    """The leaderboard of one measure's :class:`~evaluation.core.scores.ScoreMatrix`."""
+    """The leaderboard of one measure's :class:`~evaluation.core.scores.ScoreMatrix`.
+
+    ``judged`` is ``{"label": "Judged(scale=fine)@5", "k": 5, "systems": {system: mean}}``
+    (ir_measures' Judged@k of each system on the measure's scale and depth), and
+    ``queries_needed`` what the D-study says the collection needs for its target; both
+    only add warnings and a column.
+    """
     measure = matrix.measure
     scores = np.asarray(matrix.scores, dtype=float)
     order = np.argsort(-scores.mean(axis=1), kind="stable")
@@ -121,11 +137,19 @@ def leaderboard_payload(
     sat = _cubic(mapping["coefficients"]) if mapping else None
     psat = np.clip(sat(scores), 0.0, 1.0) if sat else None
     levels = parse_measure(measure).relevance_levels
+    bounds = _bounds(scores)
+    n_queries = len(matrix.queries)
+    resampling = {"resamples": config.resamples, "seed": config.seed}
 
     report(0.1, f"{measure}: intervals")
+    intervals = stats.mean_intervals(scores, bounds=bounds, **resampling)
+    sat_intervals = (
+        stats.mean_intervals(psat, bounds=(0.0, 1.0), **resampling) if psat is not None else None
+    )
+    judged_of = (judged or {}).get("systems", {})
     rows = []
     for i, system in enumerate(systems):
-        ci = stats.mean_ci(scores[i])
+        ci = intervals[i]
         pred = stats.score_prediction_interval(scores[i], n_levels=levels)
         row = {
             "rank": i + 1,
@@ -134,6 +158,7 @@ def leaderboard_payload(
             "ci_low": ci.low,
             "ci_high": ci.high,
             "half_width": ci.margin,
+            "ci_method": ci.method,
             "pred_low": pred.low,
             "pred_high": pred.high,
             "pred_family": pred.family,
@@ -142,16 +167,19 @@ def leaderboard_payload(
             "psat_low": None,
             "psat_high": None,
             "psat_half_width": None,
+            "psat_method": None,
             "psucc": None,
+            "judged": judged_of.get(system),
         }
         lines = [stats.format_estimate(measure, ci)]
         if psat is not None:
-            sat_ci = stats.mean_ci(psat[i])
+            sat_ci = sat_intervals[i]
             row.update(
                 psat_mean=sat_ci.estimate,
                 psat_low=sat_ci.low,
                 psat_high=sat_ci.high,
                 psat_half_width=sat_ci.margin,
+                psat_method=sat_ci.method,
                 psucc=stats.success_probability(psat[i]),
             )
             floor = stats.satisfaction_floor(scores[i], sat, n_levels=levels)
@@ -161,57 +189,37 @@ def leaderboard_payload(
         row["report"] = "\n".join(lines)
         rows.append(row)
 
-    pairs, groups = [], [[s] for s in systems]
+    tests_allowed = n_queries >= stats.min_queries_for_tests(config.alpha)
+    pairs, letters = [], ["a"] * len(systems)
     if len(systems) > 1:
         report(0.3, f"{measure}: {config.test} test on every pair")
-        ranked = ScoreMatrix(measure, tuple(systems), tuple(matrix.queries), scores)
-        comparison = stats.all_pairs(
-            ranked,
-            test=config.test,
-            resamples=config.resamples,
-            seed=config.seed,
+        pairs, adjusted = _pairs(
+            ScoreMatrix(measure, tuple(systems), tuple(matrix.queries), scores),
+            psat=psat,
+            config=config,
+            bounded=bounds is not None,
+            tests_allowed=tests_allowed,
         )
-        adjusted = comparison.adjusted_pvalues(config.adjustment)
-        resamples = config.resamples if config.test in RESAMPLING_TESTS else None
-        for i in range(len(systems)):
-            for j in range(i + 1, len(systems)):
-                result = comparison.result(i, j)
-                interval = stats.Interval(
-                    estimate=result.mean_difference,
-                    low=result.ci_low,
-                    high=result.ci_high,
-                    margin=(result.ci_high - result.ci_low) / 2,
-                    confidence=result.confidence,
-                    sd=math.nan,
-                    n=result.n,
-                )
-                delta_psat = float(np.mean(psat[i] - psat[j])) if psat is not None else None
-                pairs.append(
-                    {
-                        "a": systems[i],
-                        "b": systems[j],
-                        "delta": result.mean_difference,
-                        "ci_low": result.ci_low,
-                        "ci_high": result.ci_high,
-                        "p": result.pvalue,
-                        "p_adjusted": _number(adjusted[i, j]),
-                        "delta_psat": delta_psat,
-                        "report": stats.format_difference(
-                            measure, interval, result.pvalue, resamples=resamples
-                        ),
-                    }
-                )
-        groups = comparison.groups(alpha=config.alpha, adjustment=config.adjustment)
-    labels = _group_labels(len(groups))
-    group_of = {s: g for g, members in enumerate(groups) for s in members}
-    for row in rows:
-        g = group_of[row["system"]]
-        row.update(group=g + 1, group_label=labels[g], group_parity=g % 2)
+        letters = stats.compact_letters(stats.significant_pairs(adjusted, alpha=config.alpha))
+    for row, text in zip(rows, letters, strict=True):
+        row["letters"] = text
 
+    warnings = [
+        stats.too_few_queries_for_tests(n_queries, alpha=config.alpha),
+        stats.fewer_queries_than_needed(
+            n_queries, needed=queries_needed, target=config.reliability_target
+        ),
+    ]
+    if judged:
+        warnings.append(
+            stats.unjudged_documents(
+                judged["systems"], k=judged["k"], n_queries=n_queries, label=judged["label"]
+            )
+        )
     payload = {
         "measure": measure,
-        "n_queries": len(matrix.queries),
-        "prediction_family": stats.recommended_family(len(matrix.queries), n_levels=levels),
+        "n_queries": n_queries,
+        "prediction_family": stats.recommended_family(n_queries, n_levels=levels),
         "systems": systems,
         "queries": list(matrix.queries),
         "scores": scores.tolist(),
@@ -223,12 +231,68 @@ def leaderboard_payload(
         "adjustment": config.adjustment,
         "alpha": config.alpha,
         "seed": config.seed,
+        "interval_methods": sorted(
+            {row[key] for row in rows for key in ("ci_method", "psat_method") if row[key]}
+        ),
+        "judged_label": judged["label"] if judged else None,
         "rows": rows,
         "pairs": pairs,
-        "groups": groups,
+        "warnings": [w.to_dict() for w in warnings if w is not None],
     }
     payload["report"] = leaderboard_report(payload)
     return payload
+
+
+def _pairs(ranked: ScoreMatrix, *, psat, config, bounded: bool, tests_allowed: bool):
+    """Every pair's row and the matrix of adjusted p-values (all NaN when p-values are
+    withheld). A pair's interval is its test's when eq. 4.6 would do for the pair
+    (:func:`evaluation.core.bounded_intervals.mean_intervals` keeps "t"), else the
+    bootstrap percentile interval of the differences, within [−1, 1]."""
+    systems, scores, measure = ranked.systems, ranked.scores, ranked.measure
+    comparison = stats.all_pairs(
+        ranked, test=config.test, resamples=config.resamples, seed=config.seed
+    )
+    adjusted = comparison.adjusted_pvalues(config.adjustment)
+    if not tests_allowed:  # only the data: no p-value, and no letter tells systems apart
+        adjusted = np.full_like(adjusted, np.nan)
+    resamples = config.resamples if config.test in RESAMPLING_TESTS else None
+    upper_i, upper_j = np.triu_indices(len(systems), 1)
+    auto = stats.mean_intervals(
+        scores[upper_i] - scores[upper_j],
+        bounds=(-1.0, 1.0) if bounded else None,
+        resamples=config.resamples,
+        seed=config.seed,
+    )
+    pairs = []
+    for i, j, interval in zip(upper_i.tolist(), upper_j.tolist(), auto, strict=True):
+        result = comparison.result(i, j)
+        if interval.method == "t":
+            interval = stats.Interval(
+                estimate=result.mean_difference,
+                low=result.ci_low,
+                high=result.ci_high,
+                margin=(result.ci_high - result.ci_low) / 2,
+                confidence=result.confidence,
+                sd=math.nan,
+                n=result.n,
+                method=result.ci_method,
+            )
+        p = result.pvalue if tests_allowed else None
+        pairs.append(
+            {
+                "a": systems[i],
+                "b": systems[j],
+                "delta": result.mean_difference,
+                "ci_low": interval.low,
+                "ci_high": interval.high,
+                "ci_method": interval.method,
+                "p": p,
+                "p_adjusted": _number(adjusted[i, j]),
+                "delta_psat": float(np.mean(psat[i] - psat[j])) if psat is not None else None,
+                "report": stats.format_difference(measure, interval, p, resamples=resamples),
+            }
+        )
+    return pairs, adjusted
 
 
 def leaderboard_report(payload: dict) -> str:
@@ -250,11 +314,12 @@ def leaderboard_report(payload: dict) -> str:
         if lead["delta_psat"] is not None:
             text += f", ΔP(Sat) = {lead['delta_psat']:.4f}"
         lines.append(text)
-        lines.append(
-            f"{len(rows)} systems in {len(payload['groups'])} groups not significantly "
-            f"different at α = {payload['alpha']} ({payload['test']} test, "
-            f"{payload['n_queries']} queries)."
-        )
+        if lead["p"] is not None:
+            lines.append(
+                f"Systems that share a letter are not significantly different at "
+                f"α = {payload['alpha']} ({payload['test']} test, "
+                f"{payload['n_queries']} queries)."
+            )
     return "\n".join(lines)
 
 
@@ -265,12 +330,19 @@ def reliability_payload(matrix, *, target: float) -> dict:
     curve = stats.d_study(g, np.arange(1, max(2 * len(matrix.queries), 10) + 1))
     proportions = g.proportions() if g.total > 0 else {}
     names = {"system": "systems (σ²_s)", "query": "queries (σ²_q)", "residual": "residual (σ²_e)"}
+    caveat = stats.reliability_not_estimable(
+        system_variance=g.system, total_variance=g.total, n_queries=len(matrix.queries)
+    )
     needed = {}
     for coefficient, key in (("e_rho2", "erho2"), ("phi", "phi")):
         try:
             needed[key] = stats.queries_needed(g, target=target, coefficient=coefficient)
         except ValueError:
             needed[key] = None
+
+    def coefficient(v):  # Eρ² and Φ say nothing when σ²_s is estimated as 0
+        return None if caveat else _number(v)
+
     return {
         "measure": matrix.measure,
         "n_systems": len(matrix.systems),
@@ -284,16 +356,26 @@ def reliability_payload(matrix, *, target: float) -> dict:
             }
             for k in ("system", "query", "residual")
         ],
-        "erho2": _number(current.e_rho2[0]),
-        "phi": _number(current.phi[0]),
+        "erho2": coefficient(current.e_rho2[0]),
+        "phi": coefficient(current.phi[0]),
         "target": target,
         "needed": needed,
         "curve": {
             "queries": curve.n_queries.astype(int).tolist(),
-            "erho2": [_number(v) for v in curve.e_rho2],
-            "phi": [_number(v) for v in curve.phi],
+            "erho2": [coefficient(v) for v in curve.e_rho2],
+            "phi": [coefficient(v) for v in curve.phi],
         },
+        "warnings": [caveat.to_dict()] if caveat else [],
     }
+
+
+def judged_label(label: str, *, default_scale: str) -> tuple[str, int] | None:
+    """The ir_measures ``Judged@k`` on the scale and depth of measure ``label``, and k."""
+    measure = parse_measure(label)
+    if measure.k is None or measure.family in ("Judged", "num_q", "num_ret"):
+        return None
+    scale = measure.option("scale") or default_scale
+    return parse_measure(f"Judged(scale={scale})@{measure.k}").label, measure.k
 
 
 def collection_results_store(
@@ -317,6 +399,13 @@ def collection_results_store(
     core_qrels, core_runs = core_inputs(runs, qrels)
     report(0.05, "scoring the runs")
     results = evaluate(core_qrels, core_runs, measures)
+    judged_of = {
+        label: judged
+        for label in results.labels
+        if (judged := judged_label(label, default_scale=core_qrels.default))
+    }
+    extra = sorted({j for j, _ in judged_of.values()} - set(results.labels))
+    judged_scores = evaluate(core_qrels, core_runs, extra) if extra else None
     payloads = []
     for n, label in enumerate(results.labels):
         share = (0.1 + 0.85 * n / len(results.labels), 0.85 / len(results.labels))
@@ -326,9 +415,19 @@ def collection_results_store(
 
         matrix = results.matrix(label, missing="zero")
         mapping = (mappings or {}).get(label) or published_mapping_for(label)
-        board = leaderboard_payload(matrix, config=config, mapping=mapping, report=step)
-        step(0.9, f"{label}: G-study and D-study")
         study = reliability_payload(matrix, target=config.reliability_target)
+        judged = None
+        if label in judged_of:
+            name, k = judged_of[label]
+            source = results if name in results.labels else judged_scores
+            counts = source.matrix(name, missing="zero")
+            means = dict(zip(counts.systems, np.mean(counts.scores, axis=1).tolist(), strict=True))
+            judged = {"label": name, "k": k, "systems": means}
+        board = leaderboard_payload(
+            matrix, config=config, mapping=mapping, judged=judged,
+            queries_needed=study["needed"]["erho2"], report=step,
+        )  # fmt: skip
+        step(0.9, f"{label}: G-study and D-study")
         if sources is not None:
             board["judgment_sources"] = study["judgment_sources"] = sources
         payloads.append((label, json_safe(board), json_safe(study)))
