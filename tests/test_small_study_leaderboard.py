@@ -6,6 +6,7 @@ p-value of a sign or permutation test on 2 values is 2/2² = 0.5), every system 
 letter "a", and the payloads say why in ``warnings``.
 """
 
+import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -13,6 +14,7 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
+from evaluation.core.cli import main as cli_main
 from evaluation.core.scores import ScoreMatrix
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
@@ -147,3 +149,34 @@ def test_unjudged_documents_are_named_per_system_with_judged_at_k(tmp_path):
     warning = next(w for w in payload["warnings"] if w["code"] == "unjudged_documents")
     assert "207f1d 1 of 10 (Judged(scale=fine)@5 = 0.90)" in warning["message"]
     assert payload["judged_label"] == "Judged(scale=fine)@5"
+
+
+def test_the_command_line_prints_the_same_documents_as_the_results_pages(tmp_path, capsys):
+    # One result object (evaluation.core.results) for both: the same keys and numbers.
+    # Only what the command line cannot know differs: the judgment sources and Judged@k
+    # (it is given scores, not the pool).
+    _, collection = small_study(tmp_path)
+    board = payload_of(collection)
+    study = ReliabilityStudy.objects.get(collection=collection, measure=MEASURE).payload
+    table = tmp_path / "scores.tsv"
+    table.write_text(
+        "".join(
+            f"{system}\t{query}\t{score!r}\n"
+            for system, scores in zip(board["systems"], board["scores"], strict=True)
+            for query, score in zip(board["queries"], scores, strict=True)
+        )
+    )
+    scores = ["--scores", str(table), "-m", MEASURE, "--format", "json"]
+    assert cli_main(["leaderboard", *scores, "--test", "bootstrap", "--seed", "1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    own = {"judgment_sources", "judged_label"}
+    assert set(printed) == set(board) - {"judgment_sources"}
+    assert {k: v for k, v in printed.items() if k not in own | {"rows"}} == {
+        k: v for k, v in board.items() if k not in own | {"rows"}
+    }
+    for cli_row, row in zip(printed["rows"], board["rows"], strict=True):
+        assert cli_row == {**row, "judged": None}
+    assert cli_main(["reliability", *scores]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert set(printed) == set(study) - {"judgment_sources"}
+    assert printed["erho2"] == study["erho2"] and printed["needed"] == study["needed"]

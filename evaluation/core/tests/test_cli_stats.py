@@ -117,11 +117,12 @@ def test_reliability_reports_components_coefficients_and_queries_needed(table, c
     assert code == 0
     r = json.loads(out)
     g = g_study(X)
-    assert r["components"]["system"] == pytest.approx(g.system)
-    assert sum(r["proportions"].values()) == pytest.approx(1)
-    assert [d["n_queries"] for d in r["d_study"]] == [5, 12, 50]
-    assert r["e_rho2"] == pytest.approx(g.system / (g.system + g.residual / 12))
-    assert isinstance(r["queries_needed"]["e_rho2"], int)
+    components = {c["key"]: c for c in r["components"]}
+    assert components["system"]["variance"] == pytest.approx(g.system)
+    assert sum(c["proportion"] for c in r["components"]) == pytest.approx(1)
+    assert r["curve"]["queries"] == [5, 12, 50]
+    assert r["erho2"] == pytest.approx(g.system / (g.system + g.residual / 12))  # eq. 6.4
+    assert isinstance(r["needed"]["erho2"], int)
     code, out, _ = run(capsys, "reliability", "--scores", str(path))
     assert "Eρ² = " in out and "queries needed for Φ ≥ 0.95" in out
     code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "csv")
@@ -141,12 +142,9 @@ def test_the_mirex_2011_reliability_is_the_thesis_one(mirex2011_cg_l5_fine, tmp_
     code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "json")
     assert code == 0
     r = json.loads(out)
-    assert [round(r["proportions"][k], 3) for k in ("system", "query", "residual")] == [
-        0.184,
-        0.511,
-        0.304,
-    ]
-    assert round(r["e_rho2"], 4) == 0.9838 and r["queries_needed"]["e_rho2"] == 32
+    # thesis Table 6.1 (2011 column)
+    assert [round(c["proportion"], 3) for c in r["components"]] == [0.184, 0.511, 0.304]
+    assert round(r["erho2"], 4) == 0.9838 and r["needed"]["erho2"] == 32  # Table 6.2
 
 
 @pytest.mark.parametrize(
