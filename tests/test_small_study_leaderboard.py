@@ -20,7 +20,7 @@ from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
 from evaluation.services.leaderboards import reliability_payload
 from judging.importers import mirex_import
-from judging.models import Collection
+from judging.models import Collection, RelevanceCampaign
 from tests.personas import make_user
 from tests.shared_data import MIREX2011, require
 
@@ -57,10 +57,14 @@ def small_folder(tmp_path: Path, *, drop_judgment_of: str | None = None) -> Path
     return tmp_path
 
 
-def small_study(tmp_path, **options):
+def small_study(tmp_path, *, pool_filter: str | None = None, **options):
     owner = make_user("small-owner", "organiser")
     summary = mirex_import(owner=owner, folder=small_folder(tmp_path, **options), name="Small")
     collection = owner.collections.get(pk=summary.collection_id)
+    if pool_filter:  # a relevance campaign leaving clips by the query's artist out of its pool
+        RelevanceCampaign.objects.create(
+            collection=collection, name=pool_filter, exclude_same_artist=True
+        )
     ResultsConfig.objects.create(
         collection=collection, measures=[MEASURE], test="bootstrap", adjustment="holm", seed=1
     )
@@ -140,7 +144,7 @@ def test_a_reliability_study_without_system_variance_says_it_cannot_estimate(cli
 
 
 def test_unjudged_documents_are_named_per_system_with_judged_at_k(tmp_path):
-    _, collection = small_study(tmp_path, drop_judgment_of="207f1d")
+    _, collection = small_study(tmp_path, drop_judgment_of="207f1d", pool_filter="Similarity")
     payload = Leaderboard.objects.get(collection=collection, measure=MEASURE).payload
     judged = {row["system"]: row["judged"] for row in payload["rows"]}
     # one of 207f1d's 10 top-5 documents (2 queries × 5) lost its judgment: Judged@5 =
@@ -148,6 +152,8 @@ def test_unjudged_documents_are_named_per_system_with_judged_at_k(tmp_path):
     assert judged["207f1d"] == pytest.approx(0.9)
     warning = next(w for w in payload["warnings"] if w["code"] == "unjudged_documents")
     assert "207f1d 1 of 10 (Judged(scale=fine)@5 = 0.90)" in warning["message"]
+    # the relevance campaign whose pool leaves clips by the query's artist out says so
+    assert "The pool of “Similarity” leaves out clips by the query's artist" in warning["message"]
     assert payload["judged_label"] == "Judged(scale=fine)@5"
 
 

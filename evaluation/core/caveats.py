@@ -13,6 +13,7 @@ ch. 6 (Generalizability Theory).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -85,13 +86,22 @@ def fewer_queries_than_needed(
 
 
 def unjudged_documents(
-    judged: dict[str, float], *, k: int, n_queries: int, label: str
+    judged: dict[str, float],
+    *,
+    k: int,
+    n_queries: int,
+    label: str,
+    pool_filters: Sequence[str] = (),
 ) -> Caveat | None:
     """A caveat naming the systems whose top ``k`` hold unjudged documents.
 
     ``judged`` is each system's mean ``Judged@k`` (ir_measures; the ``label`` it was
     computed as), over ``n_queries`` queries; an unjudged document scores 0, so such a
-    system's score is a lower bound.
+    system's score is a lower bound. ``pool_filters`` names the relevance campaigns whose
+    pool leaves out clips by the query's artist (one reason documents stay unjudged).
+
+    >>> unjudged_documents({"A": 1.0, "B": 0.9}, k=5, n_queries=2, label="Judged@5").message
+    'Unjudged documents in the top 5, which score 0: B 1 of 10 (Judged@5 = 0.90).'
     """
     short = {s: v for s, v in judged.items() if v < 1 - 1e-12}
     if not short:
@@ -100,11 +110,14 @@ def unjudged_documents(
         f"{system} {round((1 - value) * k * n_queries)} of {k * n_queries} ({label} = {value:.2f})"
         for system, value in sorted(short.items(), key=lambda item: item[1])
     ]
-    return Caveat(
-        "unjudged_documents",
-        f"Unjudged documents in the top {k}, which score 0 (for instance clips a pool filter "
-        f"left out): {'; '.join(parts)}.",
-    )
+    message = f"Unjudged documents in the top {k}, which score 0: {'; '.join(parts)}."
+    if pool_filters:
+        names = ", ".join(f"“{name}”" for name in pool_filters)
+        message += (
+            f" The pool of {names} leaves out clips by the query's artist, so such clips "
+            "stay unjudged."
+        )
+    return Caveat("unjudged_documents", message)
 
 
 def reliability_not_estimable(

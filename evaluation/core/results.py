@@ -165,7 +165,9 @@ def leaderboard(
         ``{source, label, coefficients}``: the cubic of eq. 4.3 that maps λ to P(Sat).
     judged : dict, optional
         ``{"label": "Judged(scale=fine)@5", "k": 5, "systems": {system: mean}}``:
-        ir_measures' Judged@k of each system on the measure's scale and depth.
+        ir_measures' Judged@k of each system on the measure's scale and depth, and
+        optionally ``pool_filters``: the relevance campaigns whose pool leaves out clips
+        by the query's artist.
     queries_needed : int, optional
         What the D-study says the collection needs for ``reliability_target``.
     report : callable
@@ -253,7 +255,11 @@ def leaderboard(
     if judged:
         warnings.append(
             stats.unjudged_documents(
-                judged["systems"], k=judged["k"], n_queries=n_queries, label=judged["label"]
+                judged["systems"],
+                k=judged["k"],
+                n_queries=n_queries,
+                label=judged["label"],
+                pool_filters=judged.get("pool_filters", ()),
             )
         )
     return LeaderboardResult(

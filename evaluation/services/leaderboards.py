@@ -111,6 +111,7 @@ def collection_results_store(
     qrels: list[QrelsRecord],
     mappings: dict[str, dict] | None = None,
     sources: dict | None = None,
+    pool_filters: list[str] | None = None,
     report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
@@ -118,7 +119,10 @@ def collection_results_store(
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
     the published Table 4.3 mapping when there is one. ``sources`` (which judgment
     sources were used and left out, :func:`evaluation.selectors.collection_judgment_sources`)
-    is stored in every payload as ``judgment_sources``. Returns the measure labels.
+    is stored in every payload as ``judgment_sources``; ``pool_filters`` (relevance
+    campaigns that leave clips by the query's artist out of their pool,
+    :func:`evaluation.selectors.collection_pool_filters`) are named in the warning about
+    unjudged documents. Returns the measure labels.
     """
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)
@@ -148,7 +152,7 @@ def collection_results_store(
             source = results if name in results.labels else judged_scores
             counts = source.matrix(name, missing="zero")
             means = dict(zip(counts.systems, np.mean(counts.scores, axis=1).tolist(), strict=True))
-            judged = {"label": name, "k": k, "systems": means}
+            judged = {"label": name, "k": k, "systems": means, "pool_filters": pool_filters or []}
         board = leaderboard_payload(
             matrix, config=config, mapping=mapping, judged=judged,
             queries_needed=study["needed"]["erho2"], report=step,
