@@ -145,20 +145,34 @@ def _t_intervals(X: np.ndarray, confidence: float) -> list[Interval]:
     ]
 
 
+CELLS = 2_000_000
+"""Work-array cells the bootstrap holds at a time (16 MB of doubles): resample counts and
+resampled means are made a block at a time, whatever the numbers of rows and queries."""
+
+
 def _bootstrap_percentiles(X: np.ndarray, confidence: float, resamples: int, seed):
     """Percentiles of the resampled means of each row, by multinomial counts (a resample
-    is how often each column is drawn), a bounded block of rows at a time."""
+    is how often each column is drawn). Rows are taken a block at a time and every block
+    sees the same resamples (the generator restarts from one seed sequence), drawn a
+    chunk at a time, so memory stays within :data:`CELLS` per array."""
     n = X.shape[1]
-    rng = np.random.default_rng(seed)
-    counts = rng.multinomial(n, np.full(n, 1 / n), size=resamples).astype(float) / n
+    if isinstance(seed, np.random.Generator):
+        seed = int(seed.integers(2**63))
+    sequence = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     a = (1 - confidence) / 2
-    block = max(1, 2_000_000 // resamples)
+    rows_per_block = max(1, CELLS // resamples)
+    chunk = max(1, CELLS // n)  # resamples drawn at a time
     low, high = [], []
-    for start in range(0, len(X), block):
-        means = X[start : start + block] @ counts.T
+    for start in range(0, len(X), rows_per_block):
+        rows = X[start : start + rows_per_block]
+        rng = np.random.default_rng(sequence)
+        means = np.empty((len(rows), resamples))
+        for first in range(0, resamples, chunk):
+            size = min(chunk, resamples - first)
+            counts = rng.multinomial(n, np.full(n, 1 / n), size=size) / n
+            means[:, first : first + size] = rows @ counts.T
         lo, hi = np.quantile(means, [a, 1 - a], axis=1)
         # a mean of the observations cannot leave their range; rounding could, barely
-        rows = X[start : start + block]
         low.append(np.maximum(lo, rows.min(axis=1)))
         high.append(np.minimum(hi, rows.max(axis=1)))
     return np.concatenate(low), np.concatenate(high)

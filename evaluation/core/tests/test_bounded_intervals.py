@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import stats as sps
 
+from evaluation.core import bounded_intervals
 from evaluation.core.stats import MIN_T_QUERIES, bootstrap_mean_ci, format_estimate, mean_intervals
 
 
@@ -69,3 +70,15 @@ def test_it_refuses_what_it_cannot_compute():
 def test_auto_intervals_of_values_in_0_1_stay_in_0_1(rows):
     for ci in mean_intervals(np.array(rows), bounds=(0.0, 1.0), resamples=500, seed=0):
         assert 0.0 <= ci.low <= ci.high <= 1.0
+
+
+def test_work_is_done_in_bounded_blocks_with_the_same_resamples_for_every_row(monkeypatch):
+    # With 50 cells at a time: 5 rows a block, 5 resamples a chunk. A row's interval is
+    # the same whichever block it falls in, and the same as with one block.
+    X = np.random.default_rng(2).random((12, 10))
+    whole = mean_intervals(X, method="bootstrap", resamples=10, seed=4)
+    monkeypatch.setattr(bounded_intervals, "CELLS", 50)
+    blocked = mean_intervals(X, method="bootstrap", resamples=10, seed=4)
+    alone = mean_intervals(X[7:8], method="bootstrap", resamples=10, seed=4)
+    assert [(c.low, c.high) for c in blocked] == [(c.low, c.high) for c in whole]
+    assert (alone[0].low, alone[0].high) == (whole[7].low, whole[7].high)
