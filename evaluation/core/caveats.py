@@ -19,6 +19,7 @@ from dataclasses import dataclass
 __all__ = [
     "Caveat",
     "fewer_queries_than_needed",
+    "letters_unavailable",
     "min_queries_for_tests",
     "reliability_not_estimable",
     "too_few_queries_for_tests",
@@ -118,6 +119,15 @@ def unjudged_documents(
             "stay unjudged."
         )
     return Caveat("unjudged_documents", message)
+
+
+def letters_unavailable(error: ValueError) -> Caveat:
+    """The caveat when the letter display would need too many letters to be read
+    (:data:`evaluation.core.letters.MAX_LETTER_COLUMNS`)."""
+    return Caveat(
+        "letters_unavailable",
+        f"No letters: {error}. The adjusted p-value of every pair is on the significance page.",
+    )
 
 
 def reliability_not_estimable(

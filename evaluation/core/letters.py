@@ -22,9 +22,10 @@ import numpy as np
 
 __all__ = ["MAX_LETTER_COLUMNS", "compact_letters", "letter_names", "significant_pairs"]
 
-MAX_LETTER_COLUMNS = 5_000
-"""Insert-absorb can need many columns for adversarial patterns of significance; past
-this many the display would be unreadable anyway, and the work is refused."""
+MAX_LETTER_COLUMNS = 500
+"""Insert-absorb can need many columns (letters) for tangled patterns of significance
+(the maximal sets of systems not significantly different from one another); past this
+many the display would be unreadable anyway, and the work is refused."""
 
 
 def significant_pairs(adjusted: np.ndarray, *, alpha: float) -> np.ndarray:
@@ -104,31 +105,33 @@ def compact_letters(significant) -> list[str]:
     k = s.shape[0]
     if k == 0:
         return []
-    columns: list[frozenset[int]] = [frozenset(range(k))]
+    # columns as bit sets (bit i: item i); absorbed: none is a subset of another
+    columns = [(1 << k) - 1]
     for i, j in zip(*np.nonzero(np.triu(s, 1)), strict=True):
-        i, j = int(i), int(j)
-        kept = [c for c in columns if not (i in c and j in c)]
-        split = [c for c in columns if i in c and j in c]
-        for c in split:
-            kept += [c - {i}, c - {j}]
-        columns = _absorb(kept)
+        bi, bj = 1 << int(i), 1 << int(j)
+        both = bi | bj
+        kept = [c for c in columns if c & both != both]
+        split = [c for c in columns if c & both == both]
+        # a kept column is no subset of a split one, so none of the halves contains it:
+        # only the halves need absorbing, against the kept columns and each other
+        halves = sorted({h for c in split for h in (c & ~bi, c & ~bj)}, key=_size, reverse=True)
+        added: list[int] = []
+        for half in halves:
+            if not any(half & ~other == 0 for other in (*kept, *added)):
+                added.append(half)
+        columns = kept + added
         if len(columns) > MAX_LETTER_COLUMNS:
             raise ValueError(
                 f"the letter display needs more than {MAX_LETTER_COLUMNS} letters; "
                 "read the p-values instead"
             )
-    columns.sort(key=lambda c: sorted(c))
+    columns.sort(key=lambda c: [n for n in range(k) if c >> n & 1])
     names = letter_names(len(columns))
     return [
-        "".join(name for name, c in zip(names, columns, strict=True) if i in c) for i in range(k)
+        "".join(name for name, c in zip(names, columns, strict=True) if c >> i & 1)
+        for i in range(k)
     ]
 
 
-def _absorb(columns: list[frozenset[int]]) -> list[frozenset[int]]:
-    """Remove duplicates, empty columns and every column contained in another."""
-    unique = sorted({c for c in columns if c}, key=len, reverse=True)
-    kept: list[frozenset[int]] = []
-    for c in unique:
-        if not any(c <= other for other in kept):
-            kept.append(c)
-    return kept
+def _size(column: int) -> int:
+    return bin(column).count("1")

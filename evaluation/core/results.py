@@ -230,7 +230,7 @@ def leaderboard(
         rows.append(row)
 
     tests_allowed = n_queries >= stats.min_queries_for_tests(alpha)
-    pairs, letters = [], ["a"] * len(systems)
+    pairs, letters, too_many = [], ["a"] * len(systems), None
     if len(systems) > 1:
         report(0.3, f"{measure}: {test} test on every pair")
         pairs, adjusted = _pairs(
@@ -238,11 +238,15 @@ def leaderboard(
             psat=psat, test=test, resamples=resamples, seed=seed, adjustment=adjustment,
             bounded=bounds is not None, tests_allowed=tests_allowed,
         )  # fmt: skip
-        letters = stats.compact_letters(stats.significant_pairs(adjusted, alpha=alpha))
+        try:
+            letters = stats.compact_letters(stats.significant_pairs(adjusted, alpha=alpha))
+        except ValueError as error:  # too tangled to read: no letters, and say so
+            letters, too_many = [None] * len(systems), stats.letters_unavailable(error)
     for row, text in zip(rows, letters, strict=True):
         row["letters"] = text
 
     warnings = [
+        too_many,
         stats.too_few_queries_for_tests(n_queries, alpha=alpha),
         stats.fewer_queries_than_needed(
             n_queries, needed=queries_needed, target=reliability_target

@@ -84,6 +84,7 @@ from evaluation.core.bounded_intervals import (
 from evaluation.core.caveats import (
     Caveat,
     fewer_queries_than_needed,
+    letters_unavailable,
     min_queries_for_tests,
     reliability_not_estimable,
     too_few_queries_for_tests,
@@ -250,6 +251,7 @@ __all__ = [
     "g_study_nested",
     "goodness_of_fit",
     "ks_distance",
+    "letters_unavailable",
     "mean_ci",
     "mean_difference_ci",
     "mean_intervals",

@@ -175,7 +175,10 @@ def _letters(matrix, adjusted: np.ndarray, *, alpha: float, withheld: bool) -> d
     ranked = adjusted[np.ix_(order, order)]
     if withheld:
         ranked = np.full_like(ranked, np.nan)
-    letters = stats.compact_letters(stats.significant_pairs(ranked, alpha=alpha))
+    try:
+        letters = stats.compact_letters(stats.significant_pairs(ranked, alpha=alpha))
+    except ValueError:  # too many letters to read: none (the p-values are printed)
+        letters = [""] * len(order)
     return {matrix.systems[i]: text for i, text in zip(order, letters, strict=True)}
 
 

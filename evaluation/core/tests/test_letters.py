@@ -8,7 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evaluation.core import letters as letters_module
 from evaluation.core.letters import compact_letters, letter_names, significant_pairs
+from evaluation.core.results import leaderboard
+from evaluation.core.scores import ScoreMatrix
 from evaluation.core.stats import all_pairs
 
 
@@ -128,3 +131,20 @@ def test_two_items_share_a_letter_exactly_when_their_p_value_is_not_significant(
     # insert-absorb leaves no column inside another (Piepho 2004, the absorb step)
     cols = columns(letters)
     assert not any(a < b for a in cols for b in cols)
+
+
+def test_a_display_too_tangled_to_read_is_refused_quickly_and_the_leaderboard_says_so(
+    monkeypatch,
+):
+    # Half the pairs of 60 items significant at random: more than MAX_LETTER_COLUMNS
+    # maximal sets of items not significantly different; the work stops there.
+    rng = np.random.default_rng(0)
+    significant = np.triu(rng.random((60, 60)) < 0.5, 1)
+    with pytest.raises(ValueError, match="more than 500 letters"):
+        compact_letters(significant | significant.T)
+    # A leaderboard whose letters are refused keeps its rows, without letters.
+    monkeypatch.setattr(letters_module, "MAX_LETTER_COLUMNS", 1)
+    X = np.array([[0.9, 0.8, 0.9, 0.7, 0.8, 0.9], [0.5] * 6, [0.1, 0.2, 0.1, 0.2, 0.1, 0.2]])
+    board = leaderboard(ScoreMatrix("P@5", ("A", "B", "C"), tuple("123456"), X)).to_dict()
+    assert [row["letters"] for row in board["rows"]] == [None, None, None]
+    assert [w["code"] for w in board["warnings"]] == ["letters_unavailable"]
