@@ -148,3 +148,25 @@ def test_a_display_too_tangled_to_read_is_refused_quickly_and_the_leaderboard_sa
     board = leaderboard(ScoreMatrix("P@5", ("A", "B", "C"), tuple("123456"), X)).to_dict()
     assert [row["letters"] for row in board["rows"]] == [None, None, None]
     assert [w["code"] for w in board["warnings"]] == ["letters_unavailable"]
+
+
+def test_mirex_2011_bootstrap_holm_letters_mean_what_the_p_values_say(mirex2011_cg_l5_fine):
+    # The issue's case: CG_l@5 Fine, bootstrap test (seed 20130701, the pages' default),
+    # Holm. The contiguous groups this replaced put 4 of the 153 pairs in different groups
+    # although their adjusted p >= 0.05 (recomputed with the old rule before removing it:
+    # ccaba5–1255ef 0.152, 5177f0–1255ef 0.148, 2b08eb–1255ef 0.688, 2b08eb–4954a8
+    # 0.053); the letters agree with every pair, those four included.
+    systems, queries, X = mirex2011_cg_l5_fine
+    order = np.argsort(-X.mean(axis=1), kind="stable")
+    ranked = ScoreMatrix("CG_l@5", tuple(systems[i] for i in order), tuple(queries), X[order])
+    res = all_pairs(ranked, test="bootstrap", resamples=10_000, seed=20130701)
+    adjusted = res.adjusted_pvalues("holm")
+    sets = letter_sets(res.letters(alpha=0.05, adjustment="holm"))
+    k = len(systems)
+    for i in range(k):
+        for j in range(i + 1, k):
+            assert bool(sets[i] & sets[j]) == (adjusted[i, j] >= 0.05), (i, j)
+    for a, b in [("ccaba5", "1255ef"), ("5177f0", "1255ef"), ("2b08eb", "1255ef"),
+                 ("2b08eb", "4954a8")]:  # fmt: skip
+        i, j = ranked.systems.index(a), ranked.systems.index(b)
+        assert adjusted[i, j] >= 0.05 and sets[i] & sets[j], (a, b)
