@@ -126,6 +126,13 @@ def collection_judgment_sources(*, collection: Collection) -> dict:
     return {"used": used, "left_out": left_out, "consolidation": CONSOLIDATION_POLICY}
 
 
+def collection_pool_filters(*, collection: Collection) -> list[str]:
+    """Names of the collection's relevance campaigns whose pool leaves out clips by the
+    query's artist: those clips stay unjudged, and results say so."""
+    campaigns = collection.relevance_campaigns.filter(exclude_same_artist=True)
+    return list(campaigns.order_by("name").values_list("name", flat=True))
+
+
 def collection_qrels_records(
     *, collection: Collection, policy: str = CONSOLIDATION_POLICY
 ) -> list[QrelsRecord]:
