@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -318,3 +319,19 @@ def test_a_file_name_longer_than_the_file_system_allows_is_refused_before_anythi
         upload_create(kind="clips", owner=personas.organiser, collection=personas.collection,
                       files={"audio": [long_name]})  # fmt: skip
     assert not any((tmp_path / "uploads").rglob("*.wav"))
+
+
+def test_a_runs_upload_makes_clips_named_as_queries_into_queries_by_default(organiser, personas):
+    """Issue 25: "unknown query 'walkq1'" until an unticked box was ticked. The box is now
+    ticked on the page and the result says how many queries were made; unticked, it refuses."""
+    page = organiser.get(f"/collections/{personas.collection.pk}/uploads/runs/").content.decode()
+    assert re.search(r'<input[^>]*name="create_missing_queries"[^>]*checked', page)
+    run = b"c2 Q0 c3 1 0.9 S1\n"  # c2 is a clip of the collection, not a query yet
+    post(organiser, personas.collection, "runs",
+         form_data(runs=[("run.txt", run)], options={"create_missing_queries": "on"}))  # fmt: skip
+    (job,) = run_jobs()
+    assert job.state == Job.DONE and counts(job)["queries created"] == 1
+    refused_run = b"c3 Q0 c1 1 0.9 S1\n"
+    post(organiser, personas.collection, "runs", form_data(runs=[("other.txt", refused_run)]))
+    (refused,) = run_jobs()
+    assert refused.state == Job.FAILED and "choose to make query ids into queries" in refused.error

@@ -133,16 +133,22 @@ def _read_lists(
         if query not in index.queries:
             if not create_missing_queries:
                 raise ImportFailed(
-                    path, row.line, f"unknown query '{query}': not a query of collection '{name}'"
-                )
+                    path, row.line,
+                    f"unknown query '{query}': not a query of collection '{name}' (choose to "
+                    "make query ids into queries, and this one becomes a query)",
+                )  # fmt: skip
             if query not in index.clips and not create_missing_clips:
                 raise ImportFailed(
-                    path, row.line, f"unknown query '{query}': not a clip of collection '{name}'"
-                )
+                    path, row.line,
+                    f"unknown query '{query}': not a clip of collection '{name}' (choose to "
+                    "create clips for unknown ids, or upload its audio first)",
+                )  # fmt: skip
         if doc not in index.clips and not create_missing_clips:
             raise ImportFailed(
-                path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
-            )
+                path, row.line,
+                f"unknown document '{doc}': not a clip of collection '{name}' (choose to create "
+                "clips for unknown ids, or upload its audio first)",
+            )  # fmt: skip
         system, query, doc = sys.intern(system), sys.intern(query), sys.intern(doc)
         ranked_list = lists.get((system, query))
         if ranked_list is None:
