@@ -13,6 +13,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    email_settings,
     env_bool,
     env_int,
     env_list,
@@ -243,6 +244,13 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# E-mail (invitation links): EMAIL_URL (config.env.email_settings); with DEBUG and no
+# EMAIL_URL, messages are printed to the console (make run's log); without either, none is
+# sent and the pages say so (the link is always shown to copy).
+_EMAIL_URL = env_str("EMAIL_URL", "console://" if DEBUG else "")
+globals().update(email_settings(_EMAIL_URL) if _EMAIL_URL else {})
+EARSHOT_EMAIL_ENABLED = bool(_EMAIL_URL)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Earshot <earshot@localhost>")
 # Content-Security-Policy (config/security_headers.py); "" sends none.
 EARSHOT_CSP = env_str("EARSHOT_CSP", DEFAULT_POLICY)
 # HSTS (sent on HTTPS responses only): a year when DEBUG is off, none with DEBUG.

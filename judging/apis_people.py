@@ -13,16 +13,21 @@ from judging.apis import OrganiserApi
 from judging.roles import ASSESSOR, ORGANISER
 from judging.selectors.access import person_for_organiser
 from judging.selectors.people import people_for_organiser
-from judging.services.people import invitation_create, person_create
+from judging.services.people import invitation_create, invitation_email_send, person_create
 
 
 class InvitationSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Send it to the person; it works once.")
     expires_at = serializers.DateTimeField()
+    emailed_to = serializers.CharField(
+        allow_null=True, help_text="the address it was e-mailed to (null: not e-mailed)"
+    )
 
 
 def _invitation(request, new) -> dict:
-    return {"url": request.build_absolute_uri(new.path), "expires_at": new.invitation.expires_at}
+    url = request.build_absolute_uri(new.path)
+    emailed_to = invitation_email_send(new=new, url=url, by=request.user)
+    return {"url": url, "expires_at": new.invitation.expires_at, "emailed_to": emailed_to}
 
 
 class PeopleListApi(OrganiserApi):

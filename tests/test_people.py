@@ -159,3 +159,26 @@ def test_the_invite_command_creates_an_organiser_and_prints_a_working_link(clien
     client.post(path, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     fiona.refresh_from_db()
     assert fiona.check_password(NEW_PASSWORD)
+
+
+def test_an_invitation_is_e_mailed_when_the_account_has_an_address(
+    client, personas, mailoutbox, settings
+):
+    settings.EARSHOT_EMAIL_ENABLED = True
+    client.force_login(personas.organiser)
+    page = client.post(
+        "/people/",
+        {"username": "bea", "email": "bea@example.org", "role": ASSESSOR, "how": "invite"},
+        follow=True,
+    ).content.decode()
+    link = link_of(page)
+    assert "It was e-mailed to <strong>bea@example.org</strong>" in page
+    (message,) = mailoutbox
+    assert message.to == ["bea@example.org"] and f"http://testserver{link}" in message.body
+    assert "olivia invited you" in message.body
+
+    settings.EARSHOT_EMAIL_ENABLED = False  # no e-mail server: the link is still there to copy
+    bea = User.objects.get(username="bea")
+    again = client.post(f"/people/{bea.pk}/invitation/", follow=True).content.decode()
+    assert "no e-mail was sent" in again and 'data-copy="invitation-url"' in again
+    assert len(mailoutbox) == 1

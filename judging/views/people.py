@@ -23,6 +23,7 @@ from judging.services.people import (
     InvitationGone,
     invitation_accept,
     invitation_create,
+    invitation_email_send,
     person_create,
 )
 from judging.throttles import login_throttled
@@ -30,11 +31,14 @@ from judging.views.errors import gone
 
 
 def _show_link(request, new) -> None:
-    """Keep the new link for the next page only (it is never stored in the clear)."""
+    """E-mail the new link when the person has an address, and keep it for the next page
+    only, to copy (it is never stored in the clear)."""
+    url = request.build_absolute_uri(new.path)
     request.session["new_invitation"] = {
         "username": new.invitation.user.username,
-        "url": request.build_absolute_uri(new.path),
+        "url": url,
         "expires_at": new.invitation.expires_at.isoformat(),
+        "emailed_to": invitation_email_send(new=new, url=url, by=request.user),
     }
 
 
