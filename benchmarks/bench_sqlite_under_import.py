@@ -2,7 +2,9 @@
 
 An attack report (issue 20): during a 1,000,000-line import on SQLite, a crowd worker's
 task page, job status polls and ``/api/collections/`` waited 43–56 s and then got a 500
-"database is locked". For each checkout given (``--root``, repeatable: the code before a
+"database is locked". This module is long because it starts, drives and checks a whole
+``make run`` stack for each checkout measured side by side, and stops it again; the steps
+read best in one place. For each checkout given (``--root``, repeatable: the code before a
 change and after it, side by side in one run) this script starts, by itself and on this
 machine only, what ``make run`` starts (``scripts/run.py``), in a temporary
 ``EARSHOT_VAR_DIR`` (so the default database, ``var/earshot.sqlite3``, is a new SQLite

@@ -300,6 +300,10 @@ EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) 
 EARSHOT_LISTEN_WINDOW_SECONDS = env_int("EARSHOT_LISTEN_WINDOW_SECONDS", 30, minimum=1)
 EARSHOT_LISTEN_COVERAGE = env_int("EARSHOT_LISTEN_COVERAGE_PERCENT", 50, minimum=0) / 100
 EARSHOT_LISTEN_SECONDS_PER_CLIP = env_int("EARSHOT_LISTEN_SECONDS_PER_CLIP", 5, minimum=0)
+# Delete with undo (judging/services/trash.py): how long deleted things stay restorable,
+# and the most rows one deletion may keep (a larger one is refused with a message).
+EARSHOT_TRASH_DAYS = env_int("EARSHOT_TRASH_DAYS", 30, minimum=1)
+EARSHOT_TRASH_MAX_ROWS = env_int("EARSHOT_TRASH_MAX_ROWS", 300_000, minimum=1)
 # One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
 EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
 EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)

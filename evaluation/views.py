@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from evaluation import exports, plots, selectors
 from evaluation.glossary import entries as glossary_entries
+from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
 from evaluation.services.results import MIN_JUDGED_QUERIES
 from judging import selectors as judging_selectors
@@ -88,7 +89,7 @@ def results_overview(request, pk: int):
         "recompute": selectors.collection_recompute(collection=collection),
     }
     if not context["leaderboards"]:  # say exactly what is missing (read only then)
-        context["missing"] = selectors.results_missing(
+        context["missing"] = results_missing(
             collection=collection, min_judged_queries=MIN_JUDGED_QUERIES
         )
     return render(request, "evaluation/results.html", context)
@@ -117,9 +118,7 @@ def results_status(request, pk: int):
 @require_POST
 def results_recompute(request, pk: int):
     collection = _collection(request, pk)
-    missing = selectors.results_missing(
-        collection=collection, min_judged_queries=MIN_JUDGED_QUERIES
-    )
+    missing = results_missing(collection=collection, min_judged_queries=MIN_JUDGED_QUERIES)
     collection_results_request(collection=collection, resend=True)
     if missing:
         messages.warning(request, f"Nothing to compute yet: {'; '.join(missing)}.")

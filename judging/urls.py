@@ -12,6 +12,7 @@ from judging.views import (
     people,
     relevance_campaigns,
     sources,
+    trash,
     uploads,
 )
 
@@ -143,6 +144,12 @@ urlpatterns += [
 # Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.
 urlpatterns += [
     path("collections/<id:pk>/edit/", collections.collection_edit, name="collection_edit"),
+    path(
+        "collections/<id:pk>/delete/<slug:kind>/<id:item_pk>/", trash.delete_confirm, name="delete"
+    ),
+    path("collections/<id:pk>/trash/", trash.trash, name="trash"),
+    path("trash/", trash.deleted_collections, name="deleted_collections"),
+    path("trash/<id:item_pk>/restore/", trash.restore, name="trash_restore"),
     path(
         "collections/<id:pk>/listening/",
         listening.collection_listening,

@@ -38,6 +38,7 @@ from evaluation.services.estimates import campaign_estimate_compute
 from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion, Worker
 from judging.roles import ASSESSOR, ORGANISER
 from judging.services.relevance import relevance_campaign_create
+from judging.services.trash import trash_put
 from judging.services.uploads import upload_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.personas import make_user
@@ -133,6 +134,7 @@ def world(personas, settings, tmp_path) -> World:
                                    browser_key="k1")  # fmt: skip
     stopped = Worker.objects.create(campaign=p, platform="generic", platform_id="w-off", seed=2,
                                     browser_key="k2", status="stopped", stop_reason="low_trust")  # fmt: skip
+    trashed = trash_put(root=c.systems.create(name="Gone"), kind="system", collection=c, by=olivia)
     ids = list(c.clips.exclude(as_queries__isnull=False).values_list("external_id", flat=True))
     lists = f"{' '.join(ids[: p.list_length])},{' '.join(ids[-p.list_length :])}"
     csv = f"query,list_a,list_b\n{query},{lists}\n"  # a file without a data line is a 400
@@ -188,6 +190,11 @@ def world(personas, settings, tmp_path) -> World:
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
         Url("judging:collection_listening", "GET", f"{cp}/listening/", "read", 200),
+        Url("judging:delete", "GET", f"{cp}/delete/system/{sa.pk}/", "write", 200),
+        Url("judging:delete", "POST", f"{cp}/delete/system/{sa.pk}/", "write", 302),
+        Url("judging:trash", "GET", f"{cp}/trash/", "read", 200),
+        Url("judging:deleted_collections", "GET", "/trash/", "organiser", 200),
+        Url("judging:trash_restore", "POST", f"/trash/{trashed.pk}/restore/", "write", 302),
         Url("judging:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
         Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),

@@ -18,15 +18,14 @@ are never updated, so a demo that someone edited stays as they left it.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.files.base import ContentFile
 from django.db import transaction
-from django.utils import timezone
 
 from judging import handoff
 from judging.demo.crowd import PREFERENCE_CAMPAIGN_NAME, seed_preference_campaign
+from judging.demo.listening import demo_heard
 from judging.demo.plan import DEFAULT_SEED, DemoPlan, plan_demo
 from judging.demo.synth import ARTISTS, GENRES, render, wav_bytes
 from judging.models import (
@@ -46,7 +45,6 @@ from judging.services.campaign_settings import (
     relevance_campaign_assessor_add,
     relevance_campaign_update,
 )
-from judging.services.listening import audio_served_record
 from judging.services.relevance import assignment_claim, judgment_save, relevance_campaign_create
 
 COLLECTION_NAME = "Earshot demo"
@@ -257,24 +255,13 @@ def _seed_assessor_work(collection: Collection, plan: DemoPlan) -> int:
         if done:
             continue
         listened = entry.clip.duration or campaign.must_listen_seconds
-        _demo_heard(assignment, entry.clip, seconds=listened)
+        demo_heard(assignment, entry.clip, seconds=listened)
         judgment_save(
             assignment=assignment, assessor=assessor, pool_entry=entry, broad=planned.broad,
             fine=planned.fine, listened_seconds=listened, judging_seconds=12.0, plays=1,
         )  # fmt: skip
         written += 1
     return written
-
-
-def _demo_heard(assignment, clip, *, seconds: float) -> None:
-    """Record the clip's whole audio as sent for the assignment ``seconds`` ago: the
-    evidence the must-listen rule reads (:mod:`judging.services.listening`), as if the
-    demo assessor had played it. A clip without a file counts as one byte."""
-    size = clip.audio.size if clip.audio else 1
-    audio_served_record(
-        clip=clip, size=size, byte_range=None, assignment=assignment,
-        now=timezone.now() - timedelta(seconds=seconds),
-    )  # fmt: skip
 
 
 def _demo_assignment(campaign, query, assessor):

@@ -24,6 +24,7 @@ from judging.models.listening import AudioServed
 from judging.models.people import Invitation, Person
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
+from judging.models.trash import TrashItem
 from judging.models.uploads import AnswerColumnMapping, Upload
 
 __all__ = [
@@ -51,6 +52,7 @@ __all__ = [
     "RunEntry",
     "System",
     "TrapQuestion",
+    "TrashItem",
     "Upload",
     "Worker",
 ]

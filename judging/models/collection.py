@@ -145,7 +145,7 @@ class Query(models.Model):
     """A query of a collection: one of its clips, used to ask for similar clips."""
 
     collection = models.ForeignKey(Collection, on_delete=models.CASCADE, related_name="queries")
-    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="as_queries")
+    clip = models.ForeignKey(Clip, on_delete=models.RESTRICT, related_name="as_queries")
 
     class Meta:
         ordering = ["collection", "clip__external_id"]
@@ -189,7 +189,7 @@ class RunEntry(models.Model):
     system = models.ForeignKey(System, on_delete=models.CASCADE, related_name="run_entries")
     query = models.ForeignKey(Query, on_delete=models.CASCADE, related_name="run_entries")
     rank = models.PositiveIntegerField()
-    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="run_entries")
+    clip = models.ForeignKey(Clip, on_delete=models.RESTRICT, related_name="run_entries")
     score = models.FloatField(null=True, blank=True)
 
     class Meta:

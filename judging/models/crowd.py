@@ -175,7 +175,7 @@ class Example(models.Model):
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="examples"
     )
-    query = models.ForeignKey(Query, on_delete=models.PROTECT, related_name="examples")
+    query = models.ForeignKey(Query, on_delete=models.RESTRICT, related_name="examples")
     source = models.CharField(
         max_length=20,
         choices=[(SOURCE_SYSTEMS, "systems' lists"), (SOURCE_GENERATOR, "generator"),
@@ -215,7 +215,7 @@ class ExampleItem(models.Model):
     example = models.ForeignKey(Example, on_delete=models.CASCADE, related_name="items")
     side = models.CharField(max_length=1, choices=[("a", "list a"), ("b", "list b")])
     rank = models.PositiveSmallIntegerField()
-    clip = models.ForeignKey(Clip, on_delete=models.PROTECT, related_name="+")
+    clip = models.ForeignKey(Clip, on_delete=models.RESTRICT, related_name="+")
 
     class Meta:
         ordering = ["example", "side", "rank"]

@@ -55,7 +55,14 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
-from judging.models import Collection, CollectionShare, Job, PreferenceCampaign, RelevanceCampaign
+from judging.models import (
+    Collection,
+    CollectionShare,
+    Job,
+    PreferenceCampaign,
+    RelevanceCampaign,
+    TrashItem,
+)
 from judging.roles import ASSESSOR, ORGANISER
 
 __all__ = [
@@ -63,6 +70,7 @@ __all__ = [
     "campaign_for_organiser",
     "collection_access",
     "collection_for_organiser",
+    "deleted_collections_for_organiser",
     "job_for_organiser",
     "job_writable",
     "need_for_method",
@@ -74,6 +82,7 @@ __all__ = [
     "organises",
     "person_for_organiser",
     "relevance_campaign_for_organiser",
+    "trash_item_for_organiser",
 ]
 
 Need = Literal["read", "write", "share"]
@@ -250,3 +259,25 @@ def person_for_organiser(*, user, person_id: int, need: Need = "write"):
             "administrator) can send it an invitation link: a link resets its password."
         )
     raise Http404("No such person.")
+
+
+def deleted_collections_for_organiser(*, user) -> QuerySet:
+    """Deleted collections in the trash of ``user`` (whose collections they were), newest first."""
+    items = TrashItem.objects.filter(kind="collection").order_by("-deleted_at", "-pk")
+    if not user.is_authenticated:
+        return items.none()
+    return items if user.is_superuser else items.filter(owner=user)
+
+
+def trash_item_for_organiser(*, user, item_id: int):
+    """A trash item ``user`` may restore: one of a collection they may change (the rule),
+    or a deleted collection of theirs; else 404 (403 for read-only co-organisers)."""
+    item = TrashItem.objects.filter(pk=item_id).select_related("collection").first()
+    if item is None:
+        raise Http404("No such deleted thing.")
+    if item.collection_id is None:
+        if deleted_collections_for_organiser(user=user).filter(pk=item.pk).exists():
+            return item
+        raise Http404("No such deleted thing.")
+    collection_for_organiser(user=user, collection_id=item.collection_id, need="write")
+    return item

@@ -251,7 +251,7 @@ def example_trap(request, pk: int, example_pk: int):
         messages.success(request, f"Example {example.pk} is a trap question.")
         return redirect("judging:preference_campaign_examples", campaign.pk)
     items = example.items.select_related("clip").order_by("side", "rank")
-    context = {"campaign": campaign, "example": example, "form": form, "items": items}
+    context = {"campaign": campaign, "example": example, "form": form, "items": items, "trap": trap}
     return render(request, "judging/preference_example_trap.html", context)
 
 

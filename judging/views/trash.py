@@ -1,0 +1,93 @@
+"""Delete with undo: the confirmation that says what goes with it, the collection's trash
+with "Restore", and the owner's deleted collections (:mod:`judging.services.trash`)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.core.exceptions import ValidationError
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from judging import selectors
+from judging.models import TrashItem
+from judging.roles import organiser_required
+from judging.services.trash import KINDS, trash_preview, trash_put, trash_restore
+
+
+def _root(request, pk: int, kind: str, item_pk: int):
+    if kind not in KINDS:
+        raise Http404("Nothing of that kind is deleted here.")
+    need = "share" if kind == "collection" else "write"  # a whole collection: its owner
+    collection = selectors.collection_for_organiser(user=request.user, collection_id=pk, need=need)
+    root = KINDS[kind].rows(collection).filter(pk=item_pk).first()
+    if root is None:
+        raise Http404("No such thing in this collection.")
+    return collection, root
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def delete_confirm(request, pk: int, kind: str, item_pk: int):
+    collection, root = _root(request, pk, kind, item_pk)
+    error = None
+    if request.method == "POST":
+        try:
+            trash_put(root=root, kind=kind, collection=collection, by=request.user,
+                      with_answers=request.POST.get("with_answers") == "on")  # fmt: skip
+        except ValidationError as refused:
+            error = " ".join(refused.messages)
+        else:
+            messages.success(
+                request, f"Deleted {root}. It can be restored below for {days()} days."
+            )
+            if kind == "collection":
+                return redirect("judging:deleted_collections")
+            return redirect("judging:trash", collection.pk)
+    preview = trash_preview(root=root, kind=kind)
+    what = dict(TrashItem.KINDS)[kind]
+    context = {"collection": collection, "kind": kind, "root": root, "preview": preview, "what": what,
+               "error": error, "days": days(), "back": request.GET.get("back", "")}  # fmt: skip
+    return render(request, "judging/delete_confirm.html", context)
+
+
+def days() -> int:
+    from django.conf import settings
+
+    return settings.EARSHOT_TRASH_DAYS
+
+
+@require_GET
+@organiser_required
+def trash(request, pk: int):
+    collection = selectors.collection_for_organiser(
+        user=request.user, collection_id=pk, need="read"
+    )
+    context = {
+        "collection": collection,
+        "items": collection.trash.order_by("-deleted_at", "-pk"),
+        "can_write": selectors.organises(user=request.user, collection=collection, need="write"),
+        "days": days(),
+    }
+    return render(request, "judging/trash.html", context)
+
+
+@require_GET
+@organiser_required
+def deleted_collections(request):
+    items = selectors.deleted_collections_for_organiser(user=request.user)
+    return render(request, "judging/deleted_collections.html", {"items": items, "days": days()})
+
+
+@require_POST
+@organiser_required
+def restore(request, item_pk: int):
+    item = selectors.trash_item_for_organiser(user=request.user, item_id=item_pk)
+    try:
+        root = trash_restore(item=item)
+    except ValidationError as refused:
+        messages.error(request, " ".join(refused.messages))
+        return redirect(request.POST.get("back") or "judging:collections")
+    messages.success(request, f"Restored {root}.")
+    target = root if item.kind == "collection" else item.collection
+    return redirect(target.get_absolute_url())
