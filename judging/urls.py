@@ -71,6 +71,8 @@ urlpatterns += [
     path("t/<str:token>/task/", crowd_tasks.task, name="task"),
     path("t/<str:token>/audio/<str:key>/<str:slot>", crowd_tasks.task_audio, name="task_audio"),
     path("t/<str:token>/feedback/<str:key>/", crowd_tasks.task_feedback, name="task_feedback"),
+    path("t/<str:token>/alive/<str:key>/", crowd_tasks.task_alive_view, name="task_alive"),
+    path("t/<str:token>/end/", crowd_tasks.task_end, name="task_end"),
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
 ]
 

@@ -111,7 +111,7 @@ def test_a_stale_task_gives_its_slot_back_but_stays_with_its_worker(crowd_collec
     campaign = make_campaign(crowd_collection, traps=0)
     worker = arrive(campaign)
     task = task_serve(worker=worker)
-    PreferenceTask.objects.filter(pk=task.pk).update(served_at=timezone.now() - timedelta(hours=1))
+    PreferenceTask.objects.filter(pk=task.pk).update(alive_at=timezone.now() - timedelta(minutes=4))
     other = arrive(campaign, "w2")
     served = answer_all(other)
     assert task.example_id in {t.example_id for t in served}

@@ -134,6 +134,27 @@ class PreferenceCampaign(models.Model):
         blank=True,
         help_text="The file the answers were imported from, if any (judging.importers.answers).",
     )
+    min_work_answers = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="The completion code is earned only after this many answers outside the "
+        "quiz (issue 22: a worker who only took the quiz has done no work).",
+    )
+    trust_check_every = models.PositiveSmallIntegerField(
+        default=10,
+        help_text="Low trust and fast answers stop a worker only at the end of the quiz, "
+        "after every this many work answers, and at the end: never right after the answer "
+        "that caused it, so being stopped does not tell which answer was a missed trap.",
+    )
+    per_worker_codes = models.BooleanField(
+        default=False,
+        help_text="Give each worker their own completion code (Mechanical Turk and generic "
+        "links; Prolific takes one code per study), listed in the approvals export.",
+    )
+    bonus_per_answer = models.DecimalField(
+        max_digits=6, decimal_places=2, default=0,
+        help_text="Recommended bonus per work answer beyond min_work_answers, in the "
+        "study's currency (approvals export); 0 recommends none.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -154,6 +175,12 @@ class PreferenceCampaign(models.Model):
             models.CheckConstraint(
                 condition=~Q(completion_code=F("screen_out_code")),
                 name="campaign_codes_differ",
+            ),
+            models.CheckConstraint(
+                condition=Q(trust_check_every__gte=1), name="campaign_trust_check_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_per_answer__gte=0), name="campaign_bonus_not_negative"
             ),
         ]
 
@@ -294,6 +321,16 @@ class Worker(models.Model):
     assignment_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     hit_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     turk_submit_to = models.URLField(blank=True)
+    address_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Keyed hash of the client address it arrived from (the cap on new ids per "
+        "address and hour, EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR).",
+    )  # fmt: skip
+    device_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Keyed hash of stable request features of the device it arrived from: a "
+        "stopped worker's device cannot start again under a new id (a deterrent, not proof).",
+    )  # fmt: skip
     seed = models.BigIntegerField(help_text="Seeds this worker's example order and sides.")
     browser_key = models.CharField(
         max_length=64, blank=True, editable=False,
@@ -343,6 +380,12 @@ class Worker(models.Model):
                 name="worker_stop_reason_only_when_stopped",
             ),
         ]
+        indexes = [
+            # New ids per client address in the last hour, and a stopped worker's device
+            # arriving again (worker_arrive): both read on every arrival.
+            models.Index(fields=["campaign", "address_hash", "created_at"], name="worker_address"),
+            models.Index(fields=["campaign", "device_hash"], name="worker_device"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_platform_display()} {self.platform_id}"
@@ -375,6 +418,11 @@ class PreferenceTask(models.Model):
     swapped = models.BooleanField(help_text="List b is shown as A (and list a as B).")
     is_quiz = models.BooleanField(default=False)
     served_at = models.DateTimeField()
+    alive_at = models.DateTimeField(
+        null=True,
+        help_text="When the task's page last said it was open (served, then its heartbeat): "
+        "the lease on the example's slot ends TASK_HEARTBEAT_LEASE after it.",
+    )
     answered_at = models.DateTimeField(null=True, blank=True)
     released = models.BooleanField(default=False)
 
@@ -390,13 +438,13 @@ class PreferenceTask(models.Model):
             ),
         ]
         indexes = [
-            # Serving gives back the slots of stale open tasks when nothing else is left
-            # (tasks_release_stale): this finds them among the open ones instead of
-            # scanning every task.
+            # Serving gives back the slots of open tasks whose page went silent when
+            # nothing else is left (tasks_release_stale): this finds them among the open
+            # ones instead of scanning every task.
             models.Index(
-                fields=["served_at"],
+                fields=["alive_at"],
                 condition=Q(answered_at__isnull=True, released=False),
-                name="task_open_unreleased",
+                name="task_open_alive",
             ),
         ]
 

@@ -6,6 +6,7 @@ The worker-side selectors never touch trap questions: a task is read the same wa
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -235,6 +236,68 @@ def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
         trap__isnull=False, trap__contested=False, trap__pool=TrapQuestion.QUIZ
     ).count()
     return min(campaign.quiz_length, traps)
+
+
+QUIZ_MAX_SHARE = 0.25
+"""No worker sees more than this share of the quiz pool (issue 22): the quiz's feedback
+teaches its answers, so a small pool is learnt by a few throwaway identities."""
+
+
+@dataclass(frozen=True)
+class PoolNeeds:
+    """How many trap questions a campaign's settings need, and how many it has.
+
+    Work pool: with ``n`` ordinary examples answered ``r`` times each, the work mode
+    serves ``n·r`` ordinary tasks, and a trap rate ``p`` adds ``T`` trap tasks with
+    ``T / (T + n·r) = p``, i.e. ``T = n·r·p / (1 − p)``. Each trap question is shown to at
+    most ``r`` workers (exposure parity), so the pool needs ``T / r = n·p / (1 − p)``
+    questions, rounded up. Quiz pool: ``Q / QUIZ_MAX_SHARE`` questions, rounded up.
+    """
+
+    work_needed: int | None
+    """None: a trap rate of 1 leaves no ordinary work, no pool is large enough."""
+    work_have: int
+    quiz_needed: int
+    quiz_have: int
+
+    @property
+    def problems(self) -> list[str]:
+        found = []
+        if self.work_needed is None:
+            found.append(
+                "A trap rate of 1 makes every work task a trap question: lower the trap rate."
+            )
+        elif self.work_have < self.work_needed:
+            found.append(
+                f"The work pool has {self.work_have} trap questions and needs "
+                f"{self.work_needed}, so that no trap question is shown to more workers "
+                "than an ordinary example: mark more, or lower the trap rate."
+            )
+        if self.quiz_have < self.quiz_needed:
+            found.append(
+                f"The quiz pool has {self.quiz_have} questions and needs {self.quiz_needed}, "
+                f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
+                "or shorten the quiz."
+            )
+        return found
+
+
+def campaign_pool_needs(*, campaign: PreferenceCampaign) -> PoolNeeds:
+    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`)."""
+    counts = campaign.examples.aggregate(
+        plain=Count("pk", filter=Q(trap__isnull=True)),
+        work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
+        quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
+    )
+    p = campaign.trap_rate
+    work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
+    quiz_needed = math.ceil(campaign.quiz_length / QUIZ_MAX_SHARE - 1e-9)
+    return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
+
+
+def worker_work_answers(*, worker: Worker) -> int:
+    """The worker's answers outside the quiz (what earns the completion code)."""
+    return worker.answers.filter(task__is_quiz=False).order_by().count()
 
 
 def quiz_answer(*, worker: Worker, key: str) -> Answer | None:

@@ -25,6 +25,7 @@ from django.db.models import Count, Max, Q
 from judging import handoff
 from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
 from judging.roles import is_assessor
+from judging.selectors.crowd import campaign_pool_needs
 from judging.services.crowd.trust import worker_trust_update
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 
@@ -307,7 +308,16 @@ def _slots_set(campaign: RelevanceCampaign, per_query: int) -> None:
 
 
 def campaign_open_set(*, campaign: RelevanceCampaign | PreferenceCampaign, is_open: bool) -> bool:
-    """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed."""
+    """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed.
+
+    A preference campaign whose trap pools are too small for its settings is not opened
+    (:func:`~judging.selectors.crowd.campaign_pool_needs`, issue 22): the message says
+    how many trap questions it needs.
+    """
+    if is_open and isinstance(campaign, PreferenceCampaign):
+        problems = campaign_pool_needs(campaign=campaign).problems
+        if problems:
+            raise ValidationError(" ".join(problems))
     changed = type(campaign).objects.filter(pk=campaign.pk).exclude(is_open=is_open)
     with transaction.atomic():
         if not changed.update(is_open=is_open):
