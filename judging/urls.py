@@ -140,6 +140,11 @@ urlpatterns += [
         crowd_campaigns.campaign_answers_csv,
         name="preference_campaign_answers_csv",
     ),
+    path(
+        "campaigns/<id:pk>/approvals.csv",
+        crowd_campaigns.campaign_approvals_csv,
+        name="preference_campaign_approvals_csv",
+    ),
 ]
 
 # Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.

@@ -113,17 +113,6 @@ def device_of(request) -> Device:
     )
 
 
-def worker_completion_code(worker: Worker) -> str:
-    """The code a worker is shown at the end: the campaign's, or with ``per_worker_codes``
-    (not on Prolific, which takes one code per study) the campaign's followed by 8
-    characters keyed to the worker, which only this installation can make."""
-    campaign = worker.campaign
-    if not campaign.per_worker_codes or worker.platform == Worker.PROLIFIC:
-        return campaign.completion_code
-    own = _keyed("code", f"{campaign.token}:{worker.pk}")[:8].upper()
-    return f"{campaign.completion_code}-{own}"
-
-
 def consent_token(worker: Worker) -> str:
     """Stands in for the CSRF token on the consent form (see crowd_tasks)."""
     return signing.dumps(worker.pk, salt=f"earshot.consent.{worker.campaign.token}")

@@ -13,8 +13,11 @@ quiz mode and work mode (thesis §3.2.2).
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -389,6 +392,18 @@ class Worker(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_platform_display()} {self.platform_id}"
+
+    def completion_code_shown(self) -> str:
+        """The completion code this worker is shown when they earned it: the campaign's,
+        or with ``per_worker_codes`` (not on Prolific, which takes one code per study) the
+        campaign's followed by 8 characters keyed to the worker with the project's
+        secret, so a code cannot be passed on or made up (the approvals export lists it)."""
+        campaign = self.campaign
+        if not campaign.per_worker_codes or self.platform == self.PROLIFIC:
+            return campaign.completion_code
+        key = f"earshot.crowd.code.{settings.SECRET_KEY}".encode()
+        own = hmac.new(key, f"{campaign.token}:{self.pk}".encode(), hashlib.sha256)
+        return f"{campaign.completion_code}-{own.hexdigest()[:8].upper()}"
 
     @property
     def trap_missed(self) -> int:

@@ -11,6 +11,7 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import connection
@@ -440,13 +441,19 @@ def campaign_worker(*, campaign: PreferenceCampaign, worker_id: int) -> Worker:
 
 
 def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQuestion]:
-    """Trap questions with how often they were answered and missed."""
+    """Trap questions with how often they were answered and missed, and their exposure:
+    ``shown``, the workers they were served to (issue 22: a work-pool trap question is
+    shown to no more workers than an ordinary example, ``answers_per_example``, give or
+    take the slots given back)."""
     return (
         TrapQuestion.objects.filter(example__campaign=campaign)
         .select_related("example__query__clip")
         .annotate(
-            seen=Count("example__answers"),
-            missed=Count("example__answers", filter=Q(example__answers__correct=False)),
+            seen=Count("example__answers", distinct=True),
+            missed=Count(
+                "example__answers", filter=Q(example__answers__correct=False), distinct=True
+            ),
+            shown=Count("example__tasks", distinct=True),
         )
         .order_by("-missed", "pk")
     )
@@ -504,3 +511,78 @@ def campaign_answers(
 def campaign_mapping_measures(*, campaign: PreferenceCampaign) -> list[str]:
     """Measures with a stored satisfaction mapping (evaluation's rows, read by relation name)."""
     return sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))
+
+
+# --- approvals (issue 22) -------------------------------------------------------------
+
+APPROVE, REJECT, NOT_EARNED = "approve", "reject", "not_earned"
+
+
+@dataclass(frozen=True)
+class ApprovalRow:
+    """One platform submission (a worker) with what an organiser checks before paying.
+
+    ``recommendation``: ``approve`` (not stopped, and at least the campaign's
+    ``min_work_answers`` answers outside the quiz: the completion code was earned),
+    ``reject`` (stopped: low trust, too many fast answers, or excluded), or
+    ``not_earned`` (too few work answers: the worker never saw the code; ask them to
+    return the submission). ``bonus``: ``bonus_per_answer`` for every work answer beyond
+    the minimum, for an approved worker only.
+    """
+
+    worker: Worker
+    answers: int
+    work_answers: int
+    quiz_answers: int
+    median_seconds: float | None
+    mean_clips_heard: float | None
+    recommendation: str
+    reason: str
+    bonus: Decimal
+    code: str
+
+
+def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
+    """Every worker of the campaign with answers, first arrived first (see
+    :class:`ApprovalRow`); two statements whatever the number of workers."""
+    workers = list(
+        campaign.workers.filter(answer_count__gt=0).order_by("created_at", "pk")
+    )  # answer_count counts every answer given, excluded ones too
+    seconds: dict[int, list[float]] = {}
+    heard: dict[int, list[int]] = {}
+    quiz: dict[int, int] = {}
+    rows = Answer.objects.filter(worker__campaign=campaign).order_by()
+    for worker_id, secs, clips, is_quiz in rows.values_list(
+        "worker_id", "seconds", "clips_heard", "task__is_quiz"
+    ):
+        seconds.setdefault(worker_id, []).append(secs)
+        heard.setdefault(worker_id, []).append(clips)
+        quiz[worker_id] = quiz.get(worker_id, 0) + bool(is_quiz)
+    result = []
+    for w in workers:
+        Worker.campaign.field.set_cached_value(w, campaign)
+        answers = len(seconds.get(w.pk, []))
+        work = answers - quiz.get(w.pk, 0)
+        if w.status == Worker.STOPPED:
+            recommendation, reason = REJECT, w.status_label
+        elif work >= campaign.min_work_answers:
+            recommendation, reason = APPROVE, "earned the completion code"
+        else:
+            recommendation = NOT_EARNED
+            reason = f"{work} of {campaign.min_work_answers} work answers: no code shown"
+        extra = max(work - campaign.min_work_answers, 0) if recommendation == APPROVE else 0
+        result.append(
+            ApprovalRow(
+                worker=w,
+                answers=answers,
+                work_answers=work,
+                quiz_answers=quiz.get(w.pk, 0),
+                median_seconds=statistics.median(seconds[w.pk]) if answers else None,
+                mean_clips_heard=statistics.fmean(heard[w.pk]) if answers else None,
+                recommendation=recommendation,
+                reason=reason,
+                bonus=(Decimal(extra) * campaign.bonus_per_answer).quantize(Decimal("0.01")),
+                code=w.completion_code_shown() if recommendation == APPROVE else "",
+            )
+        )
+    return result

@@ -46,6 +46,10 @@ PREFERENCE_SETTINGS = (
     "min_seconds_on_task",
     "fast_answer_seconds",
     "stop_after_fast_answers",
+    "min_work_answers",
+    "trust_check_every",
+    "per_worker_codes",
+    "bonus_per_answer",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
@@ -118,6 +122,14 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             f"{values['quiz_length']} would be quiz questions, leaving no real work: make "
             "the quiz shorter than the cap per worker."
         )
+    work = values["max_answers_per_worker"] - values["quiz_length"]
+    if "quiz_length" not in errors and values.get("min_work_answers", 0) > work:
+        errors["min_work_answers"] = (
+            f"Workers answer at most {work} tasks after the quiz, so the completion code "
+            f"could never be earned with {values['min_work_answers']}: ask for at most {work}."
+        )
+    if values.get("trust_check_every", 1) < 1:
+        errors["trust_check_every"] = "Check trust at least every 1 work answer."
     if values["quiz_length"] == 0 and values["min_trap_answers"] < 1:
         errors["min_trap_answers"] = (
             "Without a quiz, trust is judged after this many trap answers: at least 1."

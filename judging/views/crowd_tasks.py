@@ -66,7 +66,6 @@ from judging.worker_session import (
     consent_token_valid,
     device_of,
     mturk_submit_origins,
-    worker_completion_code,
     worker_cookie_set,
     worker_from_request,
 )
@@ -338,7 +337,7 @@ def task_done(request, campaign, worker):
         campaign.refresh_from_db(fields=["is_open"])
         context = {"campaign": campaign, "work_answers": work_answers, "too_few": True}
         return render(request, "judging/task_nothing_to_do.html", context)
-    code = worker_completion_code(worker)
+    code = worker.completion_code_shown()
     context = {"campaign": campaign, "worker": worker, "code": code}
     if worker.platform == Worker.PROLIFIC:
         context["prolific_url"] = _prolific_url(code)
