@@ -18,7 +18,8 @@ from django.http import HttpResponse
 
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS
-from judging.selectors.crowd import APPROVE, campaign_answers_for_export, campaign_approvals
+from judging.selectors.crowd import campaign_answers_for_export
+from judging.selectors.crowd_integrity import APPROVE, campaign_approvals
 from judging.selectors.relevance import campaign_judgments
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -5,7 +5,11 @@ the audio URLs it names, and forms to post (:class:`tests.crowd_http.Browser`). 
 attacks: a freeloader on each platform, a harvester with ten identities, takeover by
 platform id on Prolific and on Mechanical Turk, re-entry after being stopped, a forged
 ``listened_seconds`` on the assessor's page, an answer with no audio fetched, and
-working on after the campaign closed.
+working on after the campaign closed. Issue 22's attacks with throwaway identities are in
+``tests/test_crowd_fake_identities.py``.
+
+This module is long because it replays every attack of issue 12 in one place, each with
+the set-up it needs spelled out.
 """
 
 import re

@@ -9,6 +9,10 @@ worker pages never read. Trap questions come in two pools: the **quiz** pool (sh
 first, with feedback: workers learn from them, so they are not secret) and the **work**
 pool (mixed in without feedback, never shown in the quiz), after CrowdFlower/Appen's
 quiz mode and work mode (thesis §3.2.2).
+
+This module is long because the crowd's six models belong together: their constraints,
+counters and docs refer to one another (a task's slot is its example's, an answer's flags
+follow its worker's status), and reading them side by side is how they are checked.
 """
 
 from __future__ import annotations

@@ -6,12 +6,10 @@ The worker-side selectors never touch trap questions: a task is read the same wa
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from decimal import Decimal
 
 from django.conf import settings
 from django.db import connection
@@ -239,63 +237,6 @@ def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
     return min(campaign.quiz_length, traps)
 
 
-QUIZ_MAX_SHARE = 0.25
-"""No worker sees more than this share of the quiz pool (issue 22): the quiz's feedback
-teaches its answers, so a small pool is learnt by a few throwaway identities."""
-
-
-@dataclass(frozen=True)
-class PoolNeeds:
-    """How many trap questions a campaign's settings need, and how many it has.
-
-    Work pool: with ``n`` ordinary examples answered ``r`` times each, the work mode
-    serves ``n·r`` ordinary tasks, and a trap rate ``p`` adds ``T`` trap tasks with
-    ``T / (T + n·r) = p``, i.e. ``T = n·r·p / (1 − p)``. Each trap question is shown to at
-    most ``r`` workers (exposure parity), so the pool needs ``T / r = n·p / (1 − p)``
-    questions, rounded up. Quiz pool: ``Q / QUIZ_MAX_SHARE`` questions, rounded up.
-    """
-
-    work_needed: int | None
-    """None: a trap rate of 1 leaves no ordinary work, no pool is large enough."""
-    work_have: int
-    quiz_needed: int
-    quiz_have: int
-
-    @property
-    def problems(self) -> list[str]:
-        found = []
-        if self.work_needed is None:
-            found.append(
-                "A trap rate of 1 makes every work task a trap question: lower the trap rate."
-            )
-        elif self.work_have < self.work_needed:
-            found.append(
-                f"The work pool has {self.work_have} trap questions and needs "
-                f"{self.work_needed}, so that no trap question is shown to more workers "
-                "than an ordinary example: mark more, or lower the trap rate."
-            )
-        if self.quiz_have < self.quiz_needed:
-            found.append(
-                f"The quiz pool has {self.quiz_have} questions and needs {self.quiz_needed}, "
-                f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
-                "or shorten the quiz."
-            )
-        return found
-
-
-def campaign_pool_needs(*, campaign: PreferenceCampaign) -> PoolNeeds:
-    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`)."""
-    counts = campaign.examples.aggregate(
-        plain=Count("pk", filter=Q(trap__isnull=True)),
-        work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
-        quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
-    )
-    p = campaign.trap_rate
-    work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
-    quiz_needed = math.ceil(campaign.quiz_length / QUIZ_MAX_SHARE - 1e-9)
-    return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
-
-
 def worker_work_answers(*, worker: Worker) -> int:
     """The worker's answers outside the quiz (what earns the completion code)."""
     return worker.answers.filter(task__is_quiz=False).order_by().count()
@@ -511,78 +452,3 @@ def campaign_answers(
 def campaign_mapping_measures(*, campaign: PreferenceCampaign) -> list[str]:
     """Measures with a stored satisfaction mapping (evaluation's rows, read by relation name)."""
     return sorted(campaign.satisfaction_mappings.values_list("measure", flat=True))
-
-
-# --- approvals (issue 22) -------------------------------------------------------------
-
-APPROVE, REJECT, NOT_EARNED = "approve", "reject", "not_earned"
-
-
-@dataclass(frozen=True)
-class ApprovalRow:
-    """One platform submission (a worker) with what an organiser checks before paying.
-
-    ``recommendation``: ``approve`` (not stopped, and at least the campaign's
-    ``min_work_answers`` answers outside the quiz: the completion code was earned),
-    ``reject`` (stopped: low trust, too many fast answers, or excluded), or
-    ``not_earned`` (too few work answers: the worker never saw the code; ask them to
-    return the submission). ``bonus``: ``bonus_per_answer`` for every work answer beyond
-    the minimum, for an approved worker only.
-    """
-
-    worker: Worker
-    answers: int
-    work_answers: int
-    quiz_answers: int
-    median_seconds: float | None
-    mean_clips_heard: float | None
-    recommendation: str
-    reason: str
-    bonus: Decimal
-    code: str
-
-
-def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
-    """Every worker of the campaign with answers, first arrived first (see
-    :class:`ApprovalRow`); two statements whatever the number of workers."""
-    workers = list(
-        campaign.workers.filter(answer_count__gt=0).order_by("created_at", "pk")
-    )  # answer_count counts every answer given, excluded ones too
-    seconds: dict[int, list[float]] = {}
-    heard: dict[int, list[int]] = {}
-    quiz: dict[int, int] = {}
-    rows = Answer.objects.filter(worker__campaign=campaign).order_by()
-    for worker_id, secs, clips, is_quiz in rows.values_list(
-        "worker_id", "seconds", "clips_heard", "task__is_quiz"
-    ):
-        seconds.setdefault(worker_id, []).append(secs)
-        heard.setdefault(worker_id, []).append(clips)
-        quiz[worker_id] = quiz.get(worker_id, 0) + bool(is_quiz)
-    result = []
-    for w in workers:
-        Worker.campaign.field.set_cached_value(w, campaign)
-        answers = len(seconds.get(w.pk, []))
-        work = answers - quiz.get(w.pk, 0)
-        if w.status == Worker.STOPPED:
-            recommendation, reason = REJECT, w.status_label
-        elif work >= campaign.min_work_answers:
-            recommendation, reason = APPROVE, "earned the completion code"
-        else:
-            recommendation = NOT_EARNED
-            reason = f"{work} of {campaign.min_work_answers} work answers: no code shown"
-        extra = max(work - campaign.min_work_answers, 0) if recommendation == APPROVE else 0
-        result.append(
-            ApprovalRow(
-                worker=w,
-                answers=answers,
-                work_answers=work,
-                quiz_answers=quiz.get(w.pk, 0),
-                median_seconds=statistics.median(seconds[w.pk]) if answers else None,
-                mean_clips_heard=statistics.fmean(heard[w.pk]) if answers else None,
-                recommendation=recommendation,
-                reason=reason,
-                bonus=(Decimal(extra) * campaign.bonus_per_answer).quantize(Decimal("0.01")),
-                code=w.completion_code_shown() if recommendation == APPROVE else "",
-            )
-        )
-    return result

@@ -25,7 +25,7 @@ from django.db.models import Count, Max, Q
 from judging import handoff
 from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
 from judging.roles import is_assessor
-from judging.selectors.crowd import campaign_pool_needs
+from judging.selectors.crowd_integrity import campaign_pool_needs
 from judging.services.crowd.trust import worker_trust_update
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 

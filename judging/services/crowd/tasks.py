@@ -236,9 +236,13 @@ def _serve_new(
         raise _NothingToServe  # the quiz is never short of questions; the cap is the cap
     traps, work = _candidates(worker, campaign, pool, beyond=beyond)
     roll = rng.random()
-    if not work and not in_quiz:
+    # With no ordinary example left, the work traps' remaining slots are served too (in a
+    # campaign with traps in work mode), so that every trap question ends up shown to as
+    # many workers as an ordinary example, no fewer: fewer would single them out as well.
+    fill = not work and campaign.trap_rate > 0
+    if not work and not in_quiz and not (traps and fill):
         raise _NothingToServe
-    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate)
+    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate or fill)
     # A work-pool trap question takes a slot as any example does (exposure parity);
     # beyond redundancy, an ordinary example is claimed whatever its slots say.
     unlimited = (in_quiz and use_trap) or (beyond and not use_trap)
