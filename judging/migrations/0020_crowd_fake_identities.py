@@ -2,6 +2,8 @@
 
 from django.db import migrations, models
 
+import judging.validation
+
 
 def alive_when_served(apps, schema_editor):
     """A task served before heartbeats was last known alive when it was served."""
@@ -16,6 +18,11 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        migrations.AlterField(
+            model_name='preferencecampaign',
+            name='consent_text',
+            field=models.TextField(blank=True, default='This study collects your opinion on music similarity for research. We store your platform id, your answers, optional comments and how long each answer took, and a coded fingerprint of your network address and browser (not the address itself), so that one person cannot take part under several ids. No other personal data is collected. You may stop at any time.', validators=[judging.validation.TextValidator('text', None)]),
+        ),
         migrations.RemoveIndex(
             model_name='preferencetask',
             name='task_open_unreleased',

@@ -84,7 +84,9 @@ class PreferenceCampaign(models.Model):
         default=(
             "This study collects your opinion on music similarity for research. We store "
             "your platform id, your answers, optional comments and how long each answer "
-            "took. No other personal data is collected. You may stop at any time."
+            "took, and a coded fingerprint of your network address and browser (not the "
+            "address itself), so that one person cannot take part under several ids. No "
+            "other personal data is collected. You may stop at any time."
         ),
     )
     list_length = models.PositiveSmallIntegerField(default=5, help_text="k clips per list")
