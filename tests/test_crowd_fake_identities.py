@@ -336,6 +336,11 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
 
     for fake in hoarders:  # they keep their page beating: their leases do not end
         assert fake.alive().status_code == 204
+    # ...and hold their tasks for longer than anyone answering takes (TASK_BEYOND_AFTER, 2 min).
+    held = [task_of(fake).pk for fake in hoarders]
+    PreferenceTask.objects.filter(pk__in=held).update(
+        served_at=timezone.now() - timedelta(minutes=5)
+    )
     real = Browser(campaign)
     real.start("PROLIFIC_PID=real&STUDY_ID=S&SESSION_ID=r1")
     answer_quiz_right(real)
@@ -348,7 +353,7 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
     assert campaign.completion_code in real.done().content.decode()
 
     # Hoarders that stop beating lose their slots after TASK_HEARTBEAT_LEASE (3 minutes).
-    held = [task_of(fake).example_id for fake in hoarders]
+    held = [task_of(fake).example_id for fake in hoarders]  # their examples now
     PreferenceTask.objects.filter(example_id__in=held).update(
         alive_at=timezone.now() - timedelta(minutes=4)
     )

@@ -89,7 +89,8 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     nothing else can be served: until then such an example only counts as one answer
     more when ordering by least answered, and a task page does not scan the campaign for
     them every time (issue 14). If every slot is still leased, an example that still
-    lacks answers is served beyond its redundancy rather than leaving the worker idle.
+    lacks answers, its slots held by tasks open longer than :data:`TASK_BEYOND_AFTER`, is
+    served beyond its redundancy rather than leaving the worker idle.
     A worker who ran out of work reaches a trust checkpoint
     (:func:`~judging.services.crowd.trust.worker_trust_update`) before being finished.
 
@@ -182,10 +183,18 @@ _UNSEEN = (
 """The campaign's examples the worker has not been served (parameters: campaign, worker)."""
 
 
+TASK_BEYOND_AFTER = timedelta(minutes=2)
+"""A task open longer than this (a slow worker, or one holding it while its page beats) no
+longer keeps its example from being served beyond redundancy to a worker who would
+otherwise idle; a task served more recently still does (a worker answering now)."""
+
 _ANSWERS_LEFT = (
-    "(SELECT COUNT(*) FROM judging_answer a WHERE a.example_id = e.id AND NOT a.excluded) < %s"
+    "(SELECT COUNT(*) FROM judging_answer a WHERE a.example_id = e.id AND NOT a.excluded) "
+    "+ (SELECT COUNT(*) FROM judging_preferencetask h WHERE h.example_id = e.id "
+    "AND h.answered_at IS NULL AND NOT h.released AND h.served_at >= %s) < %s"
 )
-"""The example still lacks answers (redundancy not met), whatever its leased slots say."""
+"""The example still lacks answers (redundancy not met) counting only tasks served within
+:data:`TASK_BEYOND_AFTER` as taking a slot (parameters: that time, the redundancy)."""
 
 
 def _candidates(
@@ -200,6 +209,7 @@ def _candidates(
     order, order_params = _order_key(worker.seed)
     unseen = (campaign.pk, worker.pk)
     work_left = _ANSWERS_LEFT if beyond else "e.slots_taken < %s"
+    recent = (sql.param(timezone.now() - TASK_BEYOND_AFTER),) if beyond else ()
     found = sql.rows(
         "SELECT * FROM ("
         f"SELECT 1, e.id, 0, {order} FROM judging_example e "
@@ -214,7 +224,7 @@ def _candidates(
         f"ORDER BY 3, 4 LIMIT {_CANDIDATES}) work",
         (
             *order_params, *unseen, pool, TrapQuestion.QUIZ, campaign.answers_per_example,
-            *order_params, *unseen, campaign.answers_per_example,
+            *order_params, *unseen, *recent, campaign.answers_per_example,
         ),
     )  # fmt: skip
     found.sort(key=lambda row: (row[0], row[2], row[3]))
