@@ -125,7 +125,7 @@ def test_a_campaign_whose_trap_pools_are_too_small_is_not_opened_and_says_how_ma
     with pytest.raises(ValidationError) as refused:
         campaign_open_set(campaign=campaign, is_open=True)
     message = " ".join(refused.value.messages)
-    assert "has 1 trap questions and needs 2" in message
+    assert "has 1 trap question and needs 2" in message
     assert "quiz pool has 3 questions and needs 4" in message
     campaign.refresh_from_db()
     assert not campaign.is_open

@@ -17,6 +17,10 @@ QUIZ_MAX_SHARE = 0.25
 teaches its answers, so a small pool is learnt by a few throwaway identities."""
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 @dataclass(frozen=True)
 class PoolNeeds:
     """How many trap questions a campaign's settings need, and how many it has.
@@ -43,13 +47,14 @@ class PoolNeeds:
             )
         elif self.work_have < self.work_needed:
             found.append(
-                f"The work pool has {self.work_have} trap questions and needs "
+                f"The work pool has {_count(self.work_have, 'trap question')} and needs "
                 f"{self.work_needed}, so that no trap question is shown to more workers "
                 "than an ordinary example: mark more, or lower the trap rate."
             )
         if self.quiz_have < self.quiz_needed:
             found.append(
-                f"The quiz pool has {self.quiz_have} questions and needs {self.quiz_needed}, "
+                f"The quiz pool has {_count(self.quiz_have, 'question')} and needs "
+                f"{self.quiz_needed}, "
                 f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
                 "or shorten the quiz."
             )
