@@ -56,7 +56,6 @@ from judging.services.crowd.tasks import (
 )
 from judging.services.crowd.workers import (
     ArrivalRefused,
-    new_ids_per_address_hour,
     worker_arrive,
     worker_consent,
 )
@@ -173,10 +172,8 @@ def task_arrive(request, campaign, browser_worker):
     except ArrivalRefused as refused:
         heading, text = REFUSALS[refused.reason]
         context = {"campaign": campaign, "heading": heading, "text": text}
-        if refused.reason == ArrivalRefused.TOO_MANY_IDS:
-            context["cap"] = new_ids_per_address_hour()
-            return render(request, "judging/task_refused.html", context, status=429)
-        return render(request, "judging/task_refused.html", context, status=409)
+        status = 429 if refused.reason == ArrivalRefused.TOO_MANY_IDS else 409
+        return render(request, "judging/task_refused.html", context, status=status)
     response = redirect("judging:task_consent", campaign.token)
     worker_cookie_set(response, request, worker)
     return response

@@ -82,7 +82,7 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     trap question is shown to no more workers than an ordinary example (issue 22:
     sighting counts across identities no longer single them out); quiz questions are
     shown to every worker, from a pool large enough that each sees a small share of it
-    (:func:`~judging.services.crowd.traps.campaign_pool_needs`).
+    (:func:`~judging.selectors.crowd_integrity.campaign_pool_needs`).
 
     Slots held by tasks whose page has been silent longer than
     :data:`TASK_HEARTBEAT_LEASE` are given back (:func:`tasks_release_stale`) when
