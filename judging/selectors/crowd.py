@@ -237,11 +237,6 @@ def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
     return min(campaign.quiz_length, traps)
 
 
-def worker_work_answers(*, worker: Worker) -> int:
-    """The worker's answers outside the quiz (what earns the completion code)."""
-    return worker.answers.filter(task__is_quiz=False).order_by().count()
-
-
 def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
     return (
         Answer.objects.filter(worker=worker, task__key=key, task__is_quiz=True)

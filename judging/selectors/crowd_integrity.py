@@ -74,6 +74,11 @@ def campaign_pool_needs(*, campaign: PreferenceCampaign) -> PoolNeeds:
     return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
 
 
+def worker_work_answers(*, worker: Worker) -> int:
+    """The worker's answers outside the quiz (what earns the completion code)."""
+    return worker.answers.filter(task__is_quiz=False).order_by().count()
+
+
 # --- approvals (issue 22) -------------------------------------------------------------
 
 APPROVE, REJECT, NOT_EARNED = "approve", "reject", "not_earned"
