@@ -30,12 +30,12 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='preferencecampaign',
             name='bonus_per_answer',
-            field=models.DecimalField(decimal_places=2, default=0, help_text="Recommended bonus per work answer beyond min_work_answers, in the study's currency (approvals export); 0 recommends none.", max_digits=6),
+            field=models.DecimalField(decimal_places=2, default=0, help_text="Recommended bonus per work answer beyond that minimum, in the study's currency (approvals export); 0 recommends none.", max_digits=6),
         ),
         migrations.AddField(
             model_name='preferencecampaign',
             name='min_work_answers',
-            field=models.PositiveSmallIntegerField(default=1, help_text='The completion code is earned only after this many answers outside the quiz (issue 22: a worker who only took the quiz has done no work).'),
+            field=models.PositiveSmallIntegerField(default=1, help_text='The completion code is earned only after this many answers outside the quiz: a worker who only took the quiz has done no work.'),
         ),
         migrations.AddField(
             model_name='preferencecampaign',

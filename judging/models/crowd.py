@@ -146,7 +146,7 @@ class PreferenceCampaign(models.Model):
     min_work_answers = models.PositiveSmallIntegerField(
         default=1,
         help_text="The completion code is earned only after this many answers outside the "
-        "quiz (issue 22: a worker who only took the quiz has done no work).",
+        "quiz: a worker who only took the quiz has done no work.",
     )
     trust_check_every = models.PositiveSmallIntegerField(
         default=10,
@@ -161,7 +161,7 @@ class PreferenceCampaign(models.Model):
     )
     bonus_per_answer = models.DecimalField(
         max_digits=6, decimal_places=2, default=0,
-        help_text="Recommended bonus per work answer beyond min_work_answers, in the "
+        help_text="Recommended bonus per work answer beyond that minimum, in the "
         "study's currency (approvals export); 0 recommends none.",
     )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
