@@ -124,7 +124,7 @@ def world(personas, settings, tmp_path) -> World:
     settings = {
         "name": "Study 2", "instructions": "Listen.", "consent_text": "Agree.",
         "answers_per_example": 2, "max_answers_per_worker": 20, "quiz_length": 1,
-        "trap_rate": 0.2, "trust_threshold": 0.6, "min_trap_answers": 2,
+        "trap_rate": 0.1, "trust_threshold": 0.6, "min_trap_answers": 2,
         "completion_code": "DONE1", "screen_out_code": "OUT1", "listening_check": "on",
         "min_clips_per_list": 1, "min_seconds_on_task": 5, "fast_answer_seconds": 10,
         "stop_after_fast_answers": 0, "min_work_answers": 1, "trust_check_every": 10,

@@ -38,6 +38,14 @@ class PoolNeeds:
     quiz_needed: int
     quiz_have: int
 
+    def worse_than(self, before: PoolNeeds) -> bool:
+        """Do these needs go beyond the pools where ``before``'s did not already?"""
+        work = self.work_needed is None or self.work_have < self.work_needed
+        if work and before.work_needed is not None:
+            work = self.work_needed is None or self.work_needed > before.work_needed
+        quiz = self.quiz_have < self.quiz_needed and self.quiz_needed > before.quiz_needed
+        return work or quiz
+
     @property
     def problems(self) -> list[str]:
         found = []
@@ -61,16 +69,20 @@ class PoolNeeds:
         return found
 
 
-def campaign_pool_needs(*, campaign: PreferenceCampaign) -> PoolNeeds:
-    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`)."""
+def campaign_pool_needs(
+    *, campaign: PreferenceCampaign, trap_rate: float | None = None, quiz_length: int | None = None
+) -> PoolNeeds:
+    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`), or
+    for the ``trap_rate`` and ``quiz_length`` given instead."""
     counts = campaign.examples.aggregate(
         plain=Count("pk", filter=Q(trap__isnull=True)),
         work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
         quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
     )
-    p = campaign.trap_rate
+    p = campaign.trap_rate if trap_rate is None else trap_rate
+    quiz_length = campaign.quiz_length if quiz_length is None else quiz_length
     work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
-    quiz_needed = math.ceil(campaign.quiz_length / QUIZ_MAX_SHARE - 1e-9)
+    quiz_needed = math.ceil(quiz_length / QUIZ_MAX_SHARE - 1e-9)
     return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
 
 

@@ -162,7 +162,9 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     """Apply ``changes`` (field → value) to the campaign's settings; returns the fields changed.
 
     Raises :class:`ValidationError` (a dict by field) and writes nothing when a value is
-    wrong. If trust settings changed, every worker's trust is decided again.
+    wrong, or when an open campaign's new trap rate or quiz length would need more trap
+    questions than its pools hold (as :func:`campaign_open_set` would refuse to open
+    it). If trust settings changed, every worker's trust is decided again.
     """
     values = _checked(campaign, changes, PREFERENCE_SETTINGS)
     errors = preference_settings_errors({**values, "list_length": campaign.list_length})
@@ -174,6 +176,14 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     others = PreferenceCampaign.objects.filter(collection_id=campaign.collection_id)
     if "name" in changed and others.filter(name=values["name"]).exclude(pk=campaign.pk).exists():
         raise ValidationError({"name": f"The collection has a campaign named {values['name']!r}."})
+    if campaign.is_open and {"trap_rate", "quiz_length"} & set(changed):
+        before = campaign_pool_needs(campaign=campaign)
+        after = campaign_pool_needs(
+            campaign=campaign, trap_rate=values["trap_rate"], quiz_length=values["quiz_length"]
+        )
+        if after.worse_than(before):  # issue 22: the rule of opening holds while open
+            field = "trap_rate" if "trap_rate" in changed else "quiz_length"
+            raise ValidationError({field: " ".join(after.problems)})
     for field in changed:
         setattr(campaign, field, values[field])
     try:
