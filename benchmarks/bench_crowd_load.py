@@ -215,6 +215,8 @@ class Stack:
             STATIC_ROOT=str(self.tmp / "static"),
             LOG_LEVEL="WARNING",
             PYTHONPATH=str(root),
+            # Every simulated worker arrives from 127.0.0.1: no cap on new ids per address.
+            EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR="1000000",
         )
         bin_dir = Path(sys.executable).parent
         self.manage("migrate", "--noinput")

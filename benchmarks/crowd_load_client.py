@@ -124,7 +124,7 @@ class Worker:
     async def open_task(self) -> bool:
         page = await self._do("task GET", "GET", f"{self.base}/task/")
         if page.status != 200:
-            if page.status == 302 and page.location.endswith("/done/"):
+            if page.status == 302 and page.location.endswith(("/end/", "/done/")):
                 self.tally.finished_workers += 1
             else:
                 self.tally.errors[f"task GET {page.status}"] += 1

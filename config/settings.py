@@ -271,6 +271,10 @@ LOGGING = {
 
 # Invitation links for new assessors and organisers work once, for this many days.
 EARSHOT_INVITATION_DAYS = env_int("EARSHOT_INVITATION_DAYS", 7, minimum=1)
+# New crowd worker ids one client address may start in a campaign per hour (issue 22).
+EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR = env_int(
+    "EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR", 30, minimum=1
+)
 
 # Results (evaluation app): a recompute task starts this many seconds after the first
 # request of a burst, so that the rest of the burst joins it (evaluation/services/recompute.py).

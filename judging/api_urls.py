@@ -40,6 +40,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/traps/", crowd_apis.TrapQuestionListApi.as_view(), name="trap_list"),
     path("campaigns/<id:campaign_id>/traps/<id:trap_id>/contest/", crowd_apis.TrapQuestionContestApi.as_view(), name="trap_contest"),
     path("campaigns/<id:campaign_id>/workers/", crowd_apis.WorkerListApi.as_view(), name="worker_list"),
+    path("campaigns/<id:campaign_id>/approvals/", crowd_apis.ApprovalListApi.as_view(), name="approval_list"),
     path("campaigns/<id:campaign_id>/workers/<id:worker_id>/exclude/", crowd_apis.WorkerExcludeApi.as_view(), name="worker_exclude"),
     path("campaigns/<id:campaign_id>/workers/<id:worker_id>/reinstate/", crowd_apis.WorkerReinstateApi.as_view(), name="worker_reinstate"),
     path("campaigns/<id:campaign_id>/workers/<id:worker_id>/reset-browser/", crowd_apis.WorkerBrowserResetApi.as_view(), name="worker_browser_reset"),

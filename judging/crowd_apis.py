@@ -284,3 +284,43 @@ class AnswerListApi(OrganiserApi):
         worker = request.query_params.get("worker", "")
         answers = selectors.campaign_answers(campaign=campaign, worker_id=parse_id(worker))
         return self.paginate(answers, self.OutputSerializer)
+
+
+class ApprovalSerializer(serializers.Serializer):
+    """One platform submission as the approvals export has it (``judging.exports``)."""
+
+    worker_id = serializers.IntegerField(source="worker.pk")
+    platform = serializers.CharField(source="worker.platform")
+    participant_id = serializers.CharField(source="worker.platform_id")
+    session_id = serializers.CharField(source="worker.session_id")
+    study_id = serializers.CharField(source="worker.study_id")
+    assignment_id = serializers.CharField(source="worker.assignment_id")
+    hit_id = serializers.CharField(source="worker.hit_id")
+    status = serializers.CharField(source="worker.status")
+    recommendation = serializers.ChoiceField(
+        choices=[selectors.APPROVE, selectors.REJECT, selectors.NOT_EARNED]
+    )
+    reason = serializers.CharField()
+    bonus = serializers.DecimalField(max_digits=10, decimal_places=2)
+    completion_code = serializers.CharField(source="code")
+    answers = serializers.IntegerField()
+    work_answers = serializers.IntegerField()
+    quiz_answers = serializers.IntegerField()
+    trap_answered = serializers.IntegerField(source="worker.trap_answered")
+    trap_correct = serializers.IntegerField(source="worker.trap_correct")
+    trust = serializers.FloatField(source="worker.trust", allow_null=True)
+    trusted = serializers.BooleanField(source="worker.trusted")
+    median_seconds = serializers.FloatField(allow_null=True)
+    mean_clips_heard = serializers.FloatField(allow_null=True)
+    listening_refusals = serializers.IntegerField(source="worker.listening_refusals")
+
+
+class ApprovalListApi(OrganiserApi):
+    """Every submission of the campaign with a recommended approve, reject or bonus (the
+    approvals CSV's rows, ``/campaigns/<id>/approvals.csv``), first arrived first."""
+
+    @extend_schema(responses=ApprovalSerializer(many=True))
+    def get(self, request, campaign_id: int):
+        campaign = self.get_campaign(campaign_id)
+        rows = selectors.campaign_approvals(campaign=campaign)
+        return Response(ApprovalSerializer(rows, many=True).data)

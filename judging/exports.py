@@ -19,6 +19,7 @@ from django.http import HttpResponse
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS
 from judging.selectors.crowd import campaign_answers_for_export
+from judging.selectors.crowd_integrity import APPROVE, campaign_approvals
 from judging.selectors.relevance import campaign_judgments
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -44,16 +45,18 @@ def spreadsheet_safe(value):
 
 
 def csv_text(
-    header: Sequence[str], rows: Iterable[Sequence], *, lineterminator: str = "\r\n"
+    header: Sequence[str] | None, rows: Iterable[Sequence], *, lineterminator: str = "\r\n"
 ) -> str:
-    """A CSV document: the header, then one line per row (``None`` is an empty cell).
+    """A CSV document: the header (none if ``None``, for pages that take bare lines), then
+    one line per row (``None`` is an empty cell).
 
     Every cell passes :func:`spreadsheet_safe`, so an export of what workers or
     organisers typed (worker ids, comments, system names) never runs in a spreadsheet.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator=lineterminator)
-    writer.writerow([spreadsheet_safe(cell) for cell in header])
+    if header is not None:
+        writer.writerow([spreadsheet_safe(cell) for cell in header])
     writer.writerows([spreadsheet_safe(cell) for cell in row] for row in rows)
     return out.getvalue()
 
@@ -104,6 +107,61 @@ def campaign_answers_csv(*, campaign: PreferenceCampaign) -> HttpResponse:
     return download(
         csv_text(ANSWERS_CSV_COLUMNS, rows),
         filename=f"campaign-{campaign.pk}-answers.csv",
+        content_type="text/csv; charset=utf-8",
+    )
+
+
+APPROVALS_CSV_COLUMNS = [
+    "participant_id", "bonus", "recommendation", "reason", "platform", "session_id",
+    "study_id", "assignment_id", "hit_id", "worker_id", "status", "completion_code",
+    "answers", "work_answers", "quiz_answers", "trap_answered", "trap_correct", "trust",
+    "trusted", "median_seconds", "mean_clips_heard", "listening_refusals", "arrived_at",
+]  # fmt: skip
+"""Columns of the approvals export. The first two are the layout of Prolific's bulk bonus
+page (participant id, amount); Prolific's ``PROLIFIC_PID``/``SESSION_ID``/``STUDY_ID``
+are ``participant_id``/``session_id``/``study_id``, Mechanical Turk's
+``workerId``/``assignmentId``/``hitId`` are ``participant_id``/``assignment_id``/``hit_id``."""
+
+APPROVALS_LAYOUTS = ("full", "prolific-approve", "prolific-bonus")
+"""``full``: every column, with a header. ``prolific-approve``: the participant ids
+recommended for approval, one per line, as Prolific's bulk approve box takes them.
+``prolific-bonus``: ``participant_id,amount`` per line for those with a bonus, as
+Prolific's bulk bonus box takes them. Both Prolific layouts hold Prolific workers only and
+have no header."""
+
+
+def _approval_row(row) -> list:
+    w = row.worker
+    return [
+        w.platform_id, f"{row.bonus:.2f}", row.recommendation, row.reason, w.platform,
+        w.session_id, w.study_id, w.assignment_id, w.hit_id, w.pk, w.status, row.code,
+        row.answers, row.work_answers, row.quiz_answers, w.trap_answered, w.trap_correct,
+        "" if w.trust is None else f"{w.trust:.4f}", int(w.trusted),
+        "" if row.median_seconds is None else f"{row.median_seconds:.3f}",
+        "" if row.mean_clips_heard is None else f"{row.mean_clips_heard:.2f}",
+        w.listening_refusals, w.created_at.isoformat(),
+    ]  # fmt: skip
+
+
+def campaign_approvals_text(*, campaign: PreferenceCampaign, layout: str = "full") -> str:
+    """The approvals export in ``layout`` (:data:`APPROVALS_LAYOUTS`)."""
+    rows = campaign_approvals(campaign=campaign)
+    prolific = [r for r in rows if r.worker.platform == "prolific"]
+    if layout == "prolific-approve":
+        ids = [[r.worker.platform_id] for r in prolific if r.recommendation == APPROVE]
+        return csv_text(None, ids)
+    if layout == "prolific-bonus":
+        paid = [[r.worker.platform_id, f"{r.bonus:.2f}"] for r in prolific if r.bonus > 0]
+        return csv_text(None, paid)
+    return csv_text(APPROVALS_CSV_COLUMNS, (_approval_row(r) for r in rows))
+
+
+def campaign_approvals_csv(*, campaign: PreferenceCampaign, layout: str = "full") -> HttpResponse:
+    """The approvals export of a crowd campaign as a download (see :data:`APPROVALS_LAYOUTS`)."""
+    suffix = "" if layout == "full" else f"-{layout}"
+    return download(
+        campaign_approvals_text(campaign=campaign, layout=layout),
+        filename=f"campaign-{campaign.pk}-approvals{suffix}.csv",
         content_type="text/csv; charset=utf-8",
     )
 

@@ -72,6 +72,8 @@ urlpatterns += [
     path("t/<str:token>/task/", crowd_tasks.task, name="task"),
     path("t/<str:token>/audio/<str:key>/<str:slot>", crowd_tasks.task_audio, name="task_audio"),
     path("t/<str:token>/feedback/<str:key>/", crowd_tasks.task_feedback, name="task_feedback"),
+    path("t/<str:token>/alive/<str:key>/", crowd_tasks.task_alive_view, name="task_alive"),
+    path("t/<str:token>/end/", crowd_tasks.task_end, name="task_end"),
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
 ]
 
@@ -138,6 +140,11 @@ urlpatterns += [
         "campaigns/<id:pk>/answers.csv",
         crowd_campaigns.campaign_answers_csv,
         name="preference_campaign_answers_csv",
+    ),
+    path(
+        "campaigns/<id:pk>/approvals.csv",
+        crowd_campaigns.campaign_approvals_csv,
+        name="preference_campaign_approvals_csv",
     ),
 ]
 

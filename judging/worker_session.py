@@ -17,12 +17,17 @@ HTTP (development) it falls back to ``SameSite=Lax``.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+
 from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare
+from rest_framework.throttling import BaseThrottle
 
 from judging.models import Worker
 from judging.selectors.crowd import worker_with_campaign
+from judging.services.crowd.workers import Device
 from judging.validation import parse_id
 
 COOKIE_PREFIX = "earshot_w_"
@@ -80,6 +85,32 @@ def worker_from_request(request, token: str) -> Worker | None:
             return worker
         return None
     return None
+
+
+def _keyed(purpose: str, text: str) -> str:
+    key = f"earshot.crowd.{purpose}.{settings.SECRET_KEY}".encode()
+    return hmac.new(key, text.encode("utf-8", "replace"), hashlib.sha256).hexdigest()
+
+
+def device_of(request) -> Device:
+    """Where a request comes from, as keyed hashes (no address is stored in the clear).
+
+    The address is the client's as DRF's throttles see it (``EARSHOT_NUM_PROXIES``); the
+    device adds the user agent and accepted languages — features a browser sends on
+    every request and keeps across cookie clearing. It is a **deterrent**: a new
+    address, browser or language setting makes another device, and people behind one
+    address with the same browser share one (an organiser's "new browser" reset of the
+    stopped worker frees it).
+    """
+    address = BaseThrottle().get_ident(request) or ""
+    headers = request.headers
+    features = "\n".join(
+        (address, headers.get("User-Agent", "")[:500], headers.get("Accept-Language", "")[:200])
+    )
+    return Device(
+        address_hash=_keyed("address", address) if address else "",
+        device_hash=_keyed("device", features) if address else "",
+    )
 
 
 def consent_token(worker: Worker) -> str:

@@ -22,11 +22,23 @@ CONSENT_TOKEN = re.compile(r'name="token" value="([^"]+)"')
 
 
 class Browser:
-    """One browser (its own cookies) working on one campaign through the task link."""
+    """One browser (its own cookies) working on one campaign through the task link.
 
-    def __init__(self, campaign: PreferenceCampaign):
+    Each browser is another person's unless told: its own client address (10.x.y.z, from
+    a counter). An attacker's throwaway identities share one ``address`` (and user agent).
+    """
+
+    _people = 0
+
+    def __init__(
+        self, campaign: PreferenceCampaign, *, address: str | None = None, user_agent: str = ""
+    ):
+        if address is None:
+            Browser._people += 1
+            n = Browser._people
+            address = f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
         self.campaign = campaign
-        self.client = Client()
+        self.client = Client(REMOTE_ADDR=address, HTTP_USER_AGENT=user_agent)
         self.base = f"/t/{campaign.token}"
         self.page = None
         self.responses: list = []
@@ -61,6 +73,13 @@ class Browser:
 
     def done(self):
         return self.get(f"{self.base}/done/")
+
+    def end(self):
+        return self.get(f"{self.base}/end/")
+
+    def alive(self, key: str | None = None):
+        """The task page's heartbeat (``static/judging/task.js``)."""
+        return self.post(f"{self.base}/alive/{key or self.key}/", {})
 
     @property
     def key(self) -> str | None:

@@ -229,3 +229,24 @@ def test_the_assessors_page_adds_and_removes_with_messages(client, personas):
     removed = client.post(f"{url}{bea.pk}/remove/", follow=True).content.decode()
     assert "bea no longer judges in" in removed
     assert not campaign.assessors.filter(pk=bea.pk).exists()
+
+
+def test_an_open_campaign_refuses_a_trap_rate_its_work_pool_cannot_serve(crowd_collection):
+    # Issue 22: 12 examples, 1 quiz and 2 work traps, 9 ordinary examples. Trap rate 0.1
+    # needs ceil(9 * 0.1 / 0.9) = 1 work trap, 0.15 needs ceil(1.59) = 2, 0.3 needs
+    # ceil(3.86) = 4 (selectors.crowd_integrity.PoolNeeds): refused while open, as opening
+    # would be; taken while closed, and then opening is refused.
+    campaign = make_campaign(crowd_collection, traps=3, quiz_traps=1, quiz_length=0, trap_rate=0.1)
+    errors = refused(campaign, preference_campaign_update, trap_rate=0.3)
+    assert "has 2 trap questions and needs 4" in " ".join(errors["trap_rate"])
+    campaign.refresh_from_db()
+    assert campaign.trap_rate == 0.1
+    assert preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.15}) == [
+        "trap_rate"
+    ]
+    campaign_open_set(campaign=campaign, is_open=False)
+    assert preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.3}) == [
+        "trap_rate"
+    ]
+    with pytest.raises(ValidationError, match="needs 4"):
+        campaign_open_set(campaign=campaign, is_open=True)

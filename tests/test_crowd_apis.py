@@ -113,6 +113,20 @@ def test_a_campaign_is_created_given_examples_closed_and_reopened(personas, crow
     assert closed.json()["is_open"] is False
     campaign.refresh_from_db()
     assert not campaign.is_open
+    # 4 ordinary examples at the default trap rate 0.1 need ceil(4 * 0.1 / 0.9) = 1 work
+    # trap question (campaign_pool_needs) and the pool has none: not reopened.
+    refused = api.post(f"/api/campaigns/{campaign.pk}/open/", {"is_open": True}, format="json")
+    assert refused.status_code == 400
+    assert "has 0 trap questions and needs 1" in refused.json()["detail"]
+    campaign.refresh_from_db()
+    assert not campaign.is_open
+    example = campaign.examples.filter(trap__isnull=True).order_by("pk").first()
+    marked = api.post(
+        f"/api/campaigns/{campaign.pk}/examples/{example.pk}/trap/",
+        {"accepted_answers": ["a_better"]},
+        format="json",
+    )
+    assert marked.status_code in (200, 201), marked.json()
     api.post(f"/api/campaigns/{campaign.pk}/open/", {"is_open": True}, format="json")
     campaign.refresh_from_db()
     assert campaign.is_open

@@ -35,6 +35,7 @@ TASK_GET_AGAIN = 3  # a reload of the open task (7, then 4 before): worker, task
 ANSWER_POST = 11  # 14, then 13 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
 AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it
+ALIVE_POST = 2  # issue 22's heartbeat of an open task page: the worker, then its lease renewed
 
 
 def started(collection, **options) -> Browser:
@@ -105,3 +106,11 @@ def test_an_audio_range_of_the_task_makes_a_fixed_number_of_statements(
     query_url = next(u for u in browser.audio_urls() if u.endswith("/query"))
     with django_assert_num_queries(AUDIO_GET):
         assert browser.get(query_url, HTTP_RANGE="bytes=0-99").status_code == 206
+
+
+def test_the_task_pages_heartbeat_makes_two_statements(
+    audible_collection, django_assert_num_queries
+):
+    browser = started(audible_collection)
+    with django_assert_num_queries(ALIVE_POST):
+        assert browser.alive().status_code == 204

@@ -98,6 +98,8 @@ def test_a_generic_worker_who_finishes_sees_the_completion_code(client, crowd_co
         key = key_of(client.get(f"/t/{campaign.token}/task/"))
         client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": "both_bad"})
     response = client.get(f"/t/{campaign.token}/task/", follow=True)
+    assert response.redirect_chain[-1][0] == f"/t/{campaign.token}/end/"  # no more tasks
+    response = client.get(f"/t/{campaign.token}/done/")  # the end page's "Finish"
     assert campaign.completion_code in response.content.decode()
 
 

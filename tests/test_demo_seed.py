@@ -31,6 +31,7 @@ from judging.demo.seed import (
 from judging.demo.synth import PEAK_DBFS, SAMPLE_RATE, render, wav_bytes
 from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from judging.roles import is_assessor, is_organiser
+from judging.selectors.crowd_integrity import campaign_pool_needs
 
 MODELS = (Collection, Clip, Query, System, RunEntry, RelevanceJudgment)
 
@@ -310,11 +311,13 @@ def test_it_opens_a_crowd_study_with_trap_questions_and_a_prolific_style_link(me
     assert campaign.examples.filter(source="generator").exists()
     # Issue 12: a quiz pool (revealed in feedback) and a disjoint work pool (never
     # revealed). The default seed's judgments make 10 examples clear-cut (found by
-    # trap_questions_from_judgments): 3 for the quiz, the other 7 for work.
+    # trap_questions_from_judgments): 4 for the quiz, the other 6 for work — as many as
+    # the campaign's settings need (issue 22), so it could be closed and opened again.
     traps = campaign.examples.filter(trap__isnull=False)
-    assert traps.filter(trap__pool="quiz").count() == 3
-    assert traps.filter(trap__pool="work").count() == 7
-    assert campaign.quiz_length == 2 and campaign.listening_check
+    assert traps.filter(trap__pool="quiz").count() == 4
+    assert traps.filter(trap__pool="work").count() == 6
+    assert campaign.quiz_length == 1 and campaign.listening_check
+    assert campaign_pool_needs(campaign=campaign).problems == []
     link = demo_task_link(worker="w1")
     assert link.startswith(campaign.task_link()) and "PROLIFIC_PID=w1" in link
 

@@ -125,10 +125,11 @@ def world(personas, settings, tmp_path) -> World:
     settings = {
         "name": "Study 2", "instructions": "Listen.", "consent_text": "Agree.",
         "answers_per_example": 2, "max_answers_per_worker": 20, "quiz_length": 1,
-        "trap_rate": 0.2, "trust_threshold": 0.6, "min_trap_answers": 2,
+        "trap_rate": 0.1, "trust_threshold": 0.6, "min_trap_answers": 2,
         "completion_code": "DONE1", "screen_out_code": "OUT1", "listening_check": "on",
         "min_clips_per_list": 1, "min_seconds_on_task": 5, "fast_answer_seconds": 10,
-        "stop_after_fast_answers": 0,
+        "stop_after_fast_answers": 0, "min_work_answers": 1, "trust_check_every": 10,
+        "bonus_per_answer": "0",
     }  # fmt: skip
     active = Worker.objects.create(campaign=p, platform="generic", platform_id="w-on", seed=1,
                                    browser_key="k1")  # fmt: skip
@@ -170,6 +171,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:preference_campaign", "GET", f"{pp}/", "read", 200),
         Url("judging:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
         Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
+        Url("judging:preference_campaign_approvals_csv", "GET", f"{pp}/approvals.csv", "read", 200),
         Url("judging:preference_campaign_workers", "GET", f"{pp}/workers/?status=stopped", "read", 200),
         Url("judging:preference_campaign_answers", "GET", f"{pp}/answers/?fast=1", "read", 200),
         Url("judging:job", "GET", f"{j}/", "read", 200),
@@ -271,6 +273,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
         Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
         Url("api:worker_list", "GET", f"{a}/campaigns/{p.pk}/workers/", "read", 200),
+        Url("api:approval_list", "GET", f"{a}/campaigns/{p.pk}/approvals/", "read", 200),
         Url("api:trap_list", "GET", f"{a}/campaigns/{p.pk}/traps/", "read", 200),
         # --- API: write ---
         Url("api:clip_create", "POST", f"{a}/collections/{c.pk}/clips/create/", "write", 201, {"clips": [{"external_id": "new1"}]}),
@@ -331,7 +334,8 @@ NOT_IN_THE_MATRIX = {
     "home", "login", "logout", "judging:clip_audio", "judging:invitation",
     "judging:assignment_next", "judging:assignment", "judging:judgment_save",
     "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
-    "judging:task_done", "judging:task_audio", "judging:assignment_audio",
+    "judging:task_done", "judging:task_audio", "judging:assignment_audio", "judging:task_alive",
+    "judging:task_end",
     "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from judging.models import PreferenceTask, Worker
+from judging.models import Example, PreferenceTask, Worker
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
 from judging.services.crowd.workers import Arrival, worker_arrive, worker_consent
@@ -111,7 +111,7 @@ def test_a_stale_task_gives_its_slot_back_but_stays_with_its_worker(crowd_collec
     campaign = make_campaign(crowd_collection, traps=0)
     worker = arrive(campaign)
     task = task_serve(worker=worker)
-    PreferenceTask.objects.filter(pk=task.pk).update(served_at=timezone.now() - timedelta(hours=1))
+    PreferenceTask.objects.filter(pk=task.pk).update(alive_at=timezone.now() - timedelta(minutes=4))
     other = arrive(campaign, "w2")
     served = answer_all(other)
     assert task.example_id in {t.example_id for t in served}
@@ -119,3 +119,27 @@ def test_a_stale_task_gives_its_slot_back_but_stays_with_its_worker(crowd_collec
     answer_submit(worker=worker, key=task.key, choice="a_better")
     task.example.refresh_from_db()
     assert task.example.slots_taken == 2
+
+
+def test_an_example_held_only_by_a_long_open_task_is_served_beyond_redundancy(crowd_collection):
+    # Issue 22 (no hoarding): every slot leased, nothing else left. A task served just now
+    # (someone answering) keeps its example; one open longer than TASK_BEYOND_AFTER (2 min)
+    # does not, so the other worker is served it as a second answer rather than idling.
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    campaign = make_campaign(crowd_collection, traps=0, answers_per_example=1)
+    holder = arrive(campaign)
+    held = task_serve(worker=holder)
+    other = arrive(campaign, "w2")
+    served = answer_all(other)
+    assert held.example_id not in {t.example_id for t in served}
+    assert len(served) == campaign.examples.count() - 1
+    PreferenceTask.objects.filter(pk=held.pk).update(
+        served_at=timezone.now() - timedelta(minutes=5)
+    )
+    late = arrive(campaign, "w3")
+    [beyond] = answer_all(late)  # every other example has its answer
+    assert beyond.example_id == held.example_id
+    assert Example.objects.get(pk=held.example_id).slots_taken == 2

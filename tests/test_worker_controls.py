@@ -153,8 +153,9 @@ def test_forgive_exclude_reinstate_and_count_again_keep_everything_consistent(
 
 def test_the_fast_answer_rule_stops_a_worker_after_that_many_fast_answers(crowd_collection):
     campaign = make_campaign(
-        crowd_collection, traps=0, fast_answer_seconds=10, stop_after_fast_answers=3
-    )
+        crowd_collection, traps=0, fast_answer_seconds=10, stop_after_fast_answers=3,
+        trust_check_every=1,  # a checkpoint after every answer (tests/test_worker_trust_update.py)
+    )  # fmt: skip
     worker = arrive(campaign, "speedy")
     for expected in (Worker.ACTIVE, Worker.ACTIVE, Worker.STOPPED):
         task = task_serve(worker=worker)

@@ -94,14 +94,15 @@ class CampaignForm(forms.ModelForm):
             "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
             "min_trap_answers", "completion_code", "screen_out_code", "is_open",
             "listening_check", "min_clips_per_list", "min_seconds_on_task",
-            "fast_answer_seconds", "stop_after_fast_answers",
+            "fast_answer_seconds", "stop_after_fast_answers", "min_work_answers",
+            "trust_check_every", "per_worker_codes", "bonus_per_answer",
         ]  # fmt: skip
         labels = PREFERENCE_LABELS
         help_texts = PREFERENCE_HELP
 
     OPTIONAL_NUMBERS = (
         "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",
-        "stop_after_fast_answers",
+        "stop_after_fast_answers", "min_work_answers", "trust_check_every", "bonus_per_answer",
     )  # fmt: skip
     """Left empty, these take the model's default."""
 

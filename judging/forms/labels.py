@@ -20,6 +20,10 @@ PREFERENCE_LABELS = {
     "min_seconds_on_task": "Listening check: seconds on each task at least",
     "fast_answer_seconds": "Flag answers faster than (seconds)",
     "stop_after_fast_answers": "Stop a worker after this many fast answers (0: never)",
+    "min_work_answers": "Answers after the quiz before the completion code",
+    "trust_check_every": "Stop for low trust only every this many work answers",
+    "per_worker_codes": "A completion code per worker (not on Prolific)",
+    "bonus_per_answer": "Recommended bonus per answer beyond that minimum",
 }
 
 RELEVANCE_LABELS = {

@@ -9,12 +9,19 @@ worker pages never read. Trap questions come in two pools: the **quiz** pool (sh
 first, with feedback: workers learn from them, so they are not secret) and the **work**
 pool (mixed in without feedback, never shown in the quiz), after CrowdFlower/Appen's
 quiz mode and work mode (thesis §3.2.2).
+
+This module is long because the crowd's six models belong together: their constraints,
+counters and docs refer to one another (a task's slot is its example's, an answer's flags
+follow its worker's status), and reading them side by side is how they are checked.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -77,7 +84,9 @@ class PreferenceCampaign(models.Model):
         default=(
             "This study collects your opinion on music similarity for research. We store "
             "your platform id, your answers, optional comments and how long each answer "
-            "took. No other personal data is collected. You may stop at any time."
+            "took, and a coded fingerprint of your network address and browser (not the "
+            "address itself), so that one person cannot take part under several ids. No "
+            "other personal data is collected. You may stop at any time."
         ),
     )
     list_length = models.PositiveSmallIntegerField(default=5, help_text="k clips per list")
@@ -134,6 +143,27 @@ class PreferenceCampaign(models.Model):
         blank=True,
         help_text="The file the answers were imported from, if any (judging.importers.answers).",
     )
+    min_work_answers = models.PositiveSmallIntegerField(
+        default=1,
+        help_text="The completion code is earned only after this many answers outside the "
+        "quiz: a worker who only took the quiz has done no work.",
+    )
+    trust_check_every = models.PositiveSmallIntegerField(
+        default=10,
+        help_text="Low trust and fast answers stop a worker only at the end of the quiz, "
+        "after every this many work answers, and at the end: never right after the answer "
+        "that caused it, so being stopped does not tell which answer was a missed trap.",
+    )
+    per_worker_codes = models.BooleanField(
+        default=False,
+        help_text="Give each worker their own completion code (Mechanical Turk and generic "
+        "links; Prolific takes one code per study), listed in the approvals export.",
+    )
+    bonus_per_answer = models.DecimalField(
+        max_digits=6, decimal_places=2, default=0,
+        help_text="Recommended bonus per work answer beyond that minimum, in the "
+        "study's currency (approvals export); 0 recommends none.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -154,6 +184,12 @@ class PreferenceCampaign(models.Model):
             models.CheckConstraint(
                 condition=~Q(completion_code=F("screen_out_code")),
                 name="campaign_codes_differ",
+            ),
+            models.CheckConstraint(
+                condition=Q(trust_check_every__gte=1), name="campaign_trust_check_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(bonus_per_answer__gte=0), name="campaign_bonus_not_negative"
             ),
         ]
 
@@ -294,6 +330,16 @@ class Worker(models.Model):
     assignment_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     hit_id = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     turk_submit_to = models.URLField(blank=True)
+    address_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Keyed hash of the client address it arrived from (the cap on new ids per "
+        "address and hour, EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR).",
+    )  # fmt: skip
+    device_hash = models.CharField(
+        max_length=64, blank=True, editable=False,
+        help_text="Keyed hash of stable request features of the device it arrived from: a "
+        "stopped worker's device cannot start again under a new id (a deterrent, not proof).",
+    )  # fmt: skip
     seed = models.BigIntegerField(help_text="Seeds this worker's example order and sides.")
     browser_key = models.CharField(
         max_length=64, blank=True, editable=False,
@@ -343,9 +389,27 @@ class Worker(models.Model):
                 name="worker_stop_reason_only_when_stopped",
             ),
         ]
+        indexes = [
+            # New ids per client address in the last hour, and a stopped worker's device
+            # arriving again (worker_arrive): both read on every arrival.
+            models.Index(fields=["campaign", "address_hash", "created_at"], name="worker_address"),
+            models.Index(fields=["campaign", "device_hash"], name="worker_device"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.get_platform_display()} {self.platform_id}"
+
+    def completion_code_shown(self) -> str:
+        """The completion code this worker is shown when they earned it: the campaign's,
+        or with ``per_worker_codes`` (not on Prolific, which takes one code per study) the
+        campaign's followed by 8 characters keyed to the worker with the project's
+        secret, so a code cannot be passed on or made up (the approvals export lists it)."""
+        campaign = self.campaign
+        if not campaign.per_worker_codes or self.platform == self.PROLIFIC:
+            return campaign.completion_code
+        key = f"earshot.crowd.code.{settings.SECRET_KEY}".encode()
+        own = hmac.new(key, f"{campaign.token}:{self.pk}".encode(), hashlib.sha256)
+        return f"{campaign.completion_code}-{own.hexdigest()[:8].upper()}"
 
     @property
     def trap_missed(self) -> int:
@@ -375,6 +439,11 @@ class PreferenceTask(models.Model):
     swapped = models.BooleanField(help_text="List b is shown as A (and list a as B).")
     is_quiz = models.BooleanField(default=False)
     served_at = models.DateTimeField()
+    alive_at = models.DateTimeField(
+        null=True,
+        help_text="When the task's page last said it was open (served, then its heartbeat): "
+        "the lease on the example's slot ends TASK_HEARTBEAT_LEASE after it.",
+    )
     answered_at = models.DateTimeField(null=True, blank=True)
     released = models.BooleanField(default=False)
 
@@ -390,13 +459,13 @@ class PreferenceTask(models.Model):
             ),
         ]
         indexes = [
-            # Serving gives back the slots of stale open tasks when nothing else is left
-            # (tasks_release_stale): this finds them among the open ones instead of
-            # scanning every task.
+            # Serving gives back the slots of open tasks whose page went silent when
+            # nothing else is left (tasks_release_stale): this finds them among the open
+            # ones instead of scanning every task.
             models.Index(
-                fields=["served_at"],
+                fields=["alive_at"],
                 condition=Q(answered_at__isnull=True, released=False),
-                name="task_open_unreleased",
+                name="task_open_alive",
             ),
         ]
 

@@ -10,5 +10,6 @@ Everything is re-exported here, so ``from judging import selectors`` then
 from judging.selectors.access import *  # noqa: F403
 from judging.selectors.collections import *  # noqa: F403
 from judging.selectors.crowd import *  # noqa: F403
+from judging.selectors.crowd_integrity import *  # noqa: F403
 from judging.selectors.relevance import *  # noqa: F403
 from judging.selectors.sources import *  # noqa: F403

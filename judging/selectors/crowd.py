@@ -377,13 +377,19 @@ def campaign_worker(*, campaign: PreferenceCampaign, worker_id: int) -> Worker:
 
 
 def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQuestion]:
-    """Trap questions with how often they were answered and missed."""
+    """Trap questions with how often they were answered and missed, and their exposure:
+    ``shown``, the workers they were served to (issue 22: a work-pool trap question is
+    shown to no more workers than an ordinary example, ``answers_per_example``, give or
+    take the slots given back)."""
     return (
         TrapQuestion.objects.filter(example__campaign=campaign)
         .select_related("example__query__clip")
         .annotate(
-            seen=Count("example__answers"),
-            missed=Count("example__answers", filter=Q(example__answers__correct=False)),
+            seen=Count("example__answers", distinct=True),
+            missed=Count(
+                "example__answers", filter=Q(example__answers__correct=False), distinct=True
+            ),
+            shown=Count("example__tasks", distinct=True),
         )
         .order_by("-missed", "pk")
     )

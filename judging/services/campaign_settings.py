@@ -25,6 +25,7 @@ from django.db.models import Count, Max, Q
 from judging import handoff
 from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
 from judging.roles import is_assessor
+from judging.selectors.crowd_integrity import campaign_pool_needs
 from judging.services.crowd.trust import worker_trust_update
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
 
@@ -45,6 +46,10 @@ PREFERENCE_SETTINGS = (
     "min_seconds_on_task",
     "fast_answer_seconds",
     "stop_after_fast_answers",
+    "min_work_answers",
+    "trust_check_every",
+    "per_worker_codes",
+    "bonus_per_answer",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
@@ -117,6 +122,14 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             f"{values['quiz_length']} would be quiz questions, leaving no real work: make "
             "the quiz shorter than the cap per worker."
         )
+    work = values["max_answers_per_worker"] - values["quiz_length"]
+    if "quiz_length" not in errors and values.get("min_work_answers", 0) > work:
+        errors["min_work_answers"] = (
+            f"Workers answer at most {work} tasks after the quiz, so the completion code "
+            f"could never be earned with {values['min_work_answers']}: ask for at most {work}."
+        )
+    if values.get("trust_check_every", 1) < 1:
+        errors["trust_check_every"] = "Check trust at least every 1 work answer."
     if values["quiz_length"] == 0 and values["min_trap_answers"] < 1:
         errors["min_trap_answers"] = (
             "Without a quiz, trust is judged after this many trap answers: at least 1."
@@ -149,7 +162,9 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     """Apply ``changes`` (field → value) to the campaign's settings; returns the fields changed.
 
     Raises :class:`ValidationError` (a dict by field) and writes nothing when a value is
-    wrong. If trust settings changed, every worker's trust is decided again.
+    wrong, or when an open campaign's new trap rate or quiz length would need more trap
+    questions than its pools hold (as :func:`campaign_open_set` would refuse to open
+    it). If trust settings changed, every worker's trust is decided again.
     """
     values = _checked(campaign, changes, PREFERENCE_SETTINGS)
     errors = preference_settings_errors({**values, "list_length": campaign.list_length})
@@ -161,6 +176,14 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     others = PreferenceCampaign.objects.filter(collection_id=campaign.collection_id)
     if "name" in changed and others.filter(name=values["name"]).exclude(pk=campaign.pk).exists():
         raise ValidationError({"name": f"The collection has a campaign named {values['name']!r}."})
+    if campaign.is_open and {"trap_rate", "quiz_length"} & set(changed):
+        before = campaign_pool_needs(campaign=campaign)
+        after = campaign_pool_needs(
+            campaign=campaign, trap_rate=values["trap_rate"], quiz_length=values["quiz_length"]
+        )
+        if after.worse_than(before):  # issue 22: the rule of opening holds while open
+            field = "trap_rate" if "trap_rate" in changed else "quiz_length"
+            raise ValidationError({field: " ".join(after.problems)})
     for field in changed:
         setattr(campaign, field, values[field])
     try:
@@ -307,7 +330,16 @@ def _slots_set(campaign: RelevanceCampaign, per_query: int) -> None:
 
 
 def campaign_open_set(*, campaign: RelevanceCampaign | PreferenceCampaign, is_open: bool) -> bool:
-    """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed."""
+    """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed.
+
+    A preference campaign whose trap pools are too small for its settings is not opened
+    (:func:`~judging.selectors.crowd.campaign_pool_needs`, issue 22): the message says
+    how many trap questions it needs.
+    """
+    if is_open and isinstance(campaign, PreferenceCampaign):
+        problems = campaign_pool_needs(campaign=campaign).problems
+        if problems:
+            raise ValidationError(" ".join(problems))
     changed = type(campaign).objects.filter(pk=campaign.pk).exclude(is_open=is_open)
     with transaction.atomic():
         if not changed.update(is_open=is_open):

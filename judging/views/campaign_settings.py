@@ -74,7 +74,12 @@ def preference_campaign_settings(request, pk: int):
 
 def _open_set(request, campaign, settings_page: str):
     is_open = request.POST.get("is_open") == "1"
-    if campaign_open_set(campaign=campaign, is_open=is_open):
+    try:
+        changed = campaign_open_set(campaign=campaign, is_open=is_open)
+    except ValidationError as refused:  # a preference campaign's trap pools are too small
+        messages.error(request, " ".join(refused.messages))
+        return redirect(settings_page, campaign.pk)
+    if changed:
         messages.success(request, f"“{campaign}” is {'open' if is_open else 'closed'}.")
     return redirect(settings_page, campaign.pk)
 

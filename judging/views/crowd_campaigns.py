@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
+from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -94,6 +95,7 @@ def campaign_detail(request, pk: int):
         "workers": rows,
         "traps": selectors.campaign_trap_questions(campaign=campaign),
         "quiz_pool": selectors.campaign_quiz_target(campaign=campaign),
+        "pool_needs": selectors.campaign_pool_needs(campaign=campaign),
         "pair_form": SystemPairForm(collection=campaign.collection),
         "csv_form": ExamplesCsvForm(),
     }
@@ -271,3 +273,16 @@ def trap_contest(request, pk: int, trap_pk: int):
 @organiser_required
 def campaign_answers_csv(request, pk: int):
     return exports.campaign_answers_csv(campaign=_own(request, pk, need="read"))
+
+
+@require_GET
+@organiser_required
+def campaign_approvals_csv(request, pk: int):
+    """Who to approve, reject and pay a bonus (``?layout=``: ``exports.APPROVALS_LAYOUTS``)."""
+    campaign = _own(request, pk, need="read")
+    layout = request.GET.get("layout", "full")
+    if layout not in exports.APPROVALS_LAYOUTS:
+        return HttpResponseBadRequest(
+            f"layout: {layout[:40]!r} is not one of {', '.join(exports.APPROVALS_LAYOUTS)}."
+        )
+    return exports.campaign_approvals_csv(campaign=campaign, layout=layout)

@@ -2,13 +2,20 @@
 
 arrive (platform ids in the query string; binds the worker to this browser's cookie)
 → consent → task (GET shows the current task, POST answers it; its audio comes from
-URLs made for that task) → [quiz feedback] → … → done.
+URLs made for that task; while it is open the page beats ``alive``) → [quiz feedback]
+→ … → end (no more tasks) → done.
+
+**End** is one page, the same for every worker with nothing more to do — whether they
+ran out of work or were stopped at a trust checkpoint (issue 22: no oracle) — with a
+button to finish (done) and one to look for more tasks.
 
 Done is earned: the completion code (a Prolific page that shows it, with a copy
 button, then redirects; Mechanical Turk's submit form; or the code on the page) goes
-only to a worker who consented, answered, and has nothing left to do (the cap is
-reached, no example is left, or the campaign closed). A stopped worker gets the
-screen-out page; anyone else is sent back to their task.
+only to a worker who consented, gave at least the campaign's ``min_work_answers``
+answers outside the quiz (so never to one who only took the quiz, or failed it), and
+has nothing left to do (the cap is reached, no example is left, or the campaign
+closed). A stopped worker gets the screen-out page; anyone else is sent back to their
+task.
 
 CSRF: these pages run inside Mechanical Turk's iframe, where the CSRF cookie is not
 sent, so they are exempt from Django's CSRF check. Forged posts are still useless: an
@@ -27,12 +34,12 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponseBadRequest
+from django.http import Http404, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_POST
 
 from judging import selectors
 from judging.audio import file_range_response
@@ -40,12 +47,23 @@ from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, COMMENT_MAX_LENGTH, choice_as_stored
 from judging.services.crowd.answers import ListenFirst, answer_submit
-from judging.services.crowd.tasks import TaskError, task_is_live, task_serve
-from judging.services.crowd.workers import ArrivalRefused, worker_arrive, worker_consent
+from judging.services.crowd.tasks import (
+    TASK_HEARTBEAT_SECONDS,
+    TaskError,
+    task_alive,
+    task_is_live,
+    task_serve,
+)
+from judging.services.crowd.workers import (
+    ArrivalRefused,
+    worker_arrive,
+    worker_consent,
+)
 from judging.services.listening import audio_served_record
 from judging.worker_session import (
     consent_token,
     consent_token_valid,
+    device_of,
     mturk_submit_origins,
     worker_cookie_set,
     worker_from_request,
@@ -100,6 +118,18 @@ REFUSALS = {
         "Someone already took part in this study from this browser, and the study "
         "ended for them. It cannot be started again here under another id.",
     ),
+    ArrivalRefused.OTHER_ID: (
+        "This browser is already taking part in this study under another id",
+        "This browser is working on this study for another participant id, and that "
+        "session goes on: please finish it first. If the study link you opened is yours "
+        "and this is a shared computer, use another browser profile, or contact the "
+        "researcher through your platform.",
+    ),
+    ArrivalRefused.TOO_MANY_IDS: (
+        "Too many new participants from your network",
+        "Too many people have started this study from your network in the last hour. "
+        "Please try again in an hour, or contact the researcher through your platform.",
+    ),
     ArrivalRefused.STOPPED: (
         "This study has ended for this id",
         "The study already ended for this id, in the browser where it was started; it "
@@ -133,11 +163,17 @@ def task_arrive(request, campaign, browser_worker):
     if not campaign.is_open and not known:
         return render(request, "judging/task_closed.html", {"campaign": campaign}, status=410)
     try:
-        worker = worker_arrive(campaign=campaign, arrival=arrival, browser_worker=browser_worker)
+        worker = worker_arrive(
+            campaign=campaign,
+            arrival=arrival,
+            browser_worker=browser_worker,
+            device=device_of(request),
+        )
     except ArrivalRefused as refused:
         heading, text = REFUSALS[refused.reason]
         context = {"campaign": campaign, "heading": heading, "text": text}
-        return render(request, "judging/task_refused.html", context, status=409)
+        status = 429 if refused.reason == ArrivalRefused.TOO_MANY_IDS else 409
+        return render(request, "judging/task_refused.html", context, status=status)
     response = redirect("judging:task_consent", campaign.token)
     worker_cookie_set(response, request, worker)
     return response
@@ -176,14 +212,14 @@ def task(request, campaign, worker):
             except ListenFirst as error:
                 refusal = " ".join(error.messages)
             except (TaskError, ValidationError):
-                return redirect("judging:task_done", campaign.token)
+                return redirect("judging:task_end", campaign.token)
             else:
                 if answer.task.is_quiz:
                     return redirect("judging:task_feedback", campaign.token, answer.task.key)
                 return redirect("judging:task", campaign.token)
     served = task_serve(worker=worker, campaign_open=campaign.is_open)
     if served is None:
-        return redirect("judging:task_done", campaign.token)
+        return redirect("judging:task_end", campaign.token)
     if form is not None and form.data.get("key") != served.key:
         form, refusal = None, ""  # it answered another task: this one is shown as new
     shown = selectors.task_for_worker(task=served)
@@ -203,6 +239,8 @@ def task(request, campaign, worker):
         "comment": typed.get("comment", ""),
         "comment_max_length": COMMENT_MAX_LENGTH,
         "audio_base": audio_url.removesuffix("query"),
+        "alive_url": reverse("judging:task_alive", args=(campaign.token, served.key)),
+        "alive_seconds": TASK_HEARTBEAT_SECONDS,
         "refusal": refusal,
         "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
     }
@@ -229,6 +267,25 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     if sent is not None:
         audio_served_record(clip=clip, size=heard.size, byte_range=sent, task=served)
     return response
+
+
+@require_POST
+@task_page
+def task_alive_view(request, campaign, worker, key: str):
+    """The task page's heartbeat: its task is still on screen, its lease starts again.
+
+    204, or 404 for a task that is not the browser's worker's open task."""
+    if worker is None or not task_alive(worker=worker, key=key):
+        raise Http404("No such open task.")
+    return HttpResponse(status=204)
+
+
+@require_GET
+@task_page
+def task_end(request, campaign, worker):
+    """No more tasks: the same page for every worker (see the module doc)."""
+    _worker_or_403(worker)
+    return render(request, "judging/task_end.html", {"campaign": campaign})
 
 
 @task_page
@@ -272,7 +329,12 @@ def task_done(request, campaign, worker):
     if worker.answer_count == 0:  # nothing was left to do before they did anything
         campaign.refresh_from_db(fields=["is_open"])
         return render(request, "judging/task_nothing_to_do.html", {"campaign": campaign})
-    code = campaign.completion_code
+    work_answers = selectors.worker_work_answers(worker=worker)
+    if work_answers < campaign.min_work_answers:  # e.g. the quiz alone, then nothing left
+        campaign.refresh_from_db(fields=["is_open"])
+        context = {"campaign": campaign, "work_answers": work_answers, "too_few": True}
+        return render(request, "judging/task_nothing_to_do.html", context)
+    code = worker.completion_code_shown()
     context = {"campaign": campaign, "worker": worker, "code": code}
     if worker.platform == Worker.PROLIFIC:
         context["prolific_url"] = _prolific_url(code)

@@ -29,3 +29,19 @@ document.addEventListener("play", (event) => {
     if (audio !== event.target) audio.pause();
   }
 }, true);
+
+// The heartbeat: while this page is open it tells the server every few seconds, so the
+// task keeps its place; a page closed or left silent gives it back after a few minutes
+// (judging.services.crowd.tasks.TASK_HEARTBEAT_LEASE). It stops once the task is gone.
+const aliveUrl = form.dataset.aliveUrl;
+const aliveSeconds = Number(form.dataset.aliveSeconds);
+if (aliveUrl && aliveSeconds > 0) {
+  const beat = setInterval(async () => {
+    try {
+      const response = await fetch(aliveUrl, { method: "POST", credentials: "same-origin" });
+      if (response.status === 404) clearInterval(beat);
+    } catch {
+      // offline for a moment: the next beat tries again
+    }
+  }, aliveSeconds * 1000);
+}

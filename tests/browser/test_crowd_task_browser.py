@@ -6,6 +6,7 @@ on: the worker plays the query and a clip of each list, as the campaign asks.
 """
 
 import re
+from datetime import timedelta
 from urllib.parse import parse_qs
 
 import pytest
@@ -58,6 +59,12 @@ def listen(page) -> None:
         )
 
 
+def finish(page) -> None:
+    """The end page, the same for everyone with nothing more to do (issue 22), then Finish."""
+    expect(page.get_by_role("heading", name="No more tasks for you")).to_be_visible()
+    page.get_by_role("link", name="Finish the study").click()
+
+
 def start(page, link: str) -> None:
     page.goto(link)
     page.get_by_label("I have read the information above and agree to take part").check()
@@ -86,7 +93,8 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
     page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=pp1&STUDY_ID=st1&SESSION_ID=se1")
     expect(page.get_by_role("heading", name="Before you start")).to_be_visible()
     expect(page.get_by_text("This study collects your opinion")).to_be_visible()
-    # Fix the worker's random draws: quiz at tasks 1–2, examples at 3–5, a trap at 6.
+    # Fix the worker's random draws: quiz at tasks 1–2, examples at 3–5, a trap at 6
+    # (later, the remaining traps come when the examples run out).
     seed = seed_with_traps_at({6}, rate=0.5, upto=6)
     Worker.objects.filter(platform_id="pp1").update(seed=seed)
     page.get_by_label("I have read the information above and agree to take part").check()
@@ -119,10 +127,13 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
         shown += 1
     worker = Worker.objects.get(platform_id="pp1")
     assert worker.status == Worker.STOPPED
+    finish(page)  # no oracle: stopped at a checkpoint, told only when finishing
     expect(page.get_by_role("heading", name="Thank you for your time")).to_be_visible()
     assert page.get_by_label("Screen-out code").inner_text() == "OUT-999"
     assert "DONE-777" not in page.content()
-    assert shown == 4  # three examples (mouse, keyboard, mouse), then the missed trap
+    # Every work task: the 6 ordinary examples and the 4 work traps (each for one worker);
+    # the first checkpoint (trust_check_every, 10) is the last of them: 2 of 6 right.
+    assert shown == 10
     assert Answer.objects.filter(worker=worker).count() == shown + 2
     assert not Answer.objects.filter(worker=worker, excluded=False).exists()
 
@@ -152,6 +163,7 @@ def test_a_prolific_worker_who_reaches_the_cap_sees_the_code_copies_it_and_is_se
     for i in range(3):
         expect(page.get_by_text(f"Task {i + 1} of at most 3")).to_be_visible()
         (choose_with_keyboard if i % 2 else choose_with_mouse)(page, "both_good")
+    finish(page)
     # The code is on the page before anything else happens, with a copy button and a link.
     expect(page.get_by_role("heading", name="Thank you!")).to_be_visible()
     expect(page.get_by_label("Completion code")).to_have_text("DONE-123")
@@ -177,6 +189,7 @@ def test_when_the_redirect_to_prolific_fails_the_code_is_still_there(
     )
     start(page, f"/t/{campaign.token}/?PROLIFIC_PID=pp3&STUDY_ID=st1&SESSION_ID=se3")
     choose_with_mouse(page, "a_better")
+    finish(page)
     expect(page.get_by_label("Completion code")).to_have_text("DONE-456")
     page.wait_for_timeout(2500)  # the redirect was tried, and failed
     if "/done/" not in page.url:
@@ -254,6 +267,7 @@ def test_an_mturk_worker_previews_accepts_listens_answers_and_the_assignment_is_
         listen(page)
         page.wait_for_timeout(1000)
         choose_with_mouse(page, "a_better")
+    finish(page)
     page.get_by_role("heading", name="HIT submitted").wait_for()
     [request] = posted
     assert request.method == "POST"
@@ -271,5 +285,20 @@ def test_a_generic_worker_listens_answers_and_sees_the_completion_code(page, aud
         listen(page)
         page.wait_for_timeout(1000)
         choose_with_keyboard(page, "both_good")
+    finish(page)
     expect(page.get_by_label("Completion code")).to_have_text("GEN-42")
     assert not page.get_by_role("link", name="return to Prolific now").count()
+
+
+def test_an_open_task_page_beats_so_its_lease_goes_on(page, crowd_collection, monkeypatch):
+    # The page's script posts to the task's alive URL every TASK_HEARTBEAT_SECONDS (45 s;
+    # 1 s here), and each beat moves the task's alive_at: its slot stays leased.
+    monkeypatch.setattr(crowd_tasks, "TASK_HEARTBEAT_SECONDS", 1)
+    campaign = make_campaign(crowd_collection, traps=0)
+    start(page, f"/t/{campaign.token}/?worker=beat-1")
+    task = current_task(page)
+    PreferenceTask.objects.filter(pk=task.pk).update(alive_at=task.served_at - timedelta(hours=1))
+    with page.expect_response(lambda r: "/alive/" in r.url and r.status == 204):
+        pass
+    task.refresh_from_db()
+    assert task.alive_at >= task.served_at

@@ -16,9 +16,21 @@ from django.utils import timezone
 from judging import sql
 from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.selectors.crowd import campaign_quiz_target
+from judging.services.crowd.trust import worker_trust_update
 
 TASK_LEASE = timedelta(minutes=30)
-"""An unanswered task holds its example's redundancy slot this long."""
+"""A task on screen when its campaign closes can still be answered this long after it
+was served."""
+
+TASK_HEARTBEAT_LEASE = timedelta(minutes=3)
+"""An unanswered task holds its example's redundancy slot until its page has been silent
+this long: the task page beats every :data:`TASK_HEARTBEAT_SECONDS` while it is open
+(``static/judging/task.js`` → :func:`task_alive`), so a worker who holds a task without
+looking at it holds its slot for minutes, not for the half-hour lease of before (issue 22:
+identities holding one task each took every slot)."""
+
+TASK_HEARTBEAT_SECONDS = 45
+"""How often an open task page says it is still open (handed to the page's script)."""
 
 _UNLIMITED = 2**31 - 1
 _CANDIDATES = 20
@@ -66,10 +78,21 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     worker. Both kinds of candidates are always looked up, so serving a trap question
     costs the same as serving any example.
 
-    Slots held by tasks left unanswered longer than :data:`TASK_LEASE` are given back
-    (:func:`tasks_release_stale`) when nothing else can be served: until then such an
-    example only counts as one answer more when ordering by least answered, and a task
-    page does not scan the campaign for them every time (issue 14).
+    Trap questions of the work pool take redundancy slots as any example does, so a
+    trap question is shown to no more workers than an ordinary example (issue 22:
+    sighting counts across identities no longer single them out); quiz questions are
+    shown to every worker, from a pool large enough that each sees a small share of it
+    (:func:`~judging.selectors.crowd_integrity.campaign_pool_needs`).
+
+    Slots held by tasks whose page has been silent longer than
+    :data:`TASK_HEARTBEAT_LEASE` are given back (:func:`tasks_release_stale`) when
+    nothing else can be served: until then such an example only counts as one answer
+    more when ordering by least answered, and a task page does not scan the campaign for
+    them every time (issue 14). If every slot is still leased, an example that still
+    lacks answers, its slots held by tasks open longer than :data:`TASK_BEYOND_AFTER`, is
+    served beyond its redundancy rather than leaving the worker idle.
+    A worker who ran out of work reaches a trust checkpoint
+    (:func:`~judging.services.crowd.trust.worker_trust_update`) before being finished.
 
     A closed campaign serves nothing new: only the task already on screen, while its
     lease lasts (:func:`task_is_live`). ``campaign_open`` is the campaign's state when
@@ -100,12 +123,33 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
         except _NothingToServe:
             if not released:
                 released = True
-                if tasks_release_stale(campaign=campaign, older_than=now - TASK_LEASE):
+                if tasks_release_stale(campaign=campaign, older_than=now - TASK_HEARTBEAT_LEASE):
                     continue  # slots came back: try again
+            worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
+            try:
+                with transaction.atomic():
+                    return _serve_new(worker, campaign, beyond=True)
+            except (IntegrityError, _NothingToServe):
+                pass
+            worker_trust_update(worker=worker, checkpoint=True)  # the end is a checkpoint
             Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
             worker.refresh_from_db(fields=["status"])
             return _open_task(worker)
     return _open_task(worker)
+
+
+def task_alive(*, worker: Worker, key: str) -> bool:
+    """The worker's open task with ``key`` is still on screen: its lease starts again.
+
+    One statement; ``False`` for a task that is not theirs, answered, or released.
+    """
+    return bool(
+        sql.run(
+            "UPDATE judging_preferencetask SET alive_at = %s WHERE worker_id = %s AND key = %s "
+            "AND answered_at IS NULL AND NOT released",
+            (sql.param(timezone.now()), worker.pk, key),
+        )
+    )
 
 
 def task_is_live(task: PreferenceTask, *, now=None, campaign_open: bool | None = None) -> bool:
@@ -139,27 +183,48 @@ _UNSEEN = (
 """The campaign's examples the worker has not been served (parameters: campaign, worker)."""
 
 
-def _candidates(worker: Worker, campaign: PreferenceCampaign, pool: str) -> tuple[list, list]:
-    """Up to :data:`_CANDIDATES` unseen trap questions of ``pool`` (in the worker's order)
-    and as many unseen examples that are not trap questions and have a slot left (least
-    answered first, then the worker's order), in one statement: both are always looked
-    up, so serving a trap question costs the same as serving any example."""
+TASK_BEYOND_AFTER = timedelta(minutes=2)
+"""A task open longer than this (a slow worker, or one holding it while its page beats) no
+longer keeps its example from being served beyond redundancy to a worker who would
+otherwise idle; a task served more recently still does (a worker answering now)."""
+
+_ANSWERS_LEFT = (
+    "(SELECT COUNT(*) FROM judging_answer a WHERE a.example_id = e.id AND NOT a.excluded) "
+    "+ (SELECT COUNT(*) FROM judging_preferencetask h WHERE h.example_id = e.id "
+    "AND h.answered_at IS NULL AND NOT h.released AND h.served_at >= %s) < %s"
+)
+"""The example still lacks answers (redundancy not met) counting only tasks served within
+:data:`TASK_BEYOND_AFTER` as taking a slot (parameters: that time, the redundancy)."""
+
+
+def _candidates(
+    worker: Worker, campaign: PreferenceCampaign, pool: str, *, beyond: bool = False
+) -> tuple[list, list]:
+    """Up to :data:`_CANDIDATES` unseen trap questions of ``pool`` (in the worker's order;
+    a work-pool one only with a slot left) and as many unseen examples that are not trap
+    questions and have a slot left (least answered first, then the worker's order), in
+    one statement: both are always looked up, so serving a trap question costs the same
+    as serving any example. ``beyond``: examples that still lack answers although every
+    slot is leased."""
     order, order_params = _order_key(worker.seed)
     unseen = (campaign.pk, worker.pk)
+    work_left = _ANSWERS_LEFT if beyond else "e.slots_taken < %s"
+    recent = (sql.param(timezone.now() - TASK_BEYOND_AFTER),) if beyond else ()
     found = sql.rows(
         "SELECT * FROM ("
         f"SELECT 1, e.id, 0, {order} FROM judging_example e "
         "INNER JOIN judging_trapquestion q ON q.example_id = e.id "
         f"WHERE {_UNSEEN} AND NOT q.contested AND q.pool = %s "
+        "AND (q.pool = %s OR e.slots_taken < %s) "
         f"ORDER BY 4 LIMIT {_CANDIDATES}) traps "
         "UNION ALL SELECT * FROM ("
         f"SELECT 0, e.id, e.slots_taken, {order} FROM judging_example e "
-        f"WHERE {_UNSEEN} AND e.slots_taken < %s "
+        f"WHERE {_UNSEEN} AND {work_left} "
         "AND NOT EXISTS (SELECT 1 FROM judging_trapquestion q WHERE q.example_id = e.id) "
         f"ORDER BY 3, 4 LIMIT {_CANDIDATES}) work",
         (
-            *order_params, *unseen, pool,
-            *order_params, *unseen, campaign.answers_per_example,
+            *order_params, *unseen, pool, TrapQuestion.QUIZ, campaign.answers_per_example,
+            *order_params, *unseen, *recent, campaign.answers_per_example,
         ),
     )  # fmt: skip
     found.sort(key=lambda row: (row[0], row[2], row[3]))
@@ -168,19 +233,30 @@ def _candidates(worker: Worker, campaign: PreferenceCampaign, pool: str) -> tupl
     return traps, work
 
 
-def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
+def _serve_new(
+    worker: Worker, campaign: PreferenceCampaign, *, beyond: bool = False
+) -> PreferenceTask:
     position = worker.served_count + 1
     rng = random.Random(f"{worker.seed}:{position}")
     # Without a quiz (the same for every task of the campaign) nothing needs counting.
     quiz_target = campaign_quiz_target(campaign=campaign)
     in_quiz = bool(quiz_target) and worker.tasks.filter(is_quiz=True).count() < quiz_target
     pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
-    traps, work = _candidates(worker, campaign, pool)
+    if beyond and (in_quiz or worker.served_count >= campaign.max_answers_per_worker):
+        raise _NothingToServe  # the quiz is never short of questions; the cap is the cap
+    traps, work = _candidates(worker, campaign, pool, beyond=beyond)
     roll = rng.random()
-    if not work and not in_quiz:
+    # With no ordinary example left, the work traps' remaining slots are served too (in a
+    # campaign with traps in work mode), so that every trap question ends up shown to as
+    # many workers as an ordinary example, no fewer: fewer would single them out as well.
+    fill = not work and campaign.trap_rate > 0
+    if not work and not in_quiz and not (traps and fill):
         raise _NothingToServe
-    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate)
-    limit = _UNLIMITED if use_trap else campaign.answers_per_example
+    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate or fill)
+    # A work-pool trap question takes a slot as any example does (exposure parity);
+    # beyond redundancy, an ordinary example is claimed whatever its slots say.
+    unlimited = (in_quiz and use_trap) or (beyond and not use_trap)
+    limit = _UNLIMITED if unlimited else campaign.answers_per_example
     example_id = None
     for pk in traps if use_trap else work:
         if sql.run(
@@ -192,6 +268,7 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
             break
     if example_id is None:
         raise _NothingToServe
+    now = timezone.now()
     if not sql.run(
         "UPDATE judging_worker SET served_count = served_count + 1 "
         "WHERE id = %s AND status = %s AND served_count < %s",
@@ -205,13 +282,15 @@ def _serve_new(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask:
             position=position,
             swapped=rng.random() < 0.5,
             is_quiz=in_quiz and use_trap,
-            served_at=timezone.now(),
+            served_at=now,
+            alive_at=now,
         )
     )
 
 
 def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
-    """Give back the redundancy slots of tasks served before ``older_than`` and not answered.
+    """Give back the redundancy slots of open tasks whose page was last alive before
+    ``older_than``.
 
     The worker keeps the task (a reload still shows it); if they answer it later the
     slot is taken again, so an example may then get one answer more than asked for.
@@ -221,7 +300,7 @@ def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
         "SELECT t.id, t.example_id FROM judging_preferencetask t "
         "INNER JOIN judging_worker w ON w.id = t.worker_id "
         "WHERE w.campaign_id = %s AND t.answered_at IS NULL AND NOT t.released "
-        "AND t.served_at < %s",
+        "AND t.alive_at < %s",
         (campaign.pk, sql.param(older_than)),
     )  # on every task page: plain SQL (issue 14)
     for pk, example_id in stale:

@@ -11,6 +11,14 @@ is one with ``stop_after_fast_answers`` answers faster than ``fast_answer_second
 above the threshold is **trusted**: their answers to examples that are not trap
 questions are **accepted** and handed over to evaluation (:mod:`judging.handoff`).
 
+**No oracle** (issue 22): trust and acceptance follow every answer, but an answer never
+stops its worker on the spot — being stopped on the next request would tell a worker
+(or a crowd of throwaway identities) that the answer just given was a missed trap
+question. A worker is stopped only at **checkpoints**: the end of the quiz (whose
+answers are shown anyway), every ``trust_check_every`` work answers, and the end of
+their work (:func:`~judging.services.crowd.tasks.task_serve` finding nothing more). The
+same rule holds after a trap question and after any other answer.
+
 A stopped worker stays stopped — forgiving a trap question recomputes their trust but
 does not bring back someone who was shown the screen-out page — until an organiser
 reinstates them (:func:`judging.services.crowd.workers.worker_reinstate`), which makes
@@ -81,8 +89,15 @@ def _trap_counts(worker: Worker, campaign: PreferenceCampaign) -> tuple[int, int
     )
 
 
-def worker_trust_update(*, worker: Worker, after_answer: bool = False) -> Worker:
+def worker_trust_update(
+    *, worker: Worker, after_answer: bool = False, checkpoint: bool | None = None
+) -> Worker:
     """Recompute a worker's trust, status and the flags of their answers.
+
+    Stopping (low trust, fast answers) happens only at a checkpoint: after an answer
+    (``after_answer``) when it ends the quiz or a batch of ``trust_check_every`` work
+    answers; ``checkpoint=True`` at the end of a worker's work; an organiser's action
+    or a change of settings (``checkpoint`` None) decides at once.
 
     One transaction; inside a caller's transaction (an answer, a forgive, a reinstate)
     it is part of that one, without a savepoint of its own: an error here undoes the
@@ -99,10 +114,20 @@ def worker_trust_update(*, worker: Worker, after_answer: bool = False) -> Worker
         answered, correct, quiz_answered, fast = _trap_counts(worker, campaign)
         trust = correct / answered if answered else None
 
+        quiz_target = campaign_quiz_target(campaign=campaign) if campaign.quiz_length else 0
         if campaign.quiz_length > 0:
-            evidence = quiz_answered >= campaign_quiz_target(campaign=campaign)
+            evidence = quiz_answered >= quiz_target
         else:
             evidence = answered >= campaign.min_trap_answers
+        if after_answer:
+            work_answers = worker.answer_count - quiz_answered
+            checkpoint = (
+                work_answers % campaign.trust_check_every == 0
+                if work_answers
+                else bool(quiz_target) and quiz_answered == quiz_target  # the quiz ended
+            )
+        elif checkpoint is None:
+            checkpoint = True
         below = evidence and trust is not None and trust < campaign.trust_threshold
         too_fast = bool(campaign.stop_after_fast_answers) and (
             fast >= campaign.stop_after_fast_answers
@@ -113,7 +138,7 @@ def worker_trust_update(*, worker: Worker, after_answer: bool = False) -> Worker
             trusted = True
         else:
             trusted = evidence and trust is not None and not below
-            if worker.status != Worker.STOPPED and (below or too_fast):
+            if checkpoint and worker.status != Worker.STOPPED and (below or too_fast):
                 worker.status = Worker.STOPPED
                 worker.stop_reason = Worker.LOW_TRUST if below else Worker.FAST_ANSWERS
                 worker.stopped_at = timezone.now()

@@ -6,6 +6,14 @@ them to the browser that first arrived with it. A platform id is not a credentia
 another browser arriving with it is refused (:class:`ArrivalRefused`) and changes
 nothing of that worker.
 
+One person, many ids (issue 22): a browser already working under one id is refused
+another (``OTHER_ID``) and keeps its session; a device whose worker was stopped cannot
+start under a new id (``BROWSER_STOPPED``: the cookie, and failing it a keyed hash of
+the client address, user agent and languages — a deterrent, which a new address or
+browser defeats); and one client address makes at most
+``EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR`` new ids per campaign and hour
+(``TOO_MANY_IDS``).
+
 Organisers exclude a worker (with a reason), reinstate one, or let one continue in a
 new browser (:func:`worker_browser_reset`). Each action is one transaction that hands
 the campaign over to evaluation once (:mod:`judging.handoff` coalesces per commit).
@@ -15,7 +23,9 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -51,17 +61,55 @@ class ArrivalRefused(Exception):
     """The platform id belongs to a stopped worker bound to another browser: the study
     ended for them there; here it neither starts again nor binds."""
 
+    OTHER_ID = "other_id"
+    """This browser is working under another id of the campaign, which keeps its session."""
+    TOO_MANY_IDS = "too_many_ids"
+    """The client address made ``EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR`` new ids in the
+    last hour."""
+
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason
+
+
+@dataclass(frozen=True)
+class Device:
+    """Keyed hashes of where an arrival comes from (``judging.worker_session.device_of``)."""
+
+    address_hash: str = ""
+    device_hash: str = ""
 
 
 def _browser_key() -> str:
     return secrets.token_urlsafe(24)
 
 
+def new_ids_per_address_hour() -> int:
+    return settings.EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR
+
+
+def _new_id_refusal(campaign: PreferenceCampaign, device: Device) -> str | None:
+    """Why this device may not start a new id in the campaign, or None."""
+    workers = Worker.objects.filter(campaign=campaign).order_by()
+    if device.device_hash and (
+        workers.filter(device_hash=device.device_hash, status=Worker.STOPPED).exists()
+    ):
+        return ArrivalRefused.BROWSER_STOPPED
+    if device.address_hash:
+        recent = workers.filter(
+            address_hash=device.address_hash, created_at__gte=timezone.now() - timedelta(hours=1)
+        )
+        if recent.count() >= new_ids_per_address_hour():
+            return ArrivalRefused.TOO_MANY_IDS
+    return None
+
+
 def worker_arrive(
-    *, campaign: PreferenceCampaign, arrival: Arrival, browser_worker: Worker | None = None
+    *,
+    campaign: PreferenceCampaign,
+    arrival: Arrival,
+    browser_worker: Worker | None = None,
+    device: Device = Device(),
 ) -> Worker:
     """The worker of this platform id, bound to the arriving browser.
 
@@ -71,7 +119,10 @@ def worker_arrive(
     one if an organiser reset its binding; any other browser raises
     :class:`ArrivalRefused` (``STOPPED`` if that worker was stopped, else
     ``OTHER_BROWSER``) and changes nothing. A browser whose worker was stopped
-    cannot come back under another id. The latest platform ids of a visit (study,
+    cannot come back under another id, nor can a browser still working under another
+    id (``OTHER_ID``: it keeps that session; a finished one may start a new id, as on a
+    shared computer). A new id is refused to a device whose worker was stopped and to an
+    address over its hourly cap (see the module doc). The latest platform ids of a visit (study,
     session, MTurk assignment) are kept while the worker is still active.
     """
     same_person = browser_worker is not None and (
@@ -80,6 +131,8 @@ def worker_arrive(
     ) == (arrival.platform, arrival.platform_id)
     if browser_worker is not None and browser_worker.status == Worker.STOPPED and not same_person:
         raise ArrivalRefused(ArrivalRefused.BROWSER_STOPPED)
+    if browser_worker is not None and browser_worker.status == Worker.ACTIVE and not same_person:
+        raise ArrivalRefused(ArrivalRefused.OTHER_ID)
     fields = {
         "study_id": arrival.study_id, "session_id": arrival.session_id,
         "assignment_id": arrival.assignment_id, "hit_id": arrival.hit_id,
@@ -90,14 +143,21 @@ def worker_arrive(
         "platform": arrival.platform,
         "platform_id": arrival.platform_id,
     }
-    try:
-        with transaction.atomic():
-            worker, created = Worker.objects.get_or_create(
-                **lookup,
-                defaults={**fields, "seed": secrets.randbits(62), "browser_key": _browser_key()},
-            )
-    except IntegrityError:  # the same id arrived twice at once: the other request won
-        worker, created = Worker.objects.get(**lookup), False
+    worker, created = Worker.objects.filter(**lookup).first(), False
+    if worker is None:
+        refusal = _new_id_refusal(campaign, device)
+        if refusal is not None:
+            raise ArrivalRefused(refusal)
+        new = {"seed": secrets.randbits(62), "browser_key": _browser_key()}
+        try:
+            with transaction.atomic():
+                worker, created = Worker.objects.get_or_create(
+                    **lookup,
+                    defaults={**fields, **new, "address_hash": device.address_hash,
+                              "device_hash": device.device_hash},
+                )  # fmt: skip
+        except IntegrityError:  # the same id arrived twice at once: the other request won
+            worker, created = Worker.objects.get(**lookup), False
     if created:
         return worker
     if not same_person:
@@ -178,7 +238,9 @@ def worker_reinstate(*, worker: Worker) -> Worker:
 def worker_browser_reset(*, worker: Worker) -> Worker:
     """Unbind ``worker`` from their browser: that browser's session ends, and the next
     arrival with their platform id (from any browser) binds. For a worker who lost
-    their browser; their answers, status and trust are untouched."""
-    Worker.objects.filter(pk=worker.pk).update(browser_key="")
-    worker.refresh_from_db(fields=["browser_key"])
+    their browser; their answers, status and trust are untouched. Their device's hash
+    is forgotten too, so a stopped worker's device (or another person's with the same
+    address and browser) may start a new id again."""
+    Worker.objects.filter(pk=worker.pk).update(browser_key="", device_hash="")
+    worker.refresh_from_db(fields=["browser_key", "device_hash"])
     return worker

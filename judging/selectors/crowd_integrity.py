@@ -1,0 +1,166 @@
+"""Reads for a crowd campaign's integrity (issue 22): how many trap questions its settings
+need, and which submissions earned payment (the approvals export, ``judging.exports``)."""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.db.models import Count, Q
+
+from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
+
+QUIZ_MAX_SHARE = 0.25
+"""No worker sees more than this share of the quiz pool (issue 22): the quiz's feedback
+teaches its answers, so a small pool is learnt by a few throwaway identities."""
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+@dataclass(frozen=True)
+class PoolNeeds:
+    """How many trap questions a campaign's settings need, and how many it has.
+
+    Work pool: with ``n`` ordinary examples answered ``r`` times each, the work mode
+    serves ``n·r`` ordinary tasks, and a trap rate ``p`` adds ``T`` trap tasks with
+    ``T / (T + n·r) = p``, i.e. ``T = n·r·p / (1 − p)``. Each trap question is shown to at
+    most ``r`` workers (exposure parity), so the pool needs ``T / r = n·p / (1 − p)``
+    questions, rounded up. Quiz pool: ``Q / QUIZ_MAX_SHARE`` questions, rounded up.
+    """
+
+    work_needed: int | None
+    """None: a trap rate of 1 leaves no ordinary work, no pool is large enough."""
+    work_have: int
+    quiz_needed: int
+    quiz_have: int
+
+    def worse_than(self, before: PoolNeeds) -> bool:
+        """Do these needs go beyond the pools where ``before``'s did not already?"""
+        work = self.work_needed is None or self.work_have < self.work_needed
+        if work and before.work_needed is not None:
+            work = self.work_needed is None or self.work_needed > before.work_needed
+        quiz = self.quiz_have < self.quiz_needed and self.quiz_needed > before.quiz_needed
+        return work or quiz
+
+    @property
+    def problems(self) -> list[str]:
+        found = []
+        if self.work_needed is None:
+            found.append(
+                "A trap rate of 1 makes every work task a trap question: lower the trap rate."
+            )
+        elif self.work_have < self.work_needed:
+            found.append(
+                f"The work pool has {_count(self.work_have, 'trap question')} and needs "
+                f"{self.work_needed}, so that no trap question is shown to more workers "
+                "than an ordinary example: mark more, or lower the trap rate."
+            )
+        if self.quiz_have < self.quiz_needed:
+            found.append(
+                f"The quiz pool has {_count(self.quiz_have, 'question')} and needs "
+                f"{self.quiz_needed}, "
+                f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
+                "or shorten the quiz."
+            )
+        return found
+
+
+def campaign_pool_needs(
+    *, campaign: PreferenceCampaign, trap_rate: float | None = None, quiz_length: int | None = None
+) -> PoolNeeds:
+    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`), or
+    for the ``trap_rate`` and ``quiz_length`` given instead."""
+    counts = campaign.examples.aggregate(
+        plain=Count("pk", filter=Q(trap__isnull=True)),
+        work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
+        quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
+    )
+    p = campaign.trap_rate if trap_rate is None else trap_rate
+    quiz_length = campaign.quiz_length if quiz_length is None else quiz_length
+    work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
+    quiz_needed = math.ceil(quiz_length / QUIZ_MAX_SHARE - 1e-9)
+    return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
+
+
+def worker_work_answers(*, worker: Worker) -> int:
+    """The worker's answers outside the quiz (what earns the completion code)."""
+    return worker.answers.filter(task__is_quiz=False).order_by().count()
+
+
+# --- approvals (issue 22) -------------------------------------------------------------
+
+APPROVE, REJECT, NOT_EARNED = "approve", "reject", "not_earned"
+
+
+@dataclass(frozen=True)
+class ApprovalRow:
+    """One platform submission (a worker) with what an organiser checks before paying.
+
+    ``recommendation``: ``approve`` (not stopped, and at least the campaign's
+    ``min_work_answers`` answers outside the quiz: the completion code was earned),
+    ``reject`` (stopped: low trust, too many fast answers, or excluded), or
+    ``not_earned`` (too few work answers: the worker never saw the code; ask them to
+    return the submission). ``bonus``: ``bonus_per_answer`` for every work answer beyond
+    the minimum, for an approved worker only.
+    """
+
+    worker: Worker
+    answers: int
+    work_answers: int
+    quiz_answers: int
+    median_seconds: float | None
+    mean_clips_heard: float | None
+    recommendation: str
+    reason: str
+    bonus: Decimal
+    code: str
+
+
+def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
+    """Every worker of the campaign with answers, first arrived first (see
+    :class:`ApprovalRow`); two statements whatever the number of workers."""
+    workers = list(
+        campaign.workers.filter(answer_count__gt=0).order_by("created_at", "pk")
+    )  # answer_count counts every answer given, excluded ones too
+    seconds: dict[int, list[float]] = {}
+    heard: dict[int, list[int]] = {}
+    quiz: dict[int, int] = {}
+    rows = Answer.objects.filter(worker__campaign=campaign).order_by()
+    for worker_id, secs, clips, is_quiz in rows.values_list(
+        "worker_id", "seconds", "clips_heard", "task__is_quiz"
+    ):
+        seconds.setdefault(worker_id, []).append(secs)
+        heard.setdefault(worker_id, []).append(clips)
+        quiz[worker_id] = quiz.get(worker_id, 0) + bool(is_quiz)
+    result = []
+    for w in workers:
+        Worker.campaign.field.set_cached_value(w, campaign)
+        answers = len(seconds.get(w.pk, []))
+        work = answers - quiz.get(w.pk, 0)
+        if w.status == Worker.STOPPED:
+            recommendation, reason = REJECT, w.status_label
+        elif work >= campaign.min_work_answers:
+            recommendation, reason = APPROVE, "earned the completion code"
+        else:
+            recommendation = NOT_EARNED
+            reason = f"{work} of {campaign.min_work_answers} work answers: no code shown"
+        extra = max(work - campaign.min_work_answers, 0) if recommendation == APPROVE else 0
+        result.append(
+            ApprovalRow(
+                worker=w,
+                answers=answers,
+                work_answers=work,
+                quiz_answers=quiz.get(w.pk, 0),
+                median_seconds=statistics.median(seconds[w.pk]) if answers else None,
+                mean_clips_heard=statistics.fmean(heard[w.pk]) if answers else None,
+                recommendation=recommendation,
+                reason=reason,
+                bonus=(Decimal(extra) * campaign.bonus_per_answer).quantize(Decimal("0.01")),
+                code=w.completion_code_shown() if recommendation == APPROVE else "",
+            )
+        )
+    return result

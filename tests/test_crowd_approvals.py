@@ -1,0 +1,147 @@
+"""Completion an organiser can check (issue 22): the code only after real work, and the
+approvals export (CSV and API) in the layout of Prolific's bulk approve and bulk bonus.
+
+The expected rows are worked out by hand from each worker's script below: a quiz of 2
+questions, then work answers on the 4 ordinary examples (each for up to 4 workers);
+``min_work_answers`` 2 and a bonus of 0.50 per work answer beyond it.
+"""
+
+import csv
+import io
+from decimal import Decimal
+
+import pytest
+from django.test import Client
+
+from judging.models import Worker
+from judging.services.campaign_settings import campaign_open_set
+from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
+from tests.crowd_http import Browser
+from tests.test_collection_apis import client_for
+
+pytestmark = pytest.mark.django_db
+
+PROLIFIC = "PROLIFIC_PID={id}&STUDY_ID=STUDY1&SESSION_ID=SESS-{id}"
+MTURK = (
+    "workerId={id}&assignmentId=ASG-{id}&hitId=HIT1&turkSubmitTo=https://workersandbox.mturk.com"
+)
+
+
+@pytest.fixture
+def campaign(crowd_collection):
+    return make_campaign(
+        crowd_collection, traps=8, quiz_length=2, trust_threshold=0.7, answers_per_example=4,
+        max_answers_per_worker=6, min_work_answers=2, bonus_per_answer=Decimal("0.50"),
+        per_worker_codes=True,
+    )  # fmt: skip
+
+
+def work(browser, *, answers: int, quiz_wrong: bool = False) -> None:
+    """Answer the quiz (right, or the first question wrong), then ``answers`` tasks."""
+    from judging.models import PreferenceTask
+
+    given = 0
+    while browser.key:
+        task = PreferenceTask.objects.get(key=browser.key)
+        if task.is_quiz:
+            wrong = quiz_wrong and task.position == 1
+            browser.answer(wrong_choice(task) if wrong else right_choice(task))
+        elif given < answers:
+            browser.answer(right_choice(task))
+            given += 1
+        else:
+            return
+        browser.task()
+
+
+def test_the_code_needs_the_minimum_of_work_answers_and_never_follows_a_failed_quiz(campaign):
+    quiz_only = Browser(campaign)
+    quiz_only.start(PROLIFIC.format(id="quizonly"))
+    work(quiz_only, answers=0)
+    failed = Browser(campaign)
+    failed.start(PROLIFIC.format(id="failed"))
+    work(failed, answers=0, quiz_wrong=True)  # 1 of 2 right: trust 0.5 < 0.7
+    # The attack of the issue: one wrong quiz answer, then the campaign closes (and the
+    # work task on screen after a passed quiz expires: TASK_LEASE, 30 minutes).
+    campaign_open_set(campaign=campaign, is_open=False)
+    quiz_only.wait(31 * 60)
+    for browser in (quiz_only, failed):
+        assert browser.task().url == f"/t/{campaign.token}/end/"
+        end = browser.done().content.decode()
+        assert campaign.completion_code not in end
+    assert Worker.objects.get(platform_id="failed").status == Worker.STOPPED
+    assert "0 tasks beyond the qualification" in quiz_only.done().content.decode()
+
+
+def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campaign, personas):
+    honest = Browser(campaign)
+    honest.start(PROLIFIC.format(id="p-good"))
+    work(honest, answers=4)  # the cap: 2 quiz + 4 work
+    honest_end = honest.done().content.decode()
+    failed = Browser(campaign)
+    failed.start(PROLIFIC.format(id="p-bad"))
+    work(failed, answers=0, quiz_wrong=True)
+    short = Browser(campaign)
+    short.start(PROLIFIC.format(id="p-short"))
+    work(short, answers=1)
+    turker = Browser(campaign)
+    turker.start(MTURK.format(id="AMT1"))
+    work(turker, answers=2)
+    campaign_open_set(campaign=campaign, is_open=False)
+    turker.wait(31 * 60)  # the task on screen expires (TASK_LEASE after closing)
+    turker_end = turker.done().content.decode()
+
+    organiser = Client()
+    organiser.force_login(personas.organiser)
+    response = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv")
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    text = response.content.decode("utf-8")
+    assert text.endswith("\r\n")  # RFC 4180 lines, as spreadsheets write them
+    rows = list(csv.DictReader(io.StringIO(text), dialect="excel"))
+    by_id = {row["participant_id"]: row for row in rows}
+    assert list(by_id) == ["p-good", "p-bad", "p-short", "AMT1"]  # first arrived first
+    assert list(rows[0])[:2] == ["participant_id", "bonus"]  # Prolific's bulk bonus columns
+    good, bad, short_row, amt = (by_id[k] for k in ("p-good", "p-bad", "p-short", "AMT1"))
+    # p-good: 4 work answers, 2 beyond the minimum, 2 × 0.50 = 1.00.
+    assert (good["recommendation"], good["bonus"], good["work_answers"]) == ("approve", "1.00", "4")
+    assert (good["session_id"], good["study_id"], good["quiz_answers"]) == (
+        "SESS-p-good",
+        "STUDY1",
+        "2",
+    )
+    assert good["completion_code"] == campaign.completion_code  # Prolific: one code per study
+    assert campaign.completion_code in honest_end
+    assert (bad["recommendation"], bad["bonus"], bad["status"]) == ("reject", "0.00", "stopped")
+    assert bad["reason"] == "stopped: low trust" and bad["completion_code"] == ""
+    assert (short_row["recommendation"], short_row["work_answers"]) == ("not_earned", "1")
+    # MTurk: workerId, assignmentId, hitId; a code of its own, the one it was shown.
+    assert (amt["platform"], amt["assignment_id"], amt["hit_id"]) == ("mturk", "ASG-AMT1", "HIT1")
+    assert amt["recommendation"] == "approve" and amt["bonus"] == "0.00"  # 2 = the minimum
+    assert amt["completion_code"].startswith(campaign.completion_code + "-")
+    assert amt["completion_code"] in turker_end
+    assert amt["completion_code"] != campaign.completion_code
+    for row in rows:  # trust and listening figures are there for every submission
+        assert row["trap_answered"] and row["median_seconds"] and row["mean_clips_heard"]
+
+    approve = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=prolific-approve")
+    assert approve.content.decode() == "p-good\r\n"  # one id per line, no header
+    bonus = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=prolific-bonus")
+    assert bonus.content.decode() == "p-good,1.00\r\n"  # participant id, amount
+    bad_layout = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=excel")
+    assert bad_layout.status_code == 400 and "layout" in bad_layout.content.decode()
+
+    api = client_for(personas.organiser).get(f"/api/campaigns/{campaign.pk}/approvals/").json()
+    assert [(r["participant_id"], r["recommendation"], r["bonus"]) for r in api] == [
+        (row["participant_id"], row["recommendation"], row["bonus"]) for row in rows
+    ]
+
+
+def test_a_participant_id_that_looks_like_a_formula_is_written_as_text(campaign, personas):
+    sneaky = Browser(campaign)
+    sneaky.start("worker=@SUM(A1)")
+    work(sneaky, answers=2)
+    organiser = Client()
+    organiser.force_login(personas.organiser)
+    text = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv")
+    row = next(csv.DictReader(io.StringIO(text.content.decode())))
+    assert row["participant_id"] == "'@SUM(A1)"  # judging.exports.spreadsheet_safe

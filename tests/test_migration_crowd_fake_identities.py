@@ -1,0 +1,54 @@
+"""Migration judging 0020 carries open crowd tasks forward (judging/migrations/0020_…).
+
+A task served before heartbeats existed was last known alive when it was served: its
+``alive_at`` is its ``served_at``, so the 3-minute lease counts from there and a task
+left open for hours gives its slot back at the next serving that needs it.
+"""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from tests.test_migration_imported_from import migrate, migrate_to_latest
+
+BEFORE = [("judging", "0019_equal_loudness")]
+AFTER = [("judging", "0020_crowd_fake_identities")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_open_task_is_alive_from_when_it_was_served():
+    try:
+        check_forwards()
+    finally:
+        migrate_to_latest()
+
+
+def check_forwards():
+    apps = migrate(BEFORE)
+    owner = apps.get_model("auth", "User").objects.create(username="owner")
+    collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")
+    clip = apps.get_model("judging", "Clip").objects.create(collection=collection, external_id="q")
+    query = apps.get_model("judging", "Query").objects.create(collection=collection, clip=clip)
+    campaign = apps.get_model("judging", "PreferenceCampaign").objects.create(
+        collection=collection, name="Study", completion_code="c", screen_out_code="s"
+    )
+    example = apps.get_model("judging", "Example").objects.create(
+        campaign=campaign, query=query, source="csv", signature="sig"
+    )
+    worker = apps.get_model("judging", "Worker").objects.create(
+        campaign=campaign, platform="generic", platform_id="w", seed=1
+    )
+    served = timezone.now() - timedelta(hours=2)
+    apps.get_model("judging", "PreferenceTask").objects.create(
+        worker=worker, example=example, position=1, swapped=False, served_at=served, key="k1"
+    )
+
+    apps = migrate(AFTER)
+    task = apps.get_model("judging", "PreferenceTask").objects.get(key="k1")
+    assert task.alive_at == task.served_at == served
+    campaign = apps.get_model("judging", "PreferenceCampaign").objects.get()
+    worker = apps.get_model("judging", "Worker").objects.get()
+    # The new settings' defaults: the code after 1 work answer, trust checked every 10.
+    assert (campaign.min_work_answers, campaign.trust_check_every) == (1, 10)
+    assert (worker.address_hash, worker.device_hash) == ("", "")
