@@ -12,8 +12,8 @@ from django.utils import timezone
 
 from tests.test_migration_imported_from import migrate, migrate_to_latest
 
-BEFORE = [("judging", "0019_equal_loudness")]
-AFTER = [("judging", "0020_crowd_fake_identities")]
+BEFORE = [("judging", "0021_deletions_cascade_through_a_collection")]
+AFTER = [("judging", "0022_crowd_fake_identities")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -14,7 +14,7 @@ def alive_when_served(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0019_equal_loudness'),
+        ('judging', '0021_deletions_cascade_through_a_collection'),
     ]
 
     operations = [
