@@ -87,19 +87,24 @@ def relevance_campaign_changed(*, campaign_id: int) -> None:
     _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
 
 
-def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:
-    """Send :data:`JOB_TASK` for the job once the transaction commits; ``on_error`` if it fails."""
-    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error)
+def job_queued(*, job_id: int, queue: str = "", on_error: Callable[[Exception], None]) -> None:
+    """Send :data:`JOB_TASK` for the job to ``queue`` (the default queue if empty) once the
+    transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error, queue=queue)
 
 
 def _announce(
-    task: str, kwargs: dict[str, int], *, on_error: Callable[[Exception], None] | None = None
+    task: str,
+    kwargs: dict[str, int],
+    *,
+    on_error: Callable[[Exception], None] | None = None,
+    queue: str = "",
 ) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error))
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error, queue))
 
 
 def _send_once(
@@ -108,13 +113,15 @@ def _send_once(
     task: str,
     kwargs: dict[str, int],
     on_error: Callable[[Exception], None] | None = None,
+    queue: str = "",
 ) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
     pending.discard(key)
     try:
-        send_task(task, kwargs=kwargs)
+        # The default queue (interactive) is named by no argument, as before queues existed.
+        send_task(task, kwargs=kwargs, **({"queue": queue} if queue else {}))
     except Exception as error:  # any broker failure: remember the change, say so in a line
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
         logger.warning(
@@ -168,25 +175,27 @@ def send_within_deadline(send: Callable[[], object], *, seconds: float = SEND_DE
         raise outcome[0]
 
 
-def send_task(name: str, *, kwargs: dict) -> None:
+def send_task(name: str, *, kwargs: dict, queue: str | None = None) -> None:
     """Enqueue a task by name on the project's Celery app, fire and forget, within
     :data:`SEND_DEADLINE`; a coalesced task only if none is queued for the same target
     (:func:`queued_mark`). The marker is set inside the deadline too, so a Redis that
     does not answer costs no more than today's bounded send (tests replace this function).
+    ``queue`` is the Celery queue (:mod:`work.queues`); the default queue if ``None``.
     """
     # The cache of this thread, used by the sending thread: Django keeps one cache object
     # per thread, and a new one for every sending thread would open a new connection.
     markers = caches["default"]
-    send_within_deadline(lambda: _publish(name, kwargs, markers))
+    send_within_deadline(lambda: _publish(name, kwargs, markers, queue))
 
 
-def _publish(name: str, kwargs: dict, markers: BaseCache) -> None:
+def _publish(name: str, kwargs: dict, markers: BaseCache, queue: str | None = None) -> None:
     coalesced = name in COALESCED_TASKS and settings.EARSHOT_HANDOFF_COALESCE_SECONDS > 0
     marked = queued_mark(name, kwargs, markers=markers) if coalesced else None
     if marked is False:
         return  # a message for this target is queued, and its task will read this change
     try:
-        current_app.send_task(name, kwargs=kwargs, ignore_result=True)
+        options = {"queue": queue} if queue else {}  # none: the default (interactive) queue
+        current_app.send_task(name, kwargs=kwargs, ignore_result=True, **options)
     except BaseException:
         if marked:  # nothing is queued after all: the next change sends
             handoff_started(name, kwargs, markers=markers)
