@@ -8,12 +8,16 @@ to 1 KiB here, so the big file stays small for the test).
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 from celery.exceptions import SoftTimeLimitExceeded
 
+from config.env import redis_cache_location
 from judging import handoff
 from judging.models import Job
 from judging.services.jobs import job_retry, job_retryable
+from tests.test_faults import probe_app
 from tests.uploads import form_data, post, run_jobs
 from work.queues import HEAVY, INTERACTIVE
 from work.runs import TIMED_OUT
@@ -64,3 +68,49 @@ def test_a_job_stopped_by_its_time_limit_fails_cleanly_and_try_again_sends_it_ag
     with django_capture_on_commit_callbacks(execute=True):
         job = job_retry(job=job)
     assert job.state == Job.QUEUED and [k["job_id"] for _, k, _ in sent] == [job.pk]
+
+
+@pytest.fixture
+def broker(embedded_redis, settings):
+    """The session's Redis as broker and cache (as in production, one Redis for both)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_cache_location(embedded_redis.url),
+        }
+    }
+    return probe_app(embedded_redis.url)
+
+
+def test_the_job_page_says_how_much_work_waits_before_it_in_its_queue(broker, client, personas):
+    queue = f"test-{uuid.uuid4().hex}"  # a queue of this test alone: no worker reads it
+    jobs = [
+        Job.objects.create(
+            kind="upload_runs",
+            owner=personas.organiser,
+            queue=queue,
+            collection=personas.collection,
+        )
+        for _ in range(3)
+    ]
+    with broker.connection_for_write() as connection:
+        for job in jobs:  # sent in this order: the first is taken first
+            broker.send_task(handoff.JOB_TASK, kwargs={"job_id": job.pk}, queue=queue,
+                             connection=connection)  # fmt: skip
+    try:
+        client.force_login(personas.organiser)
+        status = client.get(f"/jobs/{jobs[1].pk}/status.json").json()
+        assert (status["queue"], status["ahead"]) == (queue, 1)
+        assert status["place"] == f"Waiting in the {queue} queue: 1 before it."
+        assert client.get(f"/jobs/{jobs[0].pk}/status.json").json()["place"] == (
+            f"Next in the {queue} queue."
+        )
+        assert (
+            f"Waiting in the {queue} queue: 2 before it."
+            in client.get(f"/jobs/{jobs[2].pk}/").content.decode()
+        )
+        Job.objects.filter(pk=jobs[2].pk).update(state=Job.RUNNING)  # taken: no place to say
+        assert client.get(f"/jobs/{jobs[2].pk}/status.json").json()["place"] == ""
+    finally:
+        with broker.connection_for_write() as connection:
+            connection.default_channel.client.delete(queue)

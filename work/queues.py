@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.core.cache import caches
+
 INTERACTIVE = "interactive"
 HEAVY = "heavy"
 QUEUES = (INTERACTIVE, HEAVY)
@@ -52,16 +54,14 @@ def delivered_on(request) -> str:
 
 def queue_position(queue: str, *, task: str, kwargs: dict, limit: int = 10_000) -> int | None:
     """How many messages wait before the one of ``task`` with ``kwargs`` in ``queue`` (0:
-    it is next); ``None`` if it is not waiting there (taken, lost) or the broker cannot
-    be read. Reads the Redis list of the queue (kombu's Redis transport pushes on the
-    left and takes from the right), at most ``limit`` messages."""
-    from celery import current_app
-
+    it is next); ``None`` if it is not waiting there (taken, delayed, lost) or the broker
+    cannot be read. Reads the Redis list of the queue (kombu's Redis transport pushes on
+    the left and takes from the right), at most ``limit`` messages, through the cache's
+    client (the same Redis, with its short timeouts)."""
     try:
-        with current_app.connection_for_read() as connection:
-            client = connection.default_channel.client
-            messages = client.lrange(queue, -limit, -1)
-    except Exception as error:  # the broker is away: the page says nothing about the queue
+        client = caches["default"]._cache.get_client(None)  # redis-py, with the cache's timeouts
+        messages = client.lrange(queue, -limit, -1)
+    except Exception as error:  # no Redis cache, or the broker is away: nothing to say
         logger.debug("queue %s not read (%s: %s)", queue, type(error).__name__, error)
         return None
     for index, raw in enumerate(messages):

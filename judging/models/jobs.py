@@ -105,6 +105,7 @@ class Job(models.Model):
             "error_file": self.error_file,
             "error_line": self.error_line,
             "cancel_requested": self.cancel_requested,
+            "queue": self.queue,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "started_at": self.started_at.isoformat() if self.started_at else None,
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,

@@ -35,7 +35,7 @@ from django.utils import timezone
 
 from judging import handoff
 from judging.models import Collection, Job
-from work.queues import INTERACTIVE
+from work.queues import INTERACTIVE, queue_position
 from work.runs import MAX_RUNS, TIMED_OUT
 
 STALE_AFTER = timedelta(minutes=15)
@@ -222,6 +222,24 @@ def job_cancel(*, job: Job) -> Job:
         )  # fmt: skip
     job.refresh_from_db()
     return job
+
+
+def job_queue_place(*, job: Job) -> dict:
+    """Where a job waits: its queue, how many messages wait before its own in the broker
+    (``ahead``; ``None`` when it is not waiting there or the broker cannot be read), and
+    a sentence for its page (``place``; empty once it runs)."""
+    ahead = None
+    if job.state == Job.QUEUED:
+        ahead = queue_position(job.queue, task=handoff.JOB_TASK, kwargs={"job_id": job.pk})
+    if job.state != Job.QUEUED:
+        place = ""
+    elif ahead is None:
+        place = f"Waiting in the {job.queue} queue."
+    elif ahead == 0:
+        place = f"Next in the {job.queue} queue."
+    else:
+        place = f"Waiting in the {job.queue} queue: {ahead:,} before it."
+    return {"queue": job.queue, "ahead": ahead, "place": place}
 
 
 @dataclass(frozen=True)
