@@ -46,10 +46,8 @@ recompute``) hands over once the broker is back.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 
-from celery import current_app
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.base import BaseCache
@@ -57,6 +55,7 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 from judging.models import PendingHandoff
+from work.send import publish, send_within_deadline
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
@@ -144,40 +143,9 @@ def remember(task: str, kwargs: dict[str, int]) -> None:
         logger.warning("could not write down %s(%s) either", task, target_id)
 
 
-SEND_DEADLINE = 2.0
-"""Seconds a request or a command waits at most for a task to be sent."""
-
-
-def send_within_deadline(send: Callable[[], object], *, seconds: float = SEND_DEADLINE) -> None:
-    """Run ``send`` (a publish to the broker) and wait for it at most ``seconds``.
-
-    Its error is raised here; if it is still trying when the time is up,
-    :class:`TimeoutError` is raised and it goes on alone in the background (a message it
-    delivers late is harmless: every task is idempotent and coalesced). The publish
-    retry policy bounds most failures already; this bounds a broker that accepts a
-    connection and then never answers.
-    """
-    outcome: list[BaseException | None] = []
-
-    def attempt() -> None:
-        try:
-            send()
-            outcome.append(None)
-        except BaseException as error:  # handed to the caller's thread
-            outcome.append(error)
-
-    thread = threading.Thread(target=attempt, name="earshot-send", daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if not outcome:
-        raise TimeoutError(f"the broker did not take the message within {seconds:g} s")
-    if outcome[0] is not None:
-        raise outcome[0]
-
-
 def send_task(name: str, *, kwargs: dict, queue: str | None = None) -> None:
     """Enqueue a task by name on the project's Celery app, fire and forget, within
-    :data:`SEND_DEADLINE`; a coalesced task only if none is queued for the same target
+    :data:`work.send.SEND_DEADLINE`; a coalesced task only if none is queued for the same target
     (:func:`queued_mark`). The marker is set inside the deadline too, so a Redis that
     does not answer costs no more than today's bounded send (tests replace this function).
     ``queue`` is the Celery queue (:mod:`work.queues`); the default queue if ``None``.
@@ -194,8 +162,7 @@ def _publish(name: str, kwargs: dict, markers: BaseCache, queue: str | None = No
     if marked is False:
         return  # a message for this target is queued, and its task will read this change
     try:
-        options = {"queue": queue} if queue else {}  # none: the default (interactive) queue
-        current_app.send_task(name, kwargs=kwargs, ignore_result=True, **options)
+        publish(name, kwargs=kwargs, queue=queue or "")  # no queue: the default (interactive)
     except BaseException:
         if marked:  # nothing is queued after all: the next change sends
             handoff_started(name, kwargs, markers=markers)

@@ -11,13 +11,13 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from celery import Celery
 from celery.exceptions import SoftTimeLimitExceeded
 
 from config.env import redis_cache_location
 from judging import handoff
 from judging.models import Job
 from judging.services.jobs import job_retry, job_retryable
-from tests.test_faults import probe_app
 from tests.uploads import form_data, post, run_jobs
 from work.queues import HEAVY, INTERACTIVE
 from work.runs import TIMED_OUT
@@ -79,7 +79,10 @@ def broker(embedded_redis, settings):
             "LOCATION": redis_cache_location(embedded_redis.url),
         }
     }
-    return probe_app(embedded_redis.url)
+    app = Celery("queues", set_as_current=False)  # leaves the project's app the current one
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.broker_url = embedded_redis.url
+    return app
 
 
 def test_the_job_page_says_how_much_work_waits_before_it_in_its_queue(broker, client, personas):

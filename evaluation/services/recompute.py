@@ -68,16 +68,15 @@ from contextvars import ContextVar
 from datetime import timedelta
 from typing import Protocol
 
-from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.db.models import Case, F, PositiveSmallIntegerField, Q, Value, When
 from django.utils import timezone
 
 from evaluation.models import Recompute
-from judging.handoff import send_within_deadline
 from work.queues import HEAVY
 from work.runs import MAX_RUNS, TIMED_OUT
+from work.send import publish, send_within_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -150,13 +149,7 @@ def _enqueue(recompute_id: int, *, countdown: float) -> bool:
     try:
         queue = Recompute.objects.filter(pk=recompute_id).values_list("queue", flat=True).first()
         send_within_deadline(
-            lambda: current_app.send_task(
-                RECOMPUTE_TASK,
-                args=[recompute_id],
-                countdown=countdown,
-                ignore_result=True,
-                queue=queue or None,
-            )
+            lambda: publish(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown, queue=queue)
         )
         return True
     except Exception as error:  # any broker failure: the row stays pending for a resend
