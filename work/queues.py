@@ -1,8 +1,9 @@
 """The two queues of background work, and where a message waits in its queue.
 
 Short work goes to :data:`INTERACTIVE` (the hand-offs of a judgment or an answer, small
-uploads, recomputes within ``EARSHOT_INTERACTIVE_MAX_COST``), long work to :data:`HEAVY`
-(big uploads, the example generator, big recomputes). Each queue has a worker of its
+uploads, recomputes within ``EARSHOT_INTERACTIVE_MAX_COST``; for now also the example
+generator, whose size is bounded by its own limits), long work to :data:`HEAVY` (big
+uploads, big recomputes). Each queue has a worker of its
 own (``make run``; README "Production"), so one organiser's long work never holds
 another's short work. A task records the queue it was delivered on
 (:func:`running_on`), so that work that turns out to be heavy only once its size is
