@@ -94,3 +94,34 @@ def secret_key(*, debug: bool, var_dir: Path) -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def email_settings(url: str) -> dict:
+    """Django's e-mail settings from ``EMAIL_URL``: ``smtp://user:password@host:587`` (with
+    STARTTLS), ``smtps://…:465`` (TLS from the start), ``smtp+plain://…`` (no encryption,
+    a local relay), or ``console://`` (print to the log).
+
+    >>> email_settings("smtp://me%40x.org:pw@mail.x.org:587")["EMAIL_HOST_USER"]
+    'me@x.org'
+    >>> email_settings("console://")["EMAIL_BACKEND"]
+    'django.core.mail.backends.console.EmailBackend'
+    """
+    from urllib.parse import unquote, urlsplit
+
+    parts = urlsplit(url)
+    if parts.scheme == "console":
+        return {"EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"}
+    if parts.scheme not in ("smtp", "smtps", "smtp+plain") or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"EMAIL_URL={url!r} is not smtp://, smtps://, smtp+plain:// (with a host) or console://"
+        )
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": parts.port or {"smtps": 465, "smtp": 587}.get(parts.scheme, 25),
+        "EMAIL_HOST_USER": unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+        "EMAIL_TIMEOUT": 10,
+    }

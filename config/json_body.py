@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from rest_framework import parsers
+from rest_framework import parsers, renderers
 from rest_framework.exceptions import ParseError
 
 
@@ -44,3 +44,16 @@ class JSONParser(parsers.JSONParser):
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
             raise ParseError("JSON parse error - nested too deeply") from None
+
+
+class JSONRenderer(renderers.JSONRenderer):
+    """The API's JSON out: as DRF writes it, but a lone surrogate (``"\\ud800"``, which a
+    client can send and an error message then quotes back, e.g. DRF's "is not a valid
+    choice") is written as its ``\\ud800`` escape instead of failing to encode — a 500."""
+
+    def render(self, data, accepted_media_type=None, renderer_context=None):
+        try:
+            return super().render(data, accepted_media_type, renderer_context)
+        except UnicodeEncodeError:
+            self.ensure_ascii = True  # this instance only: JSON escapes every non-ASCII character
+            return super().render(data, accepted_media_type, renderer_context)

@@ -13,6 +13,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from config.env import (
+    email_settings,
     env_bool,
     env_int,
     env_list,
@@ -21,6 +22,7 @@ from config.env import (
     redis_cache_location,
     secret_key,
 )
+from config.security_headers import DEFAULT_POLICY
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("EARSHOT_VAR_DIR", str(BASE_DIR / "var")))
@@ -50,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.request_checks.RefuseControlCharacters",  # %00 in a URL: one 400 on both databases
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -57,6 +60,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.security_headers.ContentSecurityPolicy",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -100,7 +104,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": str(_test_db_dir / f"test-earshot-{os.getpid()}.sqlite3")
     }
-    DATABASES["default"]["OPTIONS"] = {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    # SQLite as a real embedded database: write-ahead logging, so readers never wait for a
+    # writer (a long import does not hold up the pages, polls and the crowd's reads), and
+    # a writer waits up to EARSHOT_SQLITE_BUSY_SECONDS for another instead of failing at once.
+    DATABASES["default"]["OPTIONS"] = {
+        "timeout": env_int("EARSHOT_SQLITE_BUSY_SECONDS", 60, minimum=1),
+        "transaction_mode": "IMMEDIATE",
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The embedded Redis of ``make run`` listens on this unix socket (scripts/embedded_redis.py).
@@ -216,6 +227,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "config.json_body.JSONRenderer",  # a lone surrogate quoted back is escaped, not a 500
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PARSER_CLASSES": [
         "config.json_body.JSONParser",  # bad JSON, however deeply nested, is a 400
         "rest_framework.parsers.FormParser",
@@ -226,9 +241,13 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "token_address": env_str("EARSHOT_TOKEN_RATE_IP", "10/minute"),
         "token_account": env_str("EARSHOT_TOKEN_RATE_USER", "5/minute"),
+        "login_address": env_str("EARSHOT_LOGIN_RATE_IP", "20/minute"),
+        "login_account": env_str("EARSHOT_LOGIN_RATE_USER", "5/minute"),
     },
-    # Behind a reverse proxy, the client's address is the last one it adds.
-    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0) or None,
+    # The client's address: 0 proxies = the socket's own (X-Forwarded-For is ignored: a
+    # client could write anything there); behind N proxies, the N-th from the right.
+    # Never None: DRF would then trust the header as sent.
+    "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.
@@ -249,6 +268,22 @@ SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
 CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_CONTENT_TYPE_NOSNIFF = True
+# E-mail (invitation links): EMAIL_URL (config.env.email_settings); with DEBUG and no
+# EMAIL_URL, messages are printed to the console (make run's log); without either, none is
+# sent and the pages say so (the link is always shown to copy).
+_EMAIL_URL = env_str("EMAIL_URL", "console://" if DEBUG else "")
+globals().update(email_settings(_EMAIL_URL) if _EMAIL_URL else {})
+EARSHOT_EMAIL_ENABLED = bool(_EMAIL_URL)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Earshot <earshot@localhost>")
+# Content-Security-Policy (config/security_headers.py); "" sends none.
+EARSHOT_CSP = env_str("EARSHOT_CSP", DEFAULT_POLICY)
+# HSTS (sent on HTTPS responses only): a year when DEBUG is off, none with DEBUG.
+SECURE_HSTS_SECONDS = env_int("EARSHOT_HSTS_SECONDS", 0 if DEBUG else 31_536_000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("EARSHOT_HSTS_INCLUDE_SUBDOMAINS", False)
+# Behind a reverse proxy (EARSHOT_NUM_PROXIES > 0) that terminates HTTPS, its
+# X-Forwarded-Proto says whether the request was secure (for HSTS and secure cookies).
+if REST_FRAMEWORK["NUM_PROXIES"] > 0:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 X_FRAME_OPTIONS = "DENY"
 
 LOGGING = {
@@ -283,4 +318,13 @@ EARSHOT_UPLOAD_TEXT_MAX_BYTES = env_int("EARSHOT_UPLOAD_TEXT_MAX_MB", 200, minim
 EARSHOT_UPLOAD_MAX_FILES = env_int("EARSHOT_UPLOAD_MAX_FILES", 5000, minimum=1)
 EARSHOT_ZIP_MAX_MEMBERS = env_int("EARSHOT_ZIP_MAX_MEMBERS", 20_000, minimum=1)
 EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) * 1024 * 1024
+# Listening evidence (judging/services/listening.py): a clip counts as played once this
+# share of its first EARSHOT_LISTEN_WINDOW_SECONDS was sent; a crowd answer needs this many
+# seconds per clip it relies on since the task's first audio (one clip at a time).
+EARSHOT_LISTEN_WINDOW_SECONDS = env_int("EARSHOT_LISTEN_WINDOW_SECONDS", 30, minimum=1)
+EARSHOT_LISTEN_COVERAGE = env_int("EARSHOT_LISTEN_COVERAGE_PERCENT", 50, minimum=0) / 100
+EARSHOT_LISTEN_SECONDS_PER_CLIP = env_int("EARSHOT_LISTEN_SECONDS_PER_CLIP", 5, minimum=0)
+# One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
+EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
+EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)
 DATA_UPLOAD_MAX_NUMBER_FILES = EARSHOT_UPLOAD_MAX_FILES  # Django refuses more files in one request

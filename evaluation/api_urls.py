@@ -5,13 +5,13 @@ from django.urls import path
 from evaluation import apis
 
 urlpatterns = [
-    path("collections/<int:collection_id>/results/", apis.ResultsStatusApi.as_view(), name="results_status"),
-    path("collections/<int:collection_id>/results/recompute/", apis.ResultsRecomputeApi.as_view(), name="results_recompute"),
-    path("collections/<int:collection_id>/leaderboard/", apis.LeaderboardDetailApi.as_view(), name="leaderboard_detail"),
-    path("collections/<int:collection_id>/reliability/", apis.ReliabilityDetailApi.as_view(), name="reliability_detail"),
-    path("campaigns/<int:campaign_id>/mapping/", apis.MappingDetailApi.as_view(), name="mapping_detail"),
-    path("collections/<int:collection_id>/results/settings/", apis.ResultsSettingsApi.as_view(), name="results_settings"),
-    path("collections/<int:collection_id>/results/settings/update/", apis.ResultsSettingsUpdateApi.as_view(), name="results_settings_update"),
-    path("campaigns/<int:campaign_id>/mapping/settings/", apis.MappingSettingsApi.as_view(), name="mapping_settings"),
-    path("campaigns/<int:campaign_id>/mapping/settings/update/", apis.MappingSettingsUpdateApi.as_view(), name="mapping_settings_update"),
+    path("collections/<id:collection_id>/results/", apis.ResultsStatusApi.as_view(), name="results_status"),
+    path("collections/<id:collection_id>/results/recompute/", apis.ResultsRecomputeApi.as_view(), name="results_recompute"),
+    path("collections/<id:collection_id>/leaderboard/", apis.LeaderboardDetailApi.as_view(), name="leaderboard_detail"),
+    path("collections/<id:collection_id>/reliability/", apis.ReliabilityDetailApi.as_view(), name="reliability_detail"),
+    path("campaigns/<id:campaign_id>/mapping/", apis.MappingDetailApi.as_view(), name="mapping_detail"),
+    path("collections/<id:collection_id>/results/settings/", apis.ResultsSettingsApi.as_view(), name="results_settings"),
+    path("collections/<id:collection_id>/results/settings/update/", apis.ResultsSettingsUpdateApi.as_view(), name="results_settings_update"),
+    path("campaigns/<id:campaign_id>/mapping/settings/", apis.MappingSettingsApi.as_view(), name="mapping_settings"),
+    path("campaigns/<id:campaign_id>/mapping/settings/update/", apis.MappingSettingsUpdateApi.as_view(), name="mapping_settings_update"),
 ]  # fmt: skip

@@ -22,10 +22,13 @@ EXPORT_FORMATS = ("csv", "json")
 LEADERBOARD_TABLES = ("systems", "pairs", "scores")
 
 LEADERBOARD_COLUMNS = [
-    "rank", "system", "mean", "ci_low", "ci_high", "psat_mean", "psat_low", "psat_high",
-    "psucc", "psat_floor", "pred_low", "pred_high", "pred_family", "group",
+    "rank", "system", "mean", "ci_low", "ci_high", "ci_method", "psat_mean", "psat_low",
+    "psat_high", "psat_method", "psucc", "psat_floor", "pred_low", "pred_high", "pred_family",
+    "judged", "letters",
 ]  # fmt: skip
-PAIR_COLUMNS = ["a", "b", "delta", "ci_low", "ci_high", "p", "p_adjusted", "delta_psat"]
+PAIR_COLUMNS = [
+    "a", "b", "delta", "ci_low", "ci_high", "ci_method", "p", "p_adjusted", "delta_psat",
+]  # fmt: skip
 SCORE_COLUMNS = ["system", "query", "score", "psat"]
 MAPPING_COLUMNS = ["bin_low", "bin_high", "lists", "satisfied", "p_sat", "p_sat_low",
                    "p_sat_high", "examples", "agr_pos", "p_agr_pos", "p_agr_pos_low",
@@ -65,14 +68,27 @@ def judgment_sources_text(payload: dict) -> str:
     return "; ".join(sources["used"])
 
 
+def warnings_text(payload: dict) -> str:
+    """A result's warnings as one cell: ``code: message | …`` (empty when there are none,
+    or for results computed before warnings were recorded)."""
+    return " | ".join(f"{w['code']}: {w['message']}" for w in payload.get("warnings") or [])
+
+
+def _system_row(row: dict) -> list:
+    # leaderboards stored before letters existed have contiguous groups' labels instead
+    values = {**row, "letters": row.get("letters", row.get("group_label"))}
+    return [values.get(c) for c in LEADERBOARD_COLUMNS]
+
+
 def leaderboard_csv(*, collection: Collection, board: Leaderboard, table: str) -> HttpResponse:
     """One table of the leaderboard: ``systems``, ``pairs`` or per-query ``scores``; the
-    last column, ``judgment_sources``, names the judgment sources it was computed from."""
+    last columns, ``judgment_sources`` and ``warnings``, name the judgment sources it was
+    computed from and what it cannot say."""
     name = f"{slug(collection.name)}-{slug(board.measure)}"
     payload = board.payload
     if table == "systems":
         header = LEADERBOARD_COLUMNS
-        rows = ([row.get(c) for c in LEADERBOARD_COLUMNS] for row in payload["rows"])
+        rows = (_system_row(row) for row in payload["rows"])
     elif table == "pairs":
         header = PAIR_COLUMNS
         rows = ([pair.get(c) for c in PAIR_COLUMNS] for pair in payload["pairs"])
@@ -84,9 +100,11 @@ def leaderboard_csv(*, collection: Collection, board: Leaderboard, table: str) -
             for i, system in enumerate(payload["systems"])
             for j, query in enumerate(payload["queries"])
         )
-    sources = judgment_sources_text(payload)
+    sources, warnings = judgment_sources_text(payload), warnings_text(payload)
     return _csv(
-        [*header, "judgment_sources"], ([*row, sources] for row in rows), f"{name}-{table}.csv"
+        [*header, "judgment_sources", "warnings"],
+        ([*row, sources, warnings] for row in rows),
+        f"{name}-{table}.csv",
     )
 
 

@@ -154,15 +154,26 @@ def binned_plot(
 # --- the plots of each results page -------------------------------------------------
 
 
+METHOD_NAMES = {"t": "t, eq. 4.6", "bootstrap-percentile": "bootstrap percentile"}
+
+
+def _methods(rows: list[dict], key: str) -> str:
+    """`` (t, eq. 4.6)``: how the plotted intervals were made (nothing for old payloads)."""
+    methods = sorted({r[key] for r in rows if r.get(key)})
+    return f" ({' and '.join(METHOD_NAMES.get(m, m) for m in methods)})" if methods else ""
+
+
 def leaderboard_plots(summary: dict) -> dict[str, Plot]:
-    """Means and mean P(Sat) with their intervals, from a leaderboard's stored summary."""
+    """Means and mean P(Sat) with their intervals, from a leaderboard's stored summary;
+    each system labelled with its letters (systems sharing one are not significantly
+    different) when the summary has them."""
     measure = summary["measure"]
     rows = summary["rows"]
-    systems = [r["system"] for r in rows]
+    systems = [f"{r['system']} ({r['letters']})" if r.get("letters") else r["system"] for r in rows]
     plots = [
         interval_plot(
             "means",
-            f"Mean {measure} with 95% confidence intervals",
+            f"Mean {measure} with 95% confidence intervals{_methods(rows, 'ci_method')}",
             labels=systems,
             estimates=[r["mean"] for r in rows],
             lows=[r["ci_low"] for r in rows],
@@ -175,7 +186,7 @@ def leaderboard_plots(summary: dict) -> dict[str, Plot]:
         plots.append(
             interval_plot(
                 "psat",
-                "Mean P(Sat) with 95% confidence intervals",
+                f"Mean P(Sat) with 95% confidence intervals{_methods(rows, 'psat_method')}",
                 labels=systems,
                 estimates=[r["psat_mean"] for r in rows],
                 lows=[r["psat_low"] for r in rows],

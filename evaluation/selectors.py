@@ -126,6 +126,13 @@ def collection_judgment_sources(*, collection: Collection) -> dict:
     return {"used": used, "left_out": left_out, "consolidation": CONSOLIDATION_POLICY}
 
 
+def collection_pool_filters(*, collection: Collection) -> list[str]:
+    """Names of the collection's relevance campaigns whose pool leaves out clips by the
+    query's artist: those clips stay unjudged, and results say so."""
+    campaigns = collection.relevance_campaigns.filter(exclude_same_artist=True)
+    return list(campaigns.order_by("name").values_list("name", flat=True))
+
+
 def collection_qrels_records(
     *, collection: Collection, policy: str = CONSOLIDATION_POLICY
 ) -> list[QrelsRecord]:
@@ -426,3 +433,27 @@ def collection_campaign_mappings(*, collection: Collection) -> dict[str, dict]:
             },
         )
     return {measure: mapping for measure, (_, mapping) in chosen.items()}
+
+
+def results_missing(*, collection: Collection, min_judged_queries: int) -> list[str]:
+    """What the collection still lacks for a leaderboard, in words an organiser acts on
+    (empty: nothing; the results are computed or on their way)."""
+    systems = RunEntry.objects.filter(system__collection=collection).values("system").distinct()
+    judged = (
+        collection_judgments(collection=collection)
+        .exclude(broad__isnull=True, fine__isnull=True)
+        .values("query")
+        .distinct()
+        .count()
+    )
+    missing = []
+    if not systems.exists():
+        missing.append("no system has a ranked list yet: upload the systems' runs")
+    if judged < min_judged_queries:
+        have = "no query is judged" if not judged else f"{judged} query is judged"
+        missing.append(
+            f"{have} in an official judgment source, and a leaderboard needs at least "
+            f"{min_judged_queries} judged queries: judge more queries (a relevance campaign) or "
+            "upload judgments, and check that their source counts"
+        )
+    return missing

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
@@ -20,9 +21,11 @@ from django.views.decorators.http import require_GET, require_POST
 
 from evaluation import exports, plots, selectors
 from evaluation.services import campaign_mapping_request, collection_results_request
+from evaluation.services.results import MIN_JUDGED_QUERIES
 from judging import selectors as judging_selectors
 from judging.models import Collection
 from judging.roles import organiser_required
+from judging.validation import parse_id
 
 
 def _collection(request, pk: int) -> Collection:
@@ -83,6 +86,10 @@ def results_overview(request, pk: int):
         **selectors.collection_results_overview(collection=collection),
         "recompute": selectors.collection_recompute(collection=collection),
     }
+    if not context["leaderboards"]:  # say exactly what is missing (read only then)
+        context["missing"] = selectors.results_missing(
+            collection=collection, min_judged_queries=MIN_JUDGED_QUERIES
+        )
     return render(request, "evaluation/results.html", context)
 
 
@@ -109,7 +116,18 @@ def results_status(request, pk: int):
 @require_POST
 def results_recompute(request, pk: int):
     collection = _collection(request, pk)
+    missing = selectors.results_missing(
+        collection=collection, min_judged_queries=MIN_JUDGED_QUERIES
+    )
     collection_results_request(collection=collection, resend=True)
+    if missing:
+        messages.warning(request, f"Nothing to compute yet: {'; '.join(missing)}.")
+    else:
+        messages.success(
+            request,
+            "Recomputing every leaderboard and reliability study now; this page shows the "
+            "progress and the results as soon as they are ready.",
+        )
     return redirect("evaluation:results", pk=collection.pk)
 
 
@@ -208,10 +226,10 @@ def reliability(request, pk: int):
 
 
 def _campaign(request, collection: Collection):
-    raw = request.GET.get("campaign", "")
-    if not raw.isdigit():
+    campaign_id = parse_id(request.GET.get("campaign", ""))
+    if campaign_id is None:
         raise Http404("Name a preference campaign: ?campaign=<id>")
-    return selectors.campaign_of_collection(collection=collection, campaign_id=int(raw))
+    return selectors.campaign_of_collection(collection=collection, campaign_id=campaign_id)
 
 
 def _mapping(request, collection: Collection):

@@ -22,7 +22,7 @@ from judging.apis import OrganiserApi
 from judging.apis_jobs import JobSerializer
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.selectors.generator import generator_coverage
-from judging.selectors.people import assessor_accounts
+from judging.selectors.people import assessors_for_organiser
 from judging.services.campaign_settings import (
     PREFERENCE_SETTINGS,
     RELEVANCE_SETTINGS,
@@ -147,7 +147,7 @@ class RelevanceCampaignCreateApi(OrganiserApi):
         values = dict(data.validated_data)
         collection = self.get_collection(values.pop("collection"))
         names = values.pop("assessors")
-        found = list(assessor_accounts().filter(username__in=names))
+        found = list(assessors_for_organiser(user=request.user).filter(username__in=names))
         missing = sorted(set(names) - {a.username for a in found})
         if missing:
             raise ValidationError({"detail": f"No assessor is called {', '.join(missing)}."})
@@ -193,7 +193,7 @@ class RelevanceCampaignAssessorAddApi(OrganiserApi):
         data = AssessorSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         username = data.validated_data["username"]
-        assessor = assessor_accounts().filter(username=username).first()
+        assessor = assessors_for_organiser(user=request.user).filter(username=username).first()
         if assessor is None:
             raise ValidationError({"detail": f"No assessor is called {username!r}."})
         added = relevance_campaign_assessor_add(campaign=campaign, assessor=assessor)

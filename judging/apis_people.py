@@ -5,29 +5,33 @@ An invitation's link is in the answer only once, when it is made; it is never st
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
-from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from judging.apis import OrganiserApi
 from judging.roles import ASSESSOR, ORGANISER
+from judging.selectors.access import person_for_organiser
 from judging.selectors.people import people_for_organiser
-from judging.services.people import invitation_create, person_create
+from judging.services.people import invitation_create, invitation_email_send, person_create
 
 
 class InvitationSerializer(serializers.Serializer):
     url = serializers.CharField(help_text="Send it to the person; it works once.")
     expires_at = serializers.DateTimeField()
+    emailed_to = serializers.CharField(
+        allow_null=True, help_text="the address it was e-mailed to (null: not e-mailed)"
+    )
 
 
 def _invitation(request, new) -> dict:
-    return {"url": request.build_absolute_uri(new.path), "expires_at": new.invitation.expires_at}
+    url = request.build_absolute_uri(new.path)
+    emailed_to = invitation_email_send(new=new, url=url, by=request.user)
+    return {"url": url, "expires_at": new.invitation.expires_at, "emailed_to": emailed_to}
 
 
 class PeopleListApi(OrganiserApi):
-    """Assessors (and, for an administrator, organisers) with whether they can log in."""
+    """The organiser's people (administrators: everyone) with whether they can log in."""
 
     class OutputSerializer(serializers.Serializer):
         id = serializers.IntegerField(source="user.pk")
@@ -36,6 +40,9 @@ class PeopleListApi(OrganiserApi):
         can_log_in = serializers.BooleanField()
         invitation_expires_at = serializers.DateTimeField(allow_null=True)
         campaigns = serializers.IntegerField(help_text="relevance campaigns they judge in")
+        can_invite = serializers.BooleanField(
+            help_text="whether you may send them an invitation link (their account is yours)"
+        )
 
     @extend_schema(responses=OutputSerializer(many=True))
     def get(self, request):
@@ -77,11 +84,11 @@ class PersonCreateApi(OrganiserApi):
 
 
 class InvitationCreateApi(OrganiserApi):
-    """A new invitation link for an assessor (earlier links stop working)."""
+    """A new invitation link for one of your assessors (earlier links stop working)."""
 
     @extend_schema(request=None, responses={201: InvitationSerializer})
     def post(self, request, user_id: int):
-        person = get_object_or_404(get_user_model(), pk=user_id)
+        person = person_for_organiser(user=request.user, person_id=user_id)
         new = invitation_create(user=person, created_by=request.user)
         return Response(
             InvitationSerializer(_invitation(request, new)).data, status=status.HTTP_201_CREATED

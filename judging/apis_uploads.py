@@ -104,7 +104,9 @@ class RunsUploadApi(UploadApi):
     @with_files(Upload.RUNS)
     class InputSerializer(serializers.Serializer):
         format = serializers.ChoiceField(choices=RUN_FORMATS, default="auto")
-        create_missing_queries = serializers.BooleanField(default=False)
+        create_missing_queries = serializers.BooleanField(
+            default=True, help_text="make query ids that name clips into queries (as the page does)"
+        )
         create_missing_clips = serializers.BooleanField(default=False)
         replace = serializers.BooleanField(default=False)
 

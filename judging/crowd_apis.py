@@ -27,6 +27,7 @@ from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
+from judging.validation import parse_id
 
 
 class CampaignCreateApi(OrganiserApi):
@@ -281,7 +282,5 @@ class AnswerListApi(OrganiserApi):
     def get(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
         worker = request.query_params.get("worker", "")
-        answers = selectors.campaign_answers(
-            campaign=campaign, worker_id=int(worker) if worker.isdigit() else None
-        )
+        answers = selectors.campaign_answers(campaign=campaign, worker_id=parse_id(worker))
         return self.paginate(answers, self.OutputSerializer)

@@ -82,6 +82,14 @@ def param(value: datetime) -> object:
     return connection.ops.adapt_datetimefield_value(value)
 
 
+def datetime_of(value) -> datetime | None:
+    """A datetime column read by a raw cursor, as the ORM gives it (aware, UTC): SQLite
+    returns text, PostgreSQL a datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return connection.ops.convert_datetimefield_value(value, None, connection)
+
+
 def one(sql: str, params=()) -> tuple | None:
     """The first row of ``sql``, or None."""
     with connection.cursor() as cursor:

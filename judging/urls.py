@@ -8,6 +8,7 @@ from judging.views import (
     crowd_tasks,
     generator,
     jobs,
+    listening,
     people,
     relevance_campaigns,
     sources,
@@ -19,10 +20,10 @@ app_name = "judging"
 urlpatterns = [
     path("collections/", collections.collection_list, name="collections"),
     path("collections/new/", collections.collection_new, name="collection_new"),
-    path("collections/<int:pk>/", collections.collection_detail, name="collection"),
+    path("collections/<id:pk>/", collections.collection_detail, name="collection"),
     path("audio/<str:token>", collections.clip_audio, name="clip_audio"),
     path(
-        "collections/<int:pk>/judgment-sources/<int:source_pk>/status/",
+        "collections/<id:pk>/judgment-sources/<id:source_pk>/status/",
         sources.judgment_source_status,
         name="judgment_source_status",
     ),
@@ -38,26 +39,26 @@ urlpatterns = [
         name="relevance_campaign_new",
     ),
     path(
-        "relevance-campaigns/<int:pk>/",
+        "relevance-campaigns/<id:pk>/",
         relevance_campaigns.relevance_campaign_detail,
         name="relevance_campaign",
     ),
     path(
-        "relevance-campaigns/<int:pk>/qrels",
+        "relevance-campaigns/<id:pk>/qrels",
         relevance_campaigns.relevance_campaign_qrels,
         name="relevance_campaign_qrels",
     ),
     path(
-        "relevance-campaigns/<int:pk>/judgments.csv",
+        "relevance-campaigns/<id:pk>/judgments.csv",
         relevance_campaigns.relevance_campaign_csv,
         name="relevance_campaign_csv",
     ),
     # Relevance campaigns: assessors
-    path("judge/campaigns/<int:pk>/next/", assessors.assignment_next_view, name="assignment_next"),
-    path("judge/assignments/<int:pk>/", assessors.assignment_page, name="assignment"),
-    path("judge/assignments/<int:pk>/judgments", assessors.judgment_save_api, name="judgment_save"),
+    path("judge/campaigns/<id:pk>/next/", assessors.assignment_next_view, name="assignment_next"),
+    path("judge/assignments/<id:pk>/", assessors.assignment_page, name="assignment"),
+    path("judge/assignments/<id:pk>/judgments", assessors.judgment_save_api, name="judgment_save"),
     path(
-        "judge/assignments/<int:pk>/audio/<str:which>",
+        "judge/assignments/<id:pk>/audio/<str:which>",
         assessors.assignment_audio,
         name="assignment_audio",
     ),
@@ -77,63 +78,63 @@ urlpatterns += [
 urlpatterns += [
     path("campaigns/", crowd_campaigns.campaign_list, name="preference_campaigns"),
     path(
-        "collections/<int:collection_pk>/campaigns/new/",
+        "collections/<id:collection_pk>/campaigns/new/",
         crowd_campaigns.campaign_create,
         name="preference_campaign_create",
     ),
-    path("campaigns/<int:pk>/", crowd_campaigns.campaign_detail, name="preference_campaign"),
+    path("campaigns/<id:pk>/", crowd_campaigns.campaign_detail, name="preference_campaign"),
     path(
-        "campaigns/<int:pk>/examples/",
+        "campaigns/<id:pk>/examples/",
         crowd_campaigns.campaign_examples,
         name="preference_campaign_examples",
     ),
     path(
-        "campaigns/<int:pk>/examples/from-systems/",
+        "campaigns/<id:pk>/examples/from-systems/",
         crowd_campaigns.examples_add_from_systems,
         name="preference_examples_from_systems",
     ),
     path(
-        "campaigns/<int:pk>/examples/from-csv/",
+        "campaigns/<id:pk>/examples/from-csv/",
         crowd_campaigns.examples_add_from_csv,
         name="preference_examples_from_csv",
     ),
     path(
-        "campaigns/<int:pk>/examples/<int:example_pk>/trap/",
+        "campaigns/<id:pk>/examples/<id:example_pk>/trap/",
         crowd_campaigns.example_trap,
         name="preference_example_trap",
     ),
     path(
-        "campaigns/<int:pk>/traps/<int:trap_pk>/contest/",
+        "campaigns/<id:pk>/traps/<id:trap_pk>/contest/",
         crowd_campaigns.trap_contest,
         name="preference_trap_contest",
     ),
     path(
-        "campaigns/<int:pk>/workers/",
+        "campaigns/<id:pk>/workers/",
         crowd_campaigns.campaign_workers,
         name="preference_campaign_workers",
     ),
     path(
-        "campaigns/<int:pk>/workers/<int:worker_pk>/exclude/",
+        "campaigns/<id:pk>/workers/<id:worker_pk>/exclude/",
         crowd_campaigns.worker_exclude_view,
         name="preference_worker_exclude",
     ),
     path(
-        "campaigns/<int:pk>/workers/<int:worker_pk>/reinstate/",
+        "campaigns/<id:pk>/workers/<id:worker_pk>/reinstate/",
         crowd_campaigns.worker_reinstate_view,
         name="preference_worker_reinstate",
     ),
     path(
-        "campaigns/<int:pk>/workers/<int:worker_pk>/reset-browser/",
+        "campaigns/<id:pk>/workers/<id:worker_pk>/reset-browser/",
         crowd_campaigns.worker_browser_reset_view,
         name="preference_worker_browser_reset",
     ),
     path(
-        "campaigns/<int:pk>/answers/",
+        "campaigns/<id:pk>/answers/",
         crowd_campaigns.campaign_answers,
         name="preference_campaign_answers",
     ),
     path(
-        "campaigns/<int:pk>/answers.csv",
+        "campaigns/<id:pk>/answers.csv",
         crowd_campaigns.campaign_answers_csv,
         name="preference_campaign_answers_csv",
     ),
@@ -141,64 +142,67 @@ urlpatterns += [
 
 # Organiser self-service: collections, sharing, people, campaign settings, generator, jobs.
 urlpatterns += [
-    path("collections/<int:pk>/edit/", collections.collection_edit, name="collection_edit"),
+    path("collections/<id:pk>/edit/", collections.collection_edit, name="collection_edit"),
     path(
-        "collections/<int:pk>/archive/",
+        "collections/<id:pk>/listening/",
+        listening.collection_listening,
+        name="collection_listening",
+    ),
+    path(
+        "collections/<id:pk>/archive/",
         collections.collection_archive_view,
         name="collection_archive",
     ),
+    path("collections/<id:pk>/sharing/", collections.collection_sharing, name="collection_sharing"),
     path(
-        "collections/<int:pk>/sharing/", collections.collection_sharing, name="collection_sharing"
-    ),
-    path(
-        "collections/<int:pk>/sharing/remove/",
+        "collections/<id:pk>/sharing/remove/",
         collections.collection_unshare_view,
         name="collection_unshare",
     ),
     path("people/", people.people, name="people"),
-    path("people/<int:user_pk>/invitation/", people.invitation_new, name="invitation_new"),
+    path("people/<id:user_pk>/invitation/", people.invitation_new, name="invitation_new"),
     path("invitation/<str:token>/", people.invitation, name="invitation"),
     path(
-        "relevance-campaigns/<int:pk>/settings/",
+        "relevance-campaigns/<id:pk>/settings/",
         campaign_settings.relevance_campaign_settings,
         name="relevance_campaign_settings",
     ),
     path(
-        "relevance-campaigns/<int:pk>/open/",
+        "relevance-campaigns/<id:pk>/open/",
         campaign_settings.relevance_campaign_open,
         name="relevance_campaign_open",
     ),
     path(
-        "relevance-campaigns/<int:pk>/assessors/",
+        "relevance-campaigns/<id:pk>/assessors/",
         campaign_settings.relevance_campaign_assessors,
         name="relevance_campaign_assessors",
     ),
     path(
-        "relevance-campaigns/<int:pk>/assessors/<int:user_pk>/remove/",
+        "relevance-campaigns/<id:pk>/assessors/<id:user_pk>/remove/",
         campaign_settings.relevance_campaign_assessor_remove_view,
         name="relevance_campaign_assessor_remove",
     ),
     path(
-        "campaigns/<int:pk>/settings/",
+        "campaigns/<id:pk>/settings/",
         campaign_settings.preference_campaign_settings,
         name="preference_campaign_settings",
     ),
     path(
-        "campaigns/<int:pk>/open/",
+        "campaigns/<id:pk>/open/",
         campaign_settings.preference_campaign_open,
         name="preference_campaign_open",
     ),
-    path("campaigns/<int:pk>/generator/", generator.generator, name="preference_generator"),
-    path("jobs/<int:pk>/", jobs.job_page, name="job"),
-    path("jobs/<int:pk>/status.json", jobs.job_status, name="job_status"),
-    path("jobs/<int:pk>/result/", jobs.job_result, name="job_result"),
-    path("jobs/<int:pk>/cancel/", jobs.job_cancel_view, name="job_cancel"),
-    path("jobs/<int:pk>/retry/", jobs.job_retry_view, name="job_retry"),
+    path("campaigns/<id:pk>/generator/", generator.generator, name="preference_generator"),
+    path("jobs/<id:pk>/", jobs.job_page, name="job"),
+    path("jobs/<id:pk>/status.json", jobs.job_status, name="job_status"),
+    path("jobs/<id:pk>/result/", jobs.job_result, name="job_result"),
+    path("jobs/<id:pk>/cancel/", jobs.job_cancel_view, name="job_cancel"),
+    path("jobs/<id:pk>/retry/", jobs.job_retry_view, name="job_retry"),
 ]
 
 # Uploads with progress (judging/views/uploads.py): each runs its importer as a job.
 urlpatterns += [
-    path("collections/<int:pk>/uploads/", uploads.upload_index, name="uploads"),
-    path("collections/<int:pk>/uploads/<slug:kind>/", uploads.upload_new, name="upload_new"),
-    path("collections/<int:pk>/uploads/answers/<int:upload_pk>/columns/", uploads.upload_columns, name="upload_columns"),
+    path("collections/<id:pk>/uploads/", uploads.upload_index, name="uploads"),
+    path("collections/<id:pk>/uploads/<slug:kind>/", uploads.upload_new, name="upload_new"),
+    path("collections/<id:pk>/uploads/answers/<id:upload_pk>/columns/", uploads.upload_columns, name="upload_columns"),
 ]  # fmt: skip

@@ -23,6 +23,7 @@ from django.utils.crypto import constant_time_compare
 
 from judging.models import Worker
 from judging.selectors.crowd import worker_with_campaign
+from judging.validation import parse_id
 
 COOKIE_PREFIX = "earshot_w_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
@@ -68,11 +69,11 @@ def worker_from_request(request, token: str) -> Worker | None:
     salt = _salt(token)
     for name in request.COOKIES:
         campaign_id = name.removeprefix(COOKIE_PREFIX)
-        if campaign_id == name or not campaign_id.isdigit():
+        if campaign_id == name or parse_id(campaign_id) is None:
             continue
         value = request.get_signed_cookie(name, default=None, salt=salt, max_age=COOKIE_MAX_AGE)
         pk, _, key = (value or "").partition(":")
-        if not pk.isdigit() or not key:
+        if parse_id(pk) is None or not key:
             continue  # another campaign's cookie (its token signed it) or a forged one
         worker = worker_with_campaign(int(pk), campaign_id=int(campaign_id), token=token)
         if worker is not None and constant_time_compare(worker.browser_key, key):

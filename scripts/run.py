@@ -16,7 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from embedded.redis import start_redis, stop_process  # noqa: E402
+from embedded.redis import start_redis  # noqa: E402
 
 HOST, PORT = os.environ.get("EARSHOT_HOST", "127.0.0.1"), os.environ.get("EARSHOT_PORT", "8000")
 VAR = Path(os.environ.get("EARSHOT_VAR_DIR", ROOT / "var"))
@@ -88,6 +88,32 @@ def _wait_for_server(server: subprocess.Popen, timeout: float = 60) -> None:
             time.sleep(0.2)
 
 
+def stop_group(child: subprocess.Popen, *, timeout: float = 10) -> None:
+    """Stop ``child`` and every process it started (its process group, which it leads:
+    ``start_new_session``): SIGTERM, then SIGKILL to whatever is left after ``timeout``.
+
+    Stopping the Celery worker by its PID alone left its pool child running with parent 1
+    when the worker was busy (issue 20); the group holds the pool and the beat too.
+    """
+    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, timeout)):
+        try:
+            os.killpg(child.pid, sig)
+        except ProcessLookupError:
+            break  # nothing of the group is left
+        deadline = time.monotonic() + wait
+        while time.monotonic() < deadline:
+            child.poll()
+            try:
+                os.killpg(child.pid, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            continue
+        break
+    child.wait(timeout=timeout)
+
+
 def main() -> int:
     # Ctrl-C (and a plain kill) stop everything, even when started where SIGINT is ignored.
     signal.signal(signal.SIGINT, _interrupt)
@@ -114,6 +140,7 @@ def main() -> int:
                     env=env,
                     stdout=worker_log,
                     stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own process group: stopped with its children
                 )
             )
         children.append(
@@ -121,6 +148,7 @@ def main() -> int:
                 [sys.executable, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
                 cwd=ROOT,
                 env=env,
+                start_new_session=True,
             )
         )
         _wait_for_server(children[-1])
@@ -148,7 +176,7 @@ def main() -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         for child in reversed(children):
-            stop_process(child)
+            stop_group(child)
         if redis_server is not None:
             redis_server.stop()
         print("Stopped every process Earshot started.", flush=True)

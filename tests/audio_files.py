@@ -18,3 +18,26 @@ def sine_wav(seconds: float = 4.0, *, rate: int = 8000, freq: float = 440.0) -> 
         out.setframerate(rate)
         out.writeframes(samples.tobytes())
     return buffer.getvalue()
+
+
+def tone(
+    suffix: str,
+    seconds: float = 0.5,
+    *,
+    rate: int = 8000,
+    amplitude: float = 0.5,
+    freq: float = 440.0,
+    channels: int = 1,
+) -> bytes:
+    """A real sine tone in the format of ``suffix`` (``.wav``, ``.flac``, ``.ogg``,
+    ``.mp3``), written by libsndfile (``soundfile``): files that decode, as uploads must."""
+    import soundfile
+
+    t = np.arange(int(seconds * rate)) / rate
+    samples = np.repeat((amplitude * np.sin(2 * np.pi * freq * t))[:, None], channels, axis=1)
+    formats = {".wav": ("WAV", "PCM_16"), ".flac": ("FLAC", "PCM_16"),
+               ".ogg": ("OGG", "VORBIS"), ".mp3": ("MP3", "MPEG_LAYER_III")}  # fmt: skip
+    kind, subtype = formats[suffix.lower()]
+    buffer = io.BytesIO()
+    soundfile.write(buffer, samples, rate, format=kind, subtype=subtype)
+    return buffer.getvalue()

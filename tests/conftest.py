@@ -82,9 +82,19 @@ def page(chromium, live_server):
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    # Anything the Content-Security-Policy refused (an inline script, a foreign source)
+    # is a console error naming the policy: a page that needs it is broken in production.
+    page.on(
+        "console",
+        lambda message: (
+            message.type == "error"
+            and "Content Security Policy" in message.text
+            and errors.append(message.text)
+        ),
+    )
     yield page
     context.close()
-    assert not errors, f"JavaScript errors on the page: {errors}"
+    assert not errors, f"JavaScript or Content-Security-Policy errors on the page: {errors}"
 
 
 def log_in(page, username: str, password: str) -> None:
@@ -131,6 +141,25 @@ def celery_uses_the_session_redis():
     app.conf.broker_url = url
     yield
     shutil.rmtree(REDIS_DIR, ignore_errors=True)
+
+
+@pytest.fixture
+def redis_cache(embedded_redis, settings):
+    """The project's cache on the session's Redis, emptied before and after (throttle counts)."""
+    from django.core.cache import cache
+
+    from config.env import redis_cache_location
+
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_cache_location(embedded_redis.url),
+            "KEY_PREFIX": "earshot-test",
+        }
+    }
+    cache.clear()
+    yield embedded_redis
+    cache.clear()
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from judging.models import PreferenceCampaign, PreferenceTask
+from judging.models import AudioServed, PreferenceCampaign, PreferenceTask
 
 AUDIO_SRC = re.compile(r'<audio[^>]* src="([^"]+)"')
 KEY = re.compile(r'name="key" value="([^"]+)"')
@@ -70,19 +70,24 @@ class Browser:
     def audio_urls(self) -> list[str]:
         return AUDIO_SRC.findall(self.page.content.decode())
 
-    def listen(self, *, query: bool = True, per_list: int = 1) -> list:
-        """Fetch the query's audio and the first ``per_list`` clips of each list."""
+    def listen(self, *, query: bool = True, per_list: int = 1, then_wait: float = 0) -> list:
+        """Fetch the query's audio and the first ``per_list`` clips of each list; then, as
+        if ``then_wait`` seconds had passed (:meth:`wait`: hearing them one at a time)."""
         urls = self.audio_urls()
         wanted = [u for u in urls if u.endswith("/query")] if query else []
         for side in ("a", "b"):
             wanted += [u for u in urls if re.search(rf"/{side}\d+$", u)][:per_list]
-        return [self.get(url, HTTP_RANGE="bytes=0-") for url in wanted]
+        responses = [self.get(url, HTTP_RANGE="bytes=0-") for url in wanted]
+        if then_wait:
+            self.wait(then_wait)
+        return responses
 
     def wait(self, seconds: float) -> None:
-        """As if ``seconds`` had passed since the open task was shown."""
-        PreferenceTask.objects.filter(key=self.key).update(
-            served_at=timezone.now() - timedelta(seconds=seconds)
-        )
+        """As if ``seconds`` had passed since the open task was shown, and since its first
+        audio was sent (when any was)."""
+        moved = timezone.now() - timedelta(seconds=seconds)
+        PreferenceTask.objects.filter(key=self.key).update(served_at=moved)
+        AudioServed.objects.filter(task__key=self.key).update(first_sent_at=moved)
 
     def answer(self, choice: str, comment: str = ""):
         return self.post(

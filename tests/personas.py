@@ -1,7 +1,7 @@
 """People the tests act as (after healthchecks' ``hc/test.py`` base): one line per persona.
 
 ``organiser`` owns the ``collection``; ``other_organiser`` owns nothing of it;
-``assessor`` judges; ``nobody`` has an account but no role.
+``assessor`` judges and is ``organiser``'s person; ``nobody`` has an account but no role.
 """
 
 from __future__ import annotations
@@ -10,16 +10,19 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 
-from judging.models import Clip, Collection, Query, System
+from judging.models import Clip, Collection, Person, Query, System
 from judging.roles import ASSESSOR, ORGANISER, grant_role
 
 PASSWORD = "correct horse battery staple"
 
 
-def make_user(username: str, *roles: str) -> User:
+def make_user(username: str, *roles: str, owner: User | None = None) -> User:
+    """An account with ``roles``; ``owner`` is the organiser whose person it is (if any)."""
     user = User.objects.create_user(username, f"{username}@example.org", PASSWORD)
     for role in roles:
         grant_role(user, role)
+    if owner is not None:
+        Person.objects.create(user=user, created_by=owner)
     return user
 
 
@@ -44,7 +47,7 @@ def make_personas() -> Personas:
     return Personas(
         organiser=organiser,
         other_organiser=make_user("oscar", ORGANISER),
-        assessor=make_user("ada", ASSESSOR),
+        assessor=make_user("ada", ASSESSOR, owner=organiser),
         nobody=make_user("nemo"),
         collection=collection,
     )

@@ -90,8 +90,9 @@ def make_campaign(personas, *, assessors=None, **options):
     )
 
 
-def make_assessor(username: str):
-    return make_user(username, ASSESSOR)
+def make_assessor(username: str, *, owner=None):
+    """An assessor account; ``owner`` is the organiser whose person it is (who may add it)."""
+    return make_user(username, ASSESSOR, owner=owner)
 
 
 def two_assessors_on_one_query(personas, ada, bea):

@@ -60,8 +60,8 @@ def test_every_api_write_endpoint_answers_a_deeply_nested_body_with_a_400(person
     for route, method in api_write_routes():
         url = route
         for name, value in ids.items():
-            url = url.replace(f"<int:{name}>", str(value))
-        url = re.sub(r"<int:\w+>", "1", url)  # any other id: the body is read first
+            url = url.replace(f"<id:{name}>", str(value))
+        url = re.sub(r"<id:\w+>", "1", url)  # any other id: the body is read first
         client = APIClient() if route == "/api/token/" else api
         response = getattr(client, method)(url, DEEP, content_type="application/json")
         assert response.status_code == 400, (url, method, response.status_code)

@@ -220,7 +220,7 @@ def test_only_assessors_can_be_added(personas):
 
 
 def test_the_assessors_page_adds_and_removes_with_messages(client, personas):
-    bea = make_assessor("bea")
+    bea = make_assessor("bea", owner=personas.organiser)
     campaign = make_relevance_campaign(personas)
     client.force_login(personas.organiser)
     url = f"/relevance-campaigns/{campaign.pk}/assessors/"

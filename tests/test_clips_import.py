@@ -5,6 +5,7 @@ import pytest
 from judging.importers import ImportFailed, clips_import
 from judging.importers.inputs import NO_DATA_LINES
 from judging.models import Clip
+from tests.audio_files import tone
 from tests.importing import collection_make, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -47,11 +48,11 @@ def stored_files(media_root) -> list[str]:
     return sorted(p.name for p in media_root.rglob("*") if p.is_file())
 
 
-def test_it_makes_a_clip_of_every_audio_file_with_wav_durations(collection, folder, media_root):
+def test_it_makes_a_clip_of_every_audio_file_with_its_duration(collection, folder, media_root):
     wav_write(folder / "calm.wav", frames=12_000, rate=8_000)  # 12,000 / 8,000 = 1.5 s
-    (folder / "loud.MP3").write_bytes(b"ID3 not really an mp3")
-    (folder / "b.ogg").write_bytes(b"OggS")
-    (folder / "c.flac").write_bytes(b"fLaC")
+    (folder / "loud.MP3").write_bytes(tone(".mp3", 1.0))
+    (folder / "b.ogg").write_bytes(tone(".ogg", 0.5))
+    (folder / "c.flac").write_bytes(tone(".flac", 2.0))
     (folder / "notes.txt").write_text("not audio")
 
     summary = clips_import(collection=collection, folder=folder)
@@ -60,18 +61,61 @@ def test_it_makes_a_clip_of_every_audio_file_with_wav_durations(collection, fold
     clips = {clip.external_id: clip for clip in Clip.objects.filter(collection=collection)}
     assert sorted(clips) == ["b", "c", "calm", "loud"]
     assert clips["calm"].duration == 1.5
-    assert clips["loud"].duration is None
+    assert (clips["b"].duration, clips["c"].duration) == (0.5, 2.0)  # 4,000 and 16,000 frames
+    assert clips["loud"].duration == pytest.approx(1.0, abs=0.15)  # MP3: frames of 1,152
     assert clips["calm"].audio.name == f"clips/{collection.pk}/calm.wav"
     assert clips["calm"].audio.read() == (folder / "calm.wav").read_bytes()
     assert stored_files(media_root) == ["b.ogg", "c.flac", "calm.wav", "loud.MP3"]
 
 
-def test_it_leaves_the_duration_of_an_unreadable_wav_empty(collection, folder):
-    (folder / "broken.wav").write_bytes(b"RIFF nonsense")
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"RIFF nonsense",
+        b"RIFF\x24\x00\x00\x00WAVE" + bytes(range(256)) * 4,
+        b"RIFF\x24\x00\x00\x00WAVEfmt ",
+    ],
+    ids=["not-wave", "garbage-after-the-header", "cut-short"],
+)
+def test_a_wav_that_cannot_be_read_stops_the_import_naming_the_file(collection, folder, content):
+    """Issue 20: a RIFF/WAVE header followed by garbage made ``wave`` raise RuntimeError and
+    the clips job fail with "an unexpected error"; now the message names the file."""
+    wav_write(folder / "fine.wav", frames=800, rate=8_000)
+    (folder / "broken.wav").write_bytes(content)
+    before = table_snapshot()
+
+    message = import_failure(collection, folder)
+
+    assert message.startswith("broken.wav: cannot be decoded as audio (")
+    assert "/tmp" not in message and str(folder) not in message  # no server path
+    assert table_snapshot() == before  # all or nothing
+
+
+def test_it_reads_the_duration_of_a_wav_in_another_encoding(collection, folder):
+    """``wave`` reads PCM only; libsndfile reads an IEEE-float WAV (format 3) too."""
+    header = (
+        b"fmt " + (16).to_bytes(4, "little") + (3).to_bytes(2, "little") + (1).to_bytes(2, "little")
+    )
+    header += (
+        (8000).to_bytes(4, "little") + (32000).to_bytes(4, "little") + (4).to_bytes(2, "little")
+    )
+    header += (32).to_bytes(2, "little") + b"data" + (8).to_bytes(4, "little") + bytes(8)
+    (folder / "float.wav").write_bytes(
+        b"RIFF" + (4 + len(header)).to_bytes(4, "little") + b"WAVE" + header
+    )
 
     clips_import(collection=collection, folder=folder)
 
-    assert Clip.objects.get(external_id="broken").duration is None
+    assert Clip.objects.get(external_id="float").duration == 2 / 8000  # two 4-byte samples
+
+
+def test_a_clip_over_the_size_or_length_limit_is_refused_naming_it(collection, folder, settings):
+    wav_write(folder / "long.wav", frames=8_000 * 11, rate=8_000)  # 11 s, 176,044 bytes
+    settings.EARSHOT_CLIP_MAX_SECONDS = 10
+    assert import_failure(collection, folder) == "long.wav: 11 s long: a clip may last at most 10 s"
+    settings.EARSHOT_CLIP_MAX_SECONDS, settings.EARSHOT_CLIP_MAX_BYTES = 600, 100_000
+    assert import_failure(collection, folder) == "long.wav: 0.2 MB: a clip may have at most 0.1 MB"
+    assert not Clip.objects.filter(collection=collection).exists()
 
 
 def test_it_reads_titles_artists_and_genres_from_a_metadata_csv(collection, folder, tmp_path):
@@ -158,7 +202,7 @@ def test_it_names_a_missing_folder(collection, tmp_path):
 
 def test_importing_the_same_folder_twice_changes_nothing(collection, folder, tmp_path, media_root):
     wav_write(folder / "a.wav", frames=800, rate=8_000)
-    (folder / "b.mp3").write_bytes(b"mp3")
+    (folder / "b.mp3").write_bytes(tone(".mp3"))
     csv = write_lines(tmp_path, "clips.csv", "id,title", "a,A")
     clips_import(collection=collection, folder=folder, metadata_csv=csv)
     before, files_before = table_snapshot(), stored_files(media_root)
@@ -192,7 +236,7 @@ def test_a_failure_while_writing_leaves_no_rows_and_no_stored_files(
     collection, folder, media_root, monkeypatch
 ):
     wav_write(folder / "a.wav", frames=800, rate=8_000)
-    (folder / "b.mp3").write_bytes(b"mp3")
+    (folder / "b.mp3").write_bytes(tone(".mp3"))
 
     def bulk_create_fails(*args, **kwargs):
         raise RuntimeError("the database went away")

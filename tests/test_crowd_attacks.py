@@ -119,7 +119,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
         harvester.start(PROLIFIC.format(id=f"harvest{i}"))
         while harvester.key and "Qualification question" in harvester.page.content.decode():
             urls += harvester.audio_urls()
-            harvester.listen()
+            harvester.listen(then_wait=5)  # 3 clips of 1.5 s, one at a time (issue 23)
             task = PreferenceTask.objects.get(key=harvester.key)
             response = harvester.answer("a_better")
             feedback = harvester.get(response.url)
@@ -134,7 +134,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
             urls += harvester.audio_urls()
             feedback_url = f"/t/{campaign.token}/feedback/{harvester.key}/"
             assert harvester.get(feedback_url).status_code == 404
-            harvester.listen()
+            harvester.listen(then_wait=5)
             assert harvester.answer("a_better").url == f"/t/{campaign.token}/task/"
             assert harvester.get(feedback_url).status_code == 404
         pages_seen.append(harvester.everything_seen())
@@ -163,7 +163,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
     answered = 0
     while cheat.key:
         task = PreferenceTask.objects.get(key=cheat.key)
-        cheat.listen()
+        cheat.listen(then_wait=5)
         if task.is_quiz:
             accepted = task.example.trap.accepted_answers[0]
             cheat.answer(choice_as_stored(accepted, swapped=task.swapped))
@@ -337,6 +337,8 @@ def test_an_answer_with_no_audio_fetched_is_refused_and_not_stored(listening_cam
     still = worker.answer("a_better")
     assert still.status_code == 400 and "still to play: list A, list B" in still.content.decode()
     worker.listen()
+    assert "one at a time" in worker.answer("a_better").content.decode()  # all at once: refused
+    worker.wait(5)  # the query and a clip of each list, 1.5 s each, one at a time
     assert worker.answer("a_better").status_code == 302
     answer = Answer.objects.get()
     assert answer.clips_heard == 3  # the query and one clip of each list
@@ -348,16 +350,15 @@ def test_an_answer_right_after_the_audio_is_refused_until_the_minimum_time(liste
     worker.listen()
     quick = worker.answer("a_better")
     assert quick.status_code == 400 and "at least 5 seconds" in quick.content.decode()
-    worker.wait(6)
+    worker.wait(6)  # also the 3 clips' 1.5 s each, heard one at a time (4.5 s)
     assert worker.answer("a_better").status_code == 302
 
 
 def test_audio_fetched_for_another_task_does_not_count(listening_campaign):
     worker = Browser(listening_campaign)
     worker.start(GENERIC.format(id="w1"))
-    worker.listen()
-    worker.wait(6)
-    worker.answer("a_better")
+    worker.listen(then_wait=6)
+    assert worker.answer("a_better").status_code == 302
     first_urls = worker.audio_urls()
     worker.task()
     worker.wait(60)

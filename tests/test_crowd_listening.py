@@ -80,7 +80,8 @@ def test_the_check_asks_for_the_query_and_clips_of_each_list_as_shown(audible_co
     )  # fmt: skip
     assert nothing.message(campaign).startswith(
         "Please listen before answering: play the query and at least 2 clips of list A and "
-        "of list B (still to play: the query, list A, list B). Please take at least 5 seconds"
+        "of list B (still to play: the query, list A, list B). A clip counts once you have "
+        "played 50 % of its first 30 seconds. Please take at least 5 seconds"
     )
     # Audio is recorded per clip: a clip in both lists counts for both. Play the query,
     # one clip only in A and two only in B.
@@ -99,6 +100,10 @@ def test_the_check_asks_for_the_query_and_clips_of_each_list_as_shown(audible_co
     )  # fmt: skip
     browser.get(next(u for u in browser.audio_urls() if u.endswith(f"/{only['a'][1]}")))
     browser.wait(5)
+    # Five clips relied on (the query, two of A, two of B), one at a time, each 1.5 s long
+    # (shorter than the 5 s asked of a clip: all of it): 7.5 s, 5 of them gone, ⌈2.5⌉ to go.
+    assert listening_of(browser, campaign).listening_left == 3
+    browser.wait(25)
     assert listening_of(browser, campaign).enough
 
 
@@ -114,6 +119,8 @@ def test_clips_without_audio_are_not_asked_for(audible_collection):
         item.clip.save(update_fields=["audio"])
     browser.task()
     browser.listen()  # the query and one clip of the list that has audio
+    assert listening_of(browser, campaign).listening_left == 3  # two clips of 1.5 s: ⌈3.0⌉
+    browser.wait(10)
     listening = listening_of(browser, campaign)
     assert listening.enough and listening.clips_heard == 2
 

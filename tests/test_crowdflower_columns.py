@@ -18,6 +18,7 @@ from judging.importers.crowdflower import (
     mapping_propose,
 )
 from judging.importers.csvfile import csv_records
+from tests.shared_data import THESIS, require
 from tests.uploads import EXPORT
 
 HEADER = next(csv.reader(io.StringIO(EXPORT.decode())))
@@ -114,3 +115,15 @@ def test_a_header_naming_a_column_twice_is_refused():
     export = EXPORT.replace(b"comments\n", b"q\n", 1)
     with pytest.raises(TranslationError, match="names column"):
         translate(export, mapping_propose(HEADER))
+
+
+def test_the_module_says_whose_answers_its_columns_are_and_the_thesis_own_figures():
+    # The ISMIR 2012 answers (2,200) are not the thesis' chapter 3–4 data; what the
+    # docstring says of the thesis' study must be what the thesis says (§3.2.3).
+    doc = " ".join(crowdflower.__doc__.split())
+    assert "analysed in ch. 4" not in doc
+    assert "ISMIR 2012 answers: a CrowdFlower study of 2,200 answers" in doc
+    require(THESIS)
+    thesis = " ".join(THESIS.read_text(encoding="utf-8").split())
+    for figure in ("11,042 answers", "9,373", "4,115"):
+        assert figure in doc and figure in thesis, figure

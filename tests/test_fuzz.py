@@ -380,8 +380,8 @@ OTHER_FUZZ = settings(FUZZ, max_examples=8)
 
 def other_write_routes() -> list[tuple[str, str]]:
     covered = {"/api/token/", "/api/collections/create/"} | {
-        f"/api/collections/<int:collection_id>/{path}".replace("{system}", "<int:system_id>")
-        .replace("{source}", "<int:source_id>")
+        f"/api/collections/<id:collection_id>/{path}".replace("{system}", "<id:system_id>")
+        .replace("{source}", "<id:source_id>")
         for path in BODIES
     }  # fmt: skip
     return [(route, method) for route, method in api_write_routes() if route not in covered]
@@ -417,10 +417,10 @@ def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch
     }
     url = route
     for name, value in ids.items():
-        url = url.replace(f"<int:{name}>", str(value))
+        url = url.replace(f"<id:{name}>", str(value))
     # An id these tests make nothing for (a crowd example, worker or trap): the body is
     # still read and checked before the lookup, and a missing row is a JSON 404.
-    url = re.sub(r"<int:\w+>", "1", url)
+    url = re.sub(r"<id:\w+>", "1", url)
     value = hostile_json()
     body = data.draw(st.one_of(st.dictionaries(st.sampled_from(OTHER_KEYS), value, max_size=5),
                                value))  # fmt: skip

@@ -11,6 +11,7 @@ from django.db import connections
 
 from judging.models import Clip, Collection, RelevanceJudgment
 from judging.roles import is_organiser
+from tests.audio_files import tone
 from tests.importing import collection_make, mirex_folder, mirex_folder_write, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -159,7 +160,7 @@ def test_import_clips_prints_what_it_stored(settings, tmp_path):
     collection = collection_make()
     folder = tmp_path / "audio"
     folder.mkdir()
-    (folder / "a.mp3").write_bytes(b"mp3")
+    (folder / "a.mp3").write_bytes(tone(".mp3"))
     csv = write_lines(tmp_path, "clips.csv", "id,artist", "a,Ann")
 
     out = run("import_clips", str(collection.pk), str(folder), "--metadata", str(csv))

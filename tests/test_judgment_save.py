@@ -37,12 +37,13 @@ def heard(assignment, entry, *, seconds_ago: float, size: int = 8000) -> None:
 
 @pytest.fixture
 def work(personas):
-    """An assignment whose candidates the server sent 6 s ago (the campaign asks for 5 s)."""
+    """An assignment whose candidates the server sent one after another, 6 s apart, the last
+    6 s ago (the campaign asks for 5 s of each: one at a time, as a person hears them)."""
     campaign = make_campaign(personas, must_listen_seconds=5)
     assignment = assignment_next(campaign=campaign, assessor=personas.assessor)
     entries = list(campaign.pool.filter(query=assignment.query))
-    for entry in entries:
-        heard(assignment, entry, seconds_ago=6)
+    for n, entry in enumerate(entries):
+        heard(assignment, entry, seconds_ago=6 * (len(entries) - n))
     return assignment, entries
 
 

@@ -1,5 +1,5 @@
 """Rows stored before issue 21 are carried forward by migrations evaluation 0008 and
-judging 0017: a recompute running when they run has been claimed once (so a worker dying
+judging 0020: a recompute running when they run has been claimed once (so a worker dying
 under it again fails it for good instead of running it a third time), every other
 recompute has no claim counted, and every recompute and job waits in the interactive
 queue, where all work waited before."""
@@ -9,8 +9,8 @@ from django.utils import timezone
 
 from tests.migrating import migrate, migrate_to_latest
 
-BEFORE = [("evaluation", "0007_leaderboard_parts_for_pages"), ("judging", "0016_job_runs")]
-AFTER = [("evaluation", "0008_recompute_runs_and_queue"), ("judging", "0017_job_queue")]
+BEFORE = [("evaluation", "0007_leaderboard_parts_for_pages"), ("judging", "0019_equal_loudness")]
+AFTER = [("evaluation", "0008_recompute_runs_and_queue"), ("judging", "0020_job_queue")]
 
 
 @pytest.mark.django_db(transaction=True)

@@ -78,7 +78,7 @@ def test_a_relevance_campaign_is_created_changed_and_followed_through_the_api(ap
     from tests.relevance_data import make_judging_collection
 
     collection = make_judging_collection(personas.organiser)
-    bea = make_assessor("bea")
+    bea = make_assessor("bea", owner=personas.organiser)
     created = api.post("/api/relevance-campaigns/create/",
                        {"collection": collection.pk, "name": "API study", "cutoff": 3,
                         "assessors": ["ada"]}, format="json")  # fmt: skip

@@ -70,7 +70,9 @@ def test_an_invited_assessor_chooses_a_password_once_and_is_logged_in(client, pe
 
 
 def test_the_token_is_never_stored_only_its_hash(personas):
-    new = invitation_create(user=make_user("bea", ASSESSOR), created_by=personas.organiser)
+    new = invitation_create(
+        user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser
+    )
     with connection.cursor() as cursor:
         cursor.execute("SELECT token_hash FROM judging_invitation")
         stored = cursor.fetchone()[0]
@@ -78,7 +80,7 @@ def test_the_token_is_never_stored_only_its_hash(personas):
 
 
 def test_an_expired_or_replaced_link_is_gone_and_an_unknown_one_not_found(client, personas):
-    bea = make_user("bea", ASSESSOR)
+    bea = make_user("bea", ASSESSOR, owner=personas.organiser)
     first = invitation_create(user=bea, created_by=personas.organiser)
     second = invitation_create(user=bea, created_by=personas.organiser)
     assert client.get(first.path).status_code == 410  # replaced by the second
@@ -91,7 +93,7 @@ def test_an_expired_or_replaced_link_is_gone_and_an_unknown_one_not_found(client
 
 
 def test_two_submits_of_one_link_set_the_password_once(personas):
-    bea = make_user("bea", ASSESSOR)
+    bea = make_user("bea", ASSESSOR, owner=personas.organiser)
     new = invitation_create(user=bea, created_by=personas.organiser)
     invitation_accept(invitation=new.invitation, password=NEW_PASSWORD)
     with pytest.raises(InvitationGone):
@@ -107,7 +109,7 @@ def test_an_organiser_cannot_take_over_another_organisers_account_with_a_link(cl
         invitation_create(user=personas.nobody, created_by=personas.organiser)  # no role yet
     client.force_login(personas.organiser)
     response = client.post(f"/people/{personas.other_organiser.pk}/invitation/")
-    assert response.status_code == 403 and not Invitation.objects.exists()
+    assert response.status_code == 404 and not Invitation.objects.exists()  # not their person
 
 
 def test_only_an_administrator_creates_organisers(client, personas):
@@ -133,7 +135,9 @@ def test_usernames_are_unique_whatever_the_case_and_valid(personas, username, me
 
 
 def test_the_people_page_lists_assessors_and_their_state(client, personas):
-    invitation_create(user=make_user("bea", ASSESSOR), created_by=personas.organiser)
+    invitation_create(
+        user=make_user("bea", ASSESSOR, owner=personas.organiser), created_by=personas.organiser
+    )
     client.force_login(personas.organiser)
     page = client.get("/people/").content.decode()
     assert "ada" in page and "bea" in page and "until" in page
@@ -155,3 +159,26 @@ def test_the_invite_command_creates_an_organiser_and_prints_a_working_link(clien
     client.post(path, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     fiona.refresh_from_db()
     assert fiona.check_password(NEW_PASSWORD)
+
+
+def test_an_invitation_is_e_mailed_when_the_account_has_an_address(
+    client, personas, mailoutbox, settings
+):
+    settings.EARSHOT_EMAIL_ENABLED = True
+    client.force_login(personas.organiser)
+    page = client.post(
+        "/people/",
+        {"username": "bea", "email": "bea@example.org", "role": ASSESSOR, "how": "invite"},
+        follow=True,
+    ).content.decode()
+    link = link_of(page)
+    assert "It was e-mailed to <strong>bea@example.org</strong>" in page
+    (message,) = mailoutbox
+    assert message.to == ["bea@example.org"] and f"http://testserver{link}" in message.body
+    assert "olivia invited you" in message.body
+
+    settings.EARSHOT_EMAIL_ENABLED = False  # no e-mail server: the link is still there to copy
+    bea = User.objects.get(username="bea")
+    again = client.post(f"/people/{bea.pk}/invitation/", follow=True).content.decode()
+    assert "no e-mail was sent" in again and 'data-copy="invitation-url"' in again
+    assert len(mailoutbox) == 1

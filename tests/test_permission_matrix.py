@@ -52,6 +52,7 @@ OK_FOR = {
     "write": {"owner", "full"},
     "share": {"owner"},
     "organiser": {"owner", "full", "read", "other"},
+    "person": {"owner"},  # invitations: the organiser who made the account (olivia made bea)
 }
 M = quote(MEASURE)
 
@@ -83,7 +84,7 @@ class World:
 def world(personas, settings, tmp_path) -> World:
     olivia = personas.organiser
     fiona, rita = make_user("fiona", ORGANISER), make_user("rita", ORGANISER)
-    bea = make_user("bea", ASSESSOR)
+    bea = make_user("bea", ASSESSOR, owner=olivia)
     c = build_crowd_collection(olivia)
     CollectionShare.objects.create(collection=c, user=fiona, access="full")
     CollectionShare.objects.create(collection=c, user=rita, access="read")
@@ -99,6 +100,7 @@ def world(personas, settings, tmp_path) -> World:
     low = relevance_campaign_create(
         collection=c, name="Low-cost", mode="lowcost", lowcost_measure="CG@5", must_listen_seconds=0
     )  # fmt: skip
+    low.assessors.add(bea)  # bea judges on c: fiona (full) sees her and can give her work
     campaign_estimate_compute(target_id=low.pk)  # its payload serves as an estimated board too
     EstimatedLeaderboard.objects.create(collection=c, measure=MEASURE, computed_at=timezone.now(),
                                         payload=low.estimate.payload)  # fmt: skip
@@ -155,7 +157,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
         Url("judging:people", "GET", "/people/", "organiser", 200),
         Url("judging:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),
-        Url("judging:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "organiser", 302),
+        Url("judging:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "person", 302),
         # --- pages: read ---
         Url("judging:collection", "GET", f"{cp}/", "read", 200),
         Url("judging:collection", "GET", f"{cp}/?show=systems&q=S", "read", 200),
@@ -184,6 +186,8 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
+        Url("judging:collection_listening", "GET", f"{cp}/listening/", "read", 200),
+        Url("judging:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
         Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
         Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
         Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
@@ -237,7 +241,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:relevance_campaign_list", "GET", f"{a}/relevance-campaigns/", "organiser", 200),
         Url("api:people_list", "GET", f"{a}/people/", "organiser", 200),
         Url("api:person_create", "POST", f"{a}/people/create/", "organiser", 201, {"username": "newbie"}),
-        Url("api:invitation_create", "POST", f"{a}/people/{bea.pk}/invitation/", "organiser", 201),
+        Url("api:invitation_create", "POST", f"{a}/people/{bea.pk}/invitation/", "person", 201),
         # --- API: read ---
         Url("api:collection_detail", "GET", f"{a}/collections/{c.pk}/", "read", 200),
         Url("api:clip_list", "GET", f"{a}/collections/{c.pk}/clips/?q=d0", "read", 200),
@@ -355,6 +359,8 @@ def _expected(url: Url, persona: str) -> str:
         return "403"
     if persona in OK_FOR[url.need]:
         return "ok"
+    if url.need == "person":  # fiona sees bea through a campaign on c but may not reset her
+        return "403" if persona == "full" else "404"
     if url.refused:
         return url.refused
     return "404" if persona == "other" else "403"

@@ -133,11 +133,14 @@ def test_the_leaderboard_exports_as_csv_tables_and_json(organiser, personas):
     pairs = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=pairs")
     ).content.decode()
-    # The last column names the judgment sources (unrecorded: a payload made without them).
+    # The last columns name the judgment sources (unrecorded: a payload made without them)
+    # and the warnings (none recorded in a payload made before them).
     assert pairs.splitlines()[0] == (
-        "a,b,delta,ci_low,ci_high,p,p_adjusted,delta_psat,judgment_sources"
+        "a,b,delta,ci_low,ci_high,ci_method,p,p_adjusted,delta_psat,judgment_sources,warnings"
     )
-    assert pairs.splitlines()[1].endswith(",unrecorded")
+    assert pairs.splitlines()[1].endswith(",unrecorded,")
+    # a payload stored before letters: its contiguous group's label stands in for them
+    assert [row["letters"] for row in csv.DictReader(io.StringIO(systems))] == ["a", "a", "b"]
     scores = organiser.get(
         url(personas, f"leaderboard.csv?measure={M}&table=scores")
     ).content.decode()

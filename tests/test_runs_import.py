@@ -105,7 +105,8 @@ def test_it_rejects_an_unknown_query(collection, tmp_path):
     path = write_lines(tmp_path, "runs.tsv", "S q1 d1", "S d1 d2")
 
     assert import_failure(collection, path) == (
-        "runs.tsv, line 2: unknown query 'd1': not a query of collection 'test'"
+        "runs.tsv, line 2: unknown query 'd1': not a query of collection 'test' (choose to "
+        "make query ids into queries, and this one becomes a query)"
     )
 
 
@@ -122,7 +123,8 @@ def test_it_rejects_an_unknown_document(collection, tmp_path):
     path = write_lines(tmp_path, "runs.tsv", "S q1 d1", "S q1 nowhere")
 
     assert import_failure(collection, path) == (
-        "runs.tsv, line 2: unknown document 'nowhere': not a clip of collection 'test'"
+        "runs.tsv, line 2: unknown document 'nowhere': not a clip of collection 'test' (choose "
+        "to create clips for unknown ids, or upload its audio first)"
     )
 
 
@@ -235,6 +237,7 @@ def test_it_only_reads_the_clips_and_queries_of_its_own_collection(collection, t
     path = write_lines(tmp_path, "runs.tsv", "S qx x1")
 
     assert import_failure(collection, path) == (
-        "runs.tsv, line 1: unknown query 'qx': not a query of collection 'test'"
+        "runs.tsv, line 1: unknown query 'qx': not a query of collection 'test' (choose to "
+        "make query ids into queries, and this one becomes a query)"
     )
     assert Clip.objects.filter(collection=other).count() == 2

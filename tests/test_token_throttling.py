@@ -16,27 +16,11 @@ import urllib.request
 
 import pytest
 import redis
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from config.env import redis_cache_location
 from embedded.redis import stop_process
 from tests.conftest import ROOT, _worker_database_url
 from tests.personas import PASSWORD
-
-
-@pytest.fixture
-def redis_cache(embedded_redis, settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_cache_location(embedded_redis.url),
-            "KEY_PREFIX": "earshot-test",
-        }
-    }
-    cache.clear()
-    yield embedded_redis
-    cache.clear()
 
 
 def attempt(client, username, password="wrong", address="10.0.0.1"):

@@ -142,7 +142,7 @@ def test_trap_and_plain_tasks_match_in_size_headers_audio_refusals_and_redirects
         audio_sql = normalise_sql(captured)
         assert refusal_sql and audio_sql
         browser.listen()
-        browser.wait(6)
+        browser.wait(16)  # three clips relied on, one at a time (issue 23)
         answered = browser.answer(right_choice(task))
         if steady and kind not in seen:
             headers = {k: v for k, v in page.headers.items() if k != "Content-Length"}

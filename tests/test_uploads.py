@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import io
+import re
 from datetime import timedelta
 
 import pytest
@@ -26,6 +27,7 @@ from judging.models import (
     Upload,
 )
 from judging.services.jobs import NOT_SENT
+from tests.audio_files import tone
 from tests.importing import table_snapshot
 from tests.personas import make_user
 from tests.uploads import (
@@ -137,7 +139,7 @@ def test_audio_files_and_a_zip_become_clips_with_their_metadata(organiser, perso
     archive = zip_of(("folder/song1.wav", WAV), ("folder/song2.mp3", MP3),
                      ("__MACOSX/folder/._song1.wav", b"junk"),
                      ("meta.csv", b"id,title,artist\nsong1,First,Ann\nsong3,Third,Bo\n"))  # fmt: skip
-    audio = [("all.zip", archive), ("song3.flac", b"fLaC" + b"\0" * 40)]
+    audio = [("all.zip", archive), ("song3.flac", tone(".flac"))]
     post(organiser, personas.collection, "clips", form_data(audio=audio))
     (job,) = run_jobs()
     assert job.state == Job.DONE, job.error
@@ -300,3 +302,36 @@ def test_the_size_is_refused_from_the_header_before_the_body_is_read(organiser, 
     assert page.status_code == 413 and "The upload is 5,120.0 MB" in page.content.decode()
     api = organiser.post(f"/api/collections/{personas.collection.pk}/uploads/runs/", b"x", **huge)
     assert api.status_code == 413 and "at most 1.0 MB" in api.json()["detail"]
+
+
+def test_a_file_name_longer_than_the_file_system_allows_is_refused_before_anything_is_written(
+    personas, settings, tmp_path
+):
+    """Issue 20: "😀" * 70 + ".wav" is 284 bytes in UTF-8 (4 a character): over the 255 every
+    file system allows, it failed with ENAMETOOLONG (a 500). Now it is refused by name."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from judging.services.uploads import UploadRefused, upload_create
+
+    settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
+    long_name = SimpleUploadedFile("😀" * 70 + ".wav", b"RIFF\x24\x00\x00\x00WAVEfmt ")
+    with pytest.raises(UploadRefused, match="is 284 bytes long; at most 200"):
+        upload_create(kind="clips", owner=personas.organiser, collection=personas.collection,
+                      files={"audio": [long_name]})  # fmt: skip
+    assert not any((tmp_path / "uploads").rglob("*.wav"))
+
+
+def test_a_runs_upload_makes_clips_named_as_queries_into_queries_by_default(organiser, personas):
+    """Issue 25: "unknown query 'walkq1'" until an unticked box was ticked. The box is now
+    ticked on the page and the result says how many queries were made; unticked, it refuses."""
+    page = organiser.get(f"/collections/{personas.collection.pk}/uploads/runs/").content.decode()
+    assert re.search(r'<input[^>]*name="create_missing_queries"[^>]*checked', page)
+    run = b"c2 Q0 c3 1 0.9 S1\n"  # c2 is a clip of the collection, not a query yet
+    post(organiser, personas.collection, "runs",
+         form_data(runs=[("run.txt", run)], options={"create_missing_queries": "on"}))  # fmt: skip
+    (job,) = run_jobs()
+    assert job.state == Job.DONE and counts(job)["queries created"] == 1
+    refused_run = b"c3 Q0 c1 1 0.9 S1\n"
+    post(organiser, personas.collection, "runs", form_data(runs=[("other.txt", refused_run)]))
+    (refused,) = run_jobs()
+    assert refused.state == Job.FAILED and "choose to make query ids into queries" in refused.error

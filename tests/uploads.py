@@ -12,10 +12,10 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from judging.models import Job
 from judging.services.job_runners import job_run
-from tests.audio_files import sine_wav
+from tests.audio_files import sine_wav, tone
 
-MP3 = b"ID3\x03\x00\x00\x00\x00\x00\x00" + b"\xff\xfb\x90\x64" + b"\x00" * 400
-"""The start of an MP3 file: an ID3 tag, then a frame header (enough for the content check)."""
+MP3 = tone(".mp3", 0.5)
+"""A real MP3 (half a second of a tone): uploads are decoded."""
 
 
 @pytest.fixture

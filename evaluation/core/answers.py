@@ -67,6 +67,15 @@ GRID = np.linspace(0.0, 1.0, 101)
 """λ values at which a fitted curve is compared with the published one."""
 
 
+TIE_TOLERANCE = 1e-9
+"""Two λ closer than this are a tie: Δλ = 0. Lists that score the same can differ in the
+last bits through the order of a sum (RBP(form=user,gain=exp,scale=graded5)@5 of levels
+(0, 0, 2, 0, 4) and (0, 0, 3, 3, 0): 3·0.8² + 15·0.8⁴ = 7·0.8² + 7·0.8³ = 8.064, yet
+Δλ = −2.8e-17 in floating point), and a preference for either would count as an
+agreement or a disagreement with a difference the measure does not make. Real
+differences of the thesis' measures on 5 documents are far larger (≥ 1e-4)."""
+
+
 def label_answers(outcomes: Iterable[str], lam_a, lam_b) -> dict[str, np.ndarray]:
     """Turn answers about lists a and b into the observations of §3.3.
 
@@ -82,7 +91,8 @@ def label_answers(outcomes: Iterable[str], lam_a, lam_b) -> dict[str, np.ndarray
     dict
         ``sat_scores`` and ``satisfied`` (two observations per nonpreference: both lists
         satisfactory for "both good", both unsatisfactory for "both bad") and
-        ``deltas`` (Δλ = λa − λb) with ``agreement`` ∈ {1, 0, −1}, one per answer.
+        ``deltas`` (Δλ = λa − λb, 0 within :data:`TIE_TOLERANCE`) with ``agreement``
+        ∈ {1, 0, −1}, one per answer.
 
     Examples
     --------
@@ -102,6 +112,7 @@ def label_answers(outcomes: Iterable[str], lam_a, lam_b) -> dict[str, np.ndarray
     bad = np.array([o == BOTH_BAD for o in outcomes], dtype=bool)
     non = good | bad
     deltas = lam_a - lam_b
+    deltas[np.abs(deltas) <= TIE_TOLERANCE] = 0.0  # a tie is a tie, whatever the last bits
     preference = np.array([PREFERENCE[o] for o in outcomes], dtype=int)
     return {
         "sat_scores": np.concatenate([lam_a[non], lam_b[non]]),

@@ -190,6 +190,7 @@ def evaluate(
     measures: str | Measure | Iterable[str | Measure],
     *,
     complete: bool = False,
+    judged_only: bool = False,
 ) -> Results:
     """Score runs against judgments on measures named like ``nDCG@10`` or ``P.5``.
 
@@ -205,6 +206,9 @@ def evaluate(
     complete:
         Score judged queries a run has no ranking for as 0 (trec_eval ``-c``) instead
         of leaving them out.
+    judged_only:
+        Drop the ranked documents without a (non-negative) judgment first
+        (trec_eval ``-J``, :meth:`RankedJudgments.judged_only`).
 
     >>> qrels = Qrels.from_records([("q1", "a", 1), ("q1", "b", 0)])
     >>> run = Run.from_ranked_lists({"q1": ["b", "a"]}, name="sys")
@@ -215,7 +219,8 @@ def evaluate(
     parsed = _as_measures(measures)
     out = {}
     for name, run in _as_runs(runs).items():
-        out[name] = _scores(rank_judgments(qrels, run, complete=complete), parsed)
+        ranked = rank_judgments(qrels, run, complete=complete)
+        out[name] = _scores(ranked.judged_only() if judged_only else ranked, parsed)
     return Results(parsed, out, complete)
 
 
@@ -227,6 +232,7 @@ def evaluate_files(
     complete: bool = False,
     format: str = "auto",
     keep_order: bool | None = None,
+    judged_only: bool = False,
 ) -> Results:
     """:func:`evaluate` on run files, read as :func:`~evaluation.core.trec.read_run_files` reads them.
 
@@ -234,7 +240,8 @@ def evaluate_files(
     (:func:`~evaluation.core.trec.stream.run_file_blocks`), so memory holds the
     judgments, one block of the run and the judgment row of each ranked document, not
     the whole run. The results are the same as
-    ``evaluate(qrels, read_run_files(run_paths), measures)``, bit for bit, and so are
+    ``evaluate(qrels, read_run_files(run_paths), measures)`` (with the same ``complete``
+    and ``judged_only``), bit for bit, and so are
     the errors, except that a file without any ranking is a :class:`FormatError`.
 
     ``qrels`` may also be a function that reads the judgments: it is called on a thread
@@ -261,7 +268,9 @@ def evaluate_files(
             ranked[name if name not in ranked else f"{name} ({path})"] = matched
     out = {}
     for name in list(ranked):
-        out[name] = _scores(ranked.pop(name), parsed)  # its matrices freed once scored
+        matched = ranked.pop(name)
+        matched = matched.judged_only() if judged_only else matched
+        out[name] = _scores(matched, parsed)  # its matrices freed once scored
     return Results(parsed, out, complete)
 
 

@@ -3,6 +3,14 @@
 A mean over a sample of queries is an estimate; report it with its interval and, for a
 difference, with the actual p-value (Urbano 2013, §4.1.3 and §5.6.2).
 
+The t-interval of eq. 4.6 (:func:`mean_ci`) assumes a mean close to normal; with few
+queries on a bounded quantity it can leave the bounds (2 queries: t with 1 degree of
+freedom, ``0.4160 ± 1.5756`` for a measure in [0, 1]).
+:func:`evaluation.core.bounded_intervals.mean_intervals` chooses per sample
+(``method='auto'``): eq. 4.6 from ``MIN_T_QUERIES`` queries on when it stays within the
+quantity's bounds, and otherwise the bootstrap percentile interval, which always lies
+within the sample's range. Each :class:`Interval` says which method made it.
+
 Where a *new* query's score will fall is a different question (§4.2): it is answered
 by the distribution of scores over queries, fitted with the family §4.2.3 recommends
 for the collection's size and scale (:func:`score_prediction_interval`), which keeps
@@ -33,6 +41,7 @@ __all__ = [
     "SatisfactionFloor",
     "format_difference",
     "format_estimate",
+    "format_interval",
     "format_pvalue",
     "format_satisfaction_floor",
     "mean_ci",
@@ -48,7 +57,9 @@ class Interval:
     """An estimate with a two-sided interval ``[low, high]`` at level ``confidence``.
 
     ``margin`` is the half-width ``t·sd/√n`` (or ``t·sd·√(1+1/n)`` for a prediction
-    interval), the number printed after ``±``.
+    interval), the number printed after ``±``; for a bootstrap percentile interval, which
+    need not be symmetric, half of ``high − low``. ``method`` is ``"t"`` (eq. 4.6) or
+    ``"bootstrap-percentile"``.
     """
 
     estimate: float
@@ -58,6 +69,7 @@ class Interval:
     confidence: float
     sd: float
     n: int
+    method: str = "t"
 
 
 def _as_sample(x) -> np.ndarray:
@@ -307,27 +319,42 @@ def format_pvalue(p: float, *, resamples: int | None = None) -> str:
     return f"p={p:.2g}"
 
 
+def format_interval(interval: Interval, *, digits: int = 4) -> str:
+    """``± 0.0507`` for a t-interval (thesis §5.6.2), ``[0.1000, 0.9000] (bootstrap
+    percentile)`` for any other: it need not be symmetric, and it says how it was made."""
+    if interval.method == "t":
+        return f"± {interval.margin:.{digits}f}"
+    how = interval.method.replace("-", " ")
+    return f"[{interval.low:.{digits}f}, {interval.high:.{digits}f}] ({how})"
+
+
 def format_estimate(name: str, interval: Interval, *, digits: int = 4) -> str:
     """Thesis-style report of a mean with its interval, e.g. ``CG_l@5 = 0.2525 ± 0.0507``.
 
-    (Urbano 2013, §5.6.2.)
+    (Urbano 2013, §5.6.2.) A bootstrap interval is printed as its ends and its method
+    (:func:`format_interval`).
     """
-    return f"{name} = {interval.estimate:.{digits}f} ± {interval.margin:.{digits}f}"
+    return f"{name} = {interval.estimate:.{digits}f} {format_interval(interval, digits=digits)}"
 
 
 def format_difference(
     name: str,
     interval: Interval,
-    pvalue: float,
+    pvalue: float | None,
     *,
     digits: int = 4,
     resamples: int | None = None,
 ) -> str:
     """Thesis-style report of a difference, e.g. ``ΔCG_l@5 = 0.0371 ± 0.0314 (p=0.024)``.
 
-    The actual p-value is printed (Urbano 2013, §5.6.2), never only a star.
+    The actual p-value is printed (Urbano 2013, §5.6.2), never only a star; ``None``
+    (p-values withheld, e.g. for too few queries) prints the difference alone.
     """
+    if pvalue is None or math.isnan(pvalue):
+        return (
+            f"Δ{name} = {interval.estimate:.{digits}f} {format_interval(interval, digits=digits)}"
+        )
     return (
-        f"Δ{name} = {interval.estimate:.{digits}f} ± {interval.margin:.{digits}f} "
+        f"Δ{name} = {interval.estimate:.{digits}f} {format_interval(interval, digits=digits)} "
         f"({format_pvalue(pvalue, resamples=resamples)})"
     )

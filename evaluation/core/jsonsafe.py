@@ -23,3 +23,13 @@ def json_safe(value):
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def number_or_none(x) -> float | None:
+    """``float(x)``, ``None`` for NaN (a p-value or coefficient that could not be computed).
+
+    >>> number_or_none(np.float64(0.25)), number_or_none(float("nan"))
+    (0.25, None)
+    """
+    x = float(x)
+    return None if math.isnan(x) else x

@@ -65,6 +65,14 @@ FAMILIES = {
         Family("bpref", _COMMON, "optional", "bpref (trec_eval)"),
         Family("bpref10", _COMMON, "optional", "bpref-10 (Buckley & Voorhees 2004)"),
         Family("bpref_star", _COMMON, "optional", "bpref* (Serra 2007, eq. 1)"),
+        Family("map_cut", _COMMON, "required", "trec_eval map_cut.k: AP at k over all relevant"),
+        Family("infAP", _COMMON, "none", "inferred AP (trec_eval infAP; Yilmaz & Aslam 2006)"),
+        Family(
+            "Judged",
+            ("scale", "split"),
+            "required",
+            "fraction of the top k with a judgment (ir_measures Judged@k; negative = unjudged)",
+        ),
         Family("num_q", (), "none", "number of queries (summed)"),
         Family("num_ret", (), "none", "documents retrieved (summed)"),
         Family("num_rel", _COMMON, "none", "relevant documents (summed)"),
@@ -89,9 +97,10 @@ ALIASES = {
     "NumRel": "num_rel",
     "NumRelRet": "num_rel_ret",
 }
-TREC_CUTOFF = {"P": "P", "recall": "R", "ndcg_cut": "nDCG"}
+TREC_CUTOFF = {"P": "P", "recall": "R", "ndcg_cut": "nDCG", "map_cut": "map_cut"}
 TREC_PLAIN = {
     "map",
+    "infAP",
     "recip_rank",
     "Rprec",
     "bpref",
@@ -104,7 +113,10 @@ TREC_PLAIN = {
 DEFAULTS = {"gain": "lin", "form": "system", "p": 0.8, "beta": 1.0, "split": "range"}
 SUMMED = {"num_q", "num_ret", "num_rel", "num_rel_ret"}
 #: Families that only see relevant / not relevant (level >= rel, default 1).
-BINARY = {"P", "AP", "RR", "R", "Rprec", "bpref", "bpref10", "bpref_star", "num_rel_ret"}
+BINARY = {
+    "P", "AP", "RR", "R", "Rprec", "bpref", "bpref10", "bpref_star", "num_rel_ret", "map_cut",
+    "infAP", "Judged",
+}  # fmt: skip
 
 
 class MeasureNameError(ValueError):
@@ -205,7 +217,7 @@ def _parse_value(family: str, key: str, raw: str):
 
 
 _IR = re.compile(r"^(?P<name>[A-Za-z_][\w*-]*?)(?:\((?P<opts>[^)]*)\))?(?:@(?P<k>\d+))?$")
-_TREC = re.compile(r"^(?P<name>P|recall|ndcg_cut)[._](?P<ks>\d+(?:,\d+)*)$")
+_TREC = re.compile(r"^(?P<name>P|recall|ndcg_cut|map_cut)[._](?P<ks>\d+(?:,\d+)*)$")
 
 
 def parse_measures(text: str) -> list[Measure]:

@@ -4,8 +4,8 @@
 systems of a systems × queries matrix, vectorised (see
 :mod:`evaluation.core._paired_kernels`). The :class:`PairwiseComparison` it returns
 gives each pair's result, the p-values adjusted for the family of pairs
-(:func:`evaluation.core.multiple.adjust_pvalues`), and the groups of systems that are
-not significantly different (:meth:`PairwiseComparison.groups`).
+(:func:`evaluation.core.multiple.adjust_pvalues`), and the compact letter display of
+which systems are not significantly different (:meth:`PairwiseComparison.letters`).
 
 References
 ----------
@@ -15,7 +15,6 @@ Carlos III de Madrid, ch. 5. http://hdl.handle.net/10016/18041
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,6 +22,7 @@ import numpy as np
 from evaluation.core import _validation as iv
 from evaluation.core._paired_kernels import RESAMPLING_TESTS, effect_size, run_kernel
 from evaluation.core._validation import Alternative, Seed
+from evaluation.core.letters import compact_letters, significant_pairs
 from evaluation.core.multiple import Adjustment, adjust_pvalues
 from evaluation.core.significance import PairedTestResult, TestName, ci_method, test_iv
 
@@ -114,45 +114,35 @@ class PairwiseComparison:
             out[off] = adjust_pvalues(self.pvalue[off], method=method)
         return out
 
-    def groups(self, *, alpha: float = 0.05, adjustment: Adjustment = "holm") -> list[list[str]]:
-        """Groups of systems that are not significantly different, in the order of ``systems``.
+    def letters(self, *, alpha: float = 0.05, adjustment: Adjustment = "holm") -> list[str]:
+        """Compact letter display: systems share a letter exactly when not significantly different.
 
-        Compare the systems ranked best first (as a leaderboard does, thesis §5.6.2):
-        a group starts with its best system, its *leader*; each next system joins the
-        group when its adjusted p-value against the leader is at least ``alpha``, and
-        otherwise leads a new group. Groups are therefore contiguous in the ranking.
+        The adjusted p-values (:meth:`adjusted_pvalues`) below ``alpha`` are the
+        significant pairs; a NaN p-value counts as not significant. The letters come
+        from Piepho's insert-absorb algorithm
+        (:func:`evaluation.core.letters.compact_letters`), named in the order of
+        ``systems`` (the best system gets ``a`` when they are ranked best first).
 
         Parameters
         ----------
         alpha : float
             Significance level, in (0, 1).
         adjustment : {'holm', 'bonferroni', 'none'}
-            How the p-values are adjusted first (:meth:`adjusted_pvalues`).
+            How the p-values are adjusted first.
 
         Returns
         -------
-        list of list of str
-            Every system exactly once, in the order of ``systems``.
+        list of str
+            One string of letters per system, in the order of ``systems``.
 
         Examples
         --------
         >>> X = np.array([[0.9, 0.8, 0.9, 0.7], [0.8, 0.8, 0.9, 0.6], [0.1, 0.2, 0.1, 0.2]])
-        >>> all_pairs(X, test="t").groups(alpha=0.05, adjustment="none")
-        [['0', '1'], ['2']]
+        >>> all_pairs(X, test="t").letters(alpha=0.05, adjustment="none")
+        ['a', 'a', 'b']
         """
-        if not 0 < alpha < 1:
-            raise ValueError(f"alpha must be in (0, 1), got {alpha}")
-        adjusted = self.adjusted_pvalues(adjustment)
-        groups = [[self.systems[0]]]
-        leader = 0
-        for i in range(1, len(self.systems)):
-            p = adjusted[leader, i]
-            if not math.isnan(p) and p >= alpha:
-                groups[-1].append(self.systems[i])
-            else:
-                groups.append([self.systems[i]])
-                leader = i
-        return groups
+        significant = significant_pairs(self.adjusted_pvalues(adjustment), alpha=alpha)
+        return compact_letters(significant)
 
 
 def all_pairs(

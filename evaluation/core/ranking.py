@@ -65,6 +65,27 @@ class RankedJudgments:
             _padded=self._padded,
         )
 
+    def judged_only(self) -> RankedJudgments:
+        """The rankings without the documents that have no non-negative judgment on the
+        judgments' default column (trec_eval ``-J``: "calculate all values only over the
+        judged documents"): the judged ones move up, in their order.
+
+        >>> from evaluation.core.trec import Qrels, Run
+        >>> q = Qrels.from_records([("q", "a", 1), ("q", "b", -1), ("q", "c", 0)])
+        >>> r = rank_judgments(q, Run.from_ranked_lists({"q": ["x", "a", "b", "c"]}))
+        >>> r.judged_only().match.tolist(), r.judged_only().retrieved.tolist()
+        ([[0, 2]], [2])
+        """
+        keep = self.judged(self.qrels.default)
+        order = np.argsort(~keep, axis=1, kind="stable")  # judged first, in rank order
+        counts = keep.sum(axis=1)
+        depth = max(int(counts.max(initial=0)), 1)
+        match = np.take_along_axis(self.match, order, axis=1)[:, :depth]
+        match = np.where(np.arange(depth)[None, :] < counts[:, None], match, -1)
+        return RankedJudgments(
+            self.qrels, self.queries, match, counts.astype(self.retrieved.dtype), self.judgments
+        )
+
     def cached(self, key, make):
         """``make()``, computed once per key for this matched run (measures share it)."""
         if key not in self._cache:

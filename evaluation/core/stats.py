@@ -15,7 +15,16 @@ Paired significance tests (:mod:`evaluation.core.significance`, thesis §5.1.2)
 All pairs (:mod:`evaluation.core.pairwise`)
     :func:`all_pairs` runs one test on every pair of systems at once, vectorised and
     memory-bounded → :class:`PairwiseComparison`, with adjusted p-values and the
-    groups of systems that are not significantly different.
+    compact letter display of the systems that are not significantly different.
+
+Letters (:mod:`evaluation.core.letters`, Piepho 2004)
+    :func:`significant_pairs` and :func:`compact_letters`: systems share a letter exactly
+    when they are not significantly different.
+
+What results cannot say (:mod:`evaluation.core.caveats`)
+    :class:`Caveat` (``code``, ``message``): :func:`too_few_queries_for_tests`
+    (:func:`min_queries_for_tests`), :func:`fewer_queries_than_needed`,
+    :func:`unjudged_documents`, :func:`reliability_not_estimable`.
 
 Many systems (:mod:`evaluation.core.multiple`)
     :func:`friedman_test`, :func:`anova_two_way`, :func:`tukey_hsd`,
@@ -23,7 +32,9 @@ Many systems (:mod:`evaluation.core.multiple`)
 
 Intervals and reports (:mod:`evaluation.core.intervals`, thesis §4.1.3, §4.2, §5.6.2)
     :func:`mean_ci` (eq. 4.6), :func:`mean_difference_ci`, :func:`prediction_interval`
-    (t-based), :func:`score_prediction_interval` (the §4.2.3 distribution),
+    (t-based); :func:`mean_intervals` and :func:`bootstrap_mean_ci` (within bounds at
+    every size: bootstrap percentile where eq. 4.6 would not do, ``MIN_T_QUERIES``),
+    :func:`format_interval`, :func:`score_prediction_interval` (the §4.2.3 distribution),
     :func:`satisfaction_floor` and :func:`format_satisfaction_floor` ("95% of future
     queries are expected to get P(Sat) > 0.19"),
     :func:`format_estimate` (``CG_l@5 = 0.2525 ± 0.0507``), :func:`format_difference`
@@ -65,6 +76,20 @@ Example
 ΔCG_l@5 = 0.0464 ± 0.0982 (p=0.024)
 """
 
+from evaluation.core.bounded_intervals import (
+    MIN_T_QUERIES,
+    bootstrap_mean_ci,
+    mean_intervals,
+)
+from evaluation.core.caveats import (
+    Caveat,
+    fewer_queries_than_needed,
+    letters_unavailable,
+    min_queries_for_tests,
+    reliability_not_estimable,
+    too_few_queries_for_tests,
+    unjudged_documents,
+)
 from evaluation.core.distributions import (
     BetaFit,
     EmpiricalFit,
@@ -98,6 +123,7 @@ from evaluation.core.intervals import (
     SatisfactionFloor,
     format_difference,
     format_estimate,
+    format_interval,
     format_pvalue,
     format_satisfaction_floor,
     mean_ci,
@@ -106,6 +132,7 @@ from evaluation.core.intervals import (
     satisfaction_floor,
     score_prediction_interval,
 )
+from evaluation.core.letters import compact_letters, significant_pairs
 from evaluation.core.multiple import (
     ADJUSTMENTS,
     AnovaResult,
@@ -163,6 +190,7 @@ from evaluation.core.significance import (
 __all__ = [
     "ADJUSTMENTS",
     "BIN_EDGES",
+    "MIN_T_QUERIES",
     "PUBLISHED_MAPPINGS",
     "RESAMPLING_TESTS",
     "TESTS",
@@ -171,6 +199,7 @@ __all__ = [
     "AnovaRow",
     "BetaFit",
     "BinnedProportion",
+    "Caveat",
     "CrossedGStudy",
     "CubicMapping",
     "DStudy",
@@ -195,12 +224,15 @@ __all__ = [
     "all_pairs",
     "anova_two_way",
     "bin_index",
+    "bootstrap_mean_ci",
     "bootstrap_test",
+    "compact_letters",
     "d_study",
     "distance_to_one",
     "distance_to_zero",
     "endpoint_bias",
     "expected_fraction_agreeing",
+    "fewer_queries_than_needed",
     "fit_beta",
     "fit_cubic",
     "fit_distribution",
@@ -211,6 +243,7 @@ __all__ = [
     "fit_truncated_normal",
     "format_difference",
     "format_estimate",
+    "format_interval",
     "format_pvalue",
     "format_satisfaction_floor",
     "friedman_test",
@@ -218,9 +251,12 @@ __all__ = [
     "g_study_nested",
     "goodness_of_fit",
     "ks_distance",
+    "letters_unavailable",
     "mean_ci",
     "mean_difference_ci",
+    "mean_intervals",
     "mean_satisfaction",
+    "min_queries_for_tests",
     "omega_squared",
     "paired_t_test",
     "paired_test",
@@ -232,14 +268,18 @@ __all__ = [
     "queries_needed",
     "randomised_tukey_hsd",
     "recommended_family",
+    "reliability_not_estimable",
     "satisfaction_by_bin",
     "satisfaction_floor",
     "satisfied_users_pmf",
     "score_prediction_interval",
     "sign_test",
+    "significant_pairs",
     "success_probability",
     "thesis_name",
+    "too_few_queries_for_tests",
     "tukey_hsd",
+    "unjudged_documents",
     "wilcoxon_test",
     "wilson_interval",
 ]

@@ -57,7 +57,7 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
         mappings = selectors.collection_campaign_mappings(collection=collection)
         labels = collection_results_store(
             collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
-            report=report,
+            pool_filters=selectors.collection_pool_filters(collection=collection), report=report,
         )  # fmt: skip
     report(0.95, "estimating unjudged pairs", force=True)
     collection_estimates_store(

@@ -33,6 +33,7 @@ from judging.models import (
     Clip,
     Collection,
     JudgmentSource,
+    Person,
     PreferenceCampaign,
     Query,
     RelevanceCampaign,
@@ -181,7 +182,13 @@ def _seed_users():
             created_count += 1
         grant_role(user, role)
         users[role] = user
-    return created_count, users[ORGANISER]
+    organiser = users[ORGANISER]
+    for role, username, _ in DEMO_LOGINS:  # the demo assessors are the demo organiser's people
+        if role == ASSESSOR:
+            Person.objects.get_or_create(
+                user=User.objects.get(username=username), defaults={"created_by": organiser}
+            )
+    return created_count, organiser
 
 
 def _demo_assessors() -> list:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django import forms
 
+from judging.forms.fields import IdChoiceField
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.services.campaign_settings import (
     PREFERENCE_SETTINGS,
@@ -89,7 +90,7 @@ class RelevanceSettingsForm(_SettingsForm):
 
 
 class AssessorAddForm(forms.Form):
-    assessor = forms.ModelChoiceField(queryset=None, label="Assessor")
+    assessor = IdChoiceField(queryset=None, label="Assessor")
 
     def __init__(self, *args, candidates, **kwargs):
         super().__init__(*args, **kwargs)

@@ -19,3 +19,22 @@ class ShareForm(forms.Form):
     access = forms.ChoiceField(
         choices=CollectionShare.ACCESS, initial=CollectionShare.READ, widget=forms.RadioSelect
     )
+
+
+class ListeningForm(forms.Form):
+    """What listeners hear of a collection (:mod:`judging.services.listening_copies`)."""
+
+    loudness_target = forms.FloatField(
+        required=False, min_value=-40, max_value=-10, label="Loudness listeners hear (LUFS)",
+        help_text="Every clip is played at this loudness, e.g. −23 (the broadcast standard), "
+        "with peaks kept below −1 dB. Leave empty to play clips as they were uploaded.",
+        widget=forms.NumberInput(attrs={"step": "0.5", "placeholder": "-23"}),
+    )  # fmt: skip
+    excerpt_start = forms.FloatField(
+        required=False, min_value=0, label="Excerpt starts at (seconds)",
+        help_text="MIREX played 30 seconds from 30 seconds in.",
+    )  # fmt: skip
+    excerpt_seconds = forms.FloatField(
+        required=False, min_value=1, max_value=3600, label="Excerpt length (seconds)",
+        help_text="Leave empty to play whole clips.",
+    )  # fmt: skip

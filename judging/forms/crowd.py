@@ -6,6 +6,7 @@ from urllib.parse import urlsplit
 
 from django import forms
 
+from judging.forms.fields import IdChoiceField
 from judging.models import PreferenceCampaign, System, TrapQuestion
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
 from judging.services.crowd.workers import Arrival
@@ -115,8 +116,8 @@ class CampaignForm(forms.ModelForm):
 
 
 class SystemPairForm(forms.Form):
-    system_a = forms.ModelChoiceField(queryset=System.objects.none())
-    system_b = forms.ModelChoiceField(queryset=System.objects.none())
+    system_a = IdChoiceField(queryset=System.objects.none())
+    system_b = IdChoiceField(queryset=System.objects.none())
 
     def __init__(self, *args, collection, **kwargs):
         super().__init__(*args, **kwargs)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from judging import qrels
+from judging.forms.fields import IdChoiceField, IdMultipleChoiceField
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
-from judging.roles import ASSESSOR
 from judging.selectors.access import organiser_collections
+from judging.selectors.people import assessors_for_organiser
 from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
+from judging.validation import ID_MAX
 
 LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
 """The campaign's mode and low-cost settings, chosen when it is created."""
@@ -43,13 +44,12 @@ class RelevanceCampaignForm(forms.ModelForm):
             "take_back_minutes": "Take back untouched work after (minutes)",
         }
         widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
+        field_classes = {"collection": IdChoiceField, "assessors": IdMultipleChoiceField}
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["collection"].queryset = organiser_collections(user=user)
-        self.fields["assessors"].queryset = (
-            get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username")
-        )
+        self.fields["assessors"].queryset = assessors_for_organiser(user=user)
         self.fields["cutoff"].min_value = 1
         self.fields["assessors_per_query"].min_value = 1
         for name in ("cutoff", "assessors_per_query"):
@@ -82,7 +82,7 @@ class RelevanceCampaignForm(forms.ModelForm):
 class JudgmentSaveForm(forms.Form):
     """One save of the judging page: a candidate's scores (either may be absent) and timings."""
 
-    candidate = forms.IntegerField(min_value=1)
+    candidate = forms.IntegerField(min_value=1, max_value=ID_MAX)
     broad = forms.TypedChoiceField(
         choices=[(value, label) for value, label in sorted(BROAD_LABELS.items())],
         coerce=int,

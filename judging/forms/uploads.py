@@ -80,8 +80,10 @@ class RunsUploadForm(UploadForm):
         initial="auto", label="Format",
     )  # fmt: skip
     create_missing_queries = forms.BooleanField(
-        required=False, label="Make query ids that are not queries yet into queries"
-    )
+        required=False, initial=True,
+        label="Make query ids that name clips into queries (untick to refuse a run whose "
+        "queries are not queries yet)",
+    )  # fmt: skip
     create_missing_clips = forms.BooleanField(
         required=False, label="Create clips (without audio) for unknown document ids"
     )

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import wave
 from dataclasses import dataclass
 from pathlib import Path
 
+from django.conf import settings
 from django.core.files import File
 from django.db import transaction
 
@@ -14,7 +14,9 @@ from judging.importers.csvfile import csv_records
 from judging.importers.errors import ImportFailed
 from judging.importers.index import BATCH_SIZE, check_field, check_id
 from judging.importers.inputs import Progress, check_has_data_lines, no_progress
+from judging.loudness import AudioUnreadable, Loudness, loudness_measure
 from judging.models import Clip, Collection
+from judging.services.listening_copies import listening_copy_store
 from judging.validation import column_length
 
 AUDIO_SUFFIXES: tuple[str, ...] = (".wav", ".mp3", ".ogg", ".flac")
@@ -54,14 +56,32 @@ def audio_files_find(folder: Path) -> dict[str, Path]:
     return found
 
 
-def wav_duration(path: Path) -> float | None:
-    """Seconds of a PCM WAV file read with the standard ``wave`` module, else None."""
+def _measured(path: Path) -> Loudness:
+    """Length and loudness of an audio file (:func:`judging.loudness.loudness_measure`),
+    within the clip limits; a file that cannot be decoded stops the import by its name
+    (a RIFF/WAVE header followed by garbage once failed as "an unexpected error")."""
     try:
-        with wave.open(str(path), "rb") as audio:
-            rate = audio.getframerate()
-            return audio.getnframes() / rate if rate else None
-    except (wave.Error, EOFError):
-        return None
+        measured = loudness_measure(path)
+    except AudioUnreadable as problem:
+        raise ImportFailed(path.name, None, str(problem)) from None
+    clip_limits_check(path, measured.duration)
+    return measured
+
+
+def clip_limits_check(path: Path, duration: float | None) -> None:
+    """Stop at a clip larger or longer than a clip may be (``EARSHOT_CLIP_MAX_MB``,
+    ``EARSHOT_CLIP_MAX_SECONDS``; the defaults leave room for 30-second study clips)."""
+    size, max_bytes = path.stat().st_size, settings.EARSHOT_CLIP_MAX_BYTES
+    if size > max_bytes:
+        raise ImportFailed(
+            path.name, None,
+            f"{size / 2**20:,.1f} MB: a clip may have at most {max_bytes / 2**20:,.1f} MB",
+        )  # fmt: skip
+    max_seconds = settings.EARSHOT_CLIP_MAX_SECONDS
+    if duration is not None and duration > max_seconds:
+        raise ImportFailed(
+            path.name, None, f"{duration:,.0f} s long: a clip may last at most {max_seconds:,} s"
+        )
 
 
 def metadata_csv_read(path: Path) -> dict[str, dict[str, str]]:
@@ -143,8 +163,10 @@ def clips_import(
     Audio files are the top-level ``.wav``, ``.mp3``, ``.ogg`` and ``.flac`` files (any
     case); the file stem is the clip's external id, and two files with one stem stop the
     import. The file is stored through Django's storage in the clip's ``audio`` field;
-    the duration of a WAV file is read with the standard ``wave`` module (PCM WAV only;
-    other files and unreadable WAVs leave it empty).
+    it is decoded once to read its duration and loudness (:mod:`judging.loudness`), and a
+    file that cannot be decoded, or is larger or longer than a clip may be, stops the
+    import by its name. When the collection asks for it, the copy listeners hear (equal
+    loudness, an excerpt) is made beside it (:mod:`judging.services.listening_copies`).
 
     ``metadata_csv`` (optional): a CSV file with a header row naming the columns
     ``id,title,artist,genre`` (``id`` required); each row sets those columns of the clip
@@ -195,24 +217,26 @@ def clips_import(
                         setattr(clip, name, value)
                         changed = True
                 path = files.get(external_id)
-                if path is not None:
-                    if path.suffix.lower() == ".wav":
-                        duration = wav_duration(path)
-                        if clip.duration != duration:
-                            clip.duration = duration
-                            changed = True
-                    if not _same_content(clip, path):
-                        old_name = clip.audio.name if clip.audio else None
-                        with path.open("rb") as handle:
-                            clip.audio.save(path.name, File(handle), save=False)
-                        written.append((clip.audio.storage, clip.audio.name))
-                        if old_name:
-                            storage = clip.audio.storage
-                            transaction.on_commit(
-                                lambda storage=storage, name=old_name: storage.delete(name)
-                            )
-                        stored += 1
-                        changed = True
+                if path is not None and not _same_content(clip, path):
+                    measured = _measured(path)
+                    clip.duration, clip.loudness = measured.duration, measured.lufs
+                    clip.true_peak = measured.true_peak_db
+                    old_names = [clip.audio.name] if clip.audio else []
+                    with path.open("rb") as handle:
+                        clip.audio.save(path.name, File(handle), save=False)
+                    written.append((clip.audio.storage, clip.audio.name))
+                    old_names.append(
+                        listening_copy_store(clip=clip, collection=collection, source=path)
+                    )
+                    if clip.listening_audio:
+                        written.append((clip.listening_audio.storage, clip.listening_audio.name))
+                    for old_name in filter(None, old_names):
+                        storage = clip.audio.storage
+                        transaction.on_commit(
+                            lambda storage=storage, name=old_name: storage.delete(name)
+                        )
+                    stored += 1
+                    changed = True
                 if is_new:
                     created.append(clip)
                 elif changed:
@@ -221,7 +245,9 @@ def clips_import(
                     present += 1
             Clip.objects.bulk_create(created, batch_size=BATCH_SIZE)
             Clip.objects.bulk_update(
-                updated, [*METADATA_FIELDS, "duration", "audio"], batch_size=BATCH_SIZE
+                updated,
+                [*METADATA_FIELDS, "duration", "audio", "loudness", "true_peak", "listening_audio"],
+                batch_size=BATCH_SIZE,
             )
     except BaseException:
         for storage, name in written:

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 
 from judging.importers.errors import ImportFailed
 from judging.models import Collection
+from judging.validation import parse_id
 
 
 def add_collection_argument(parser: CommandParser) -> None:
@@ -21,8 +22,8 @@ def add_collection_argument(parser: CommandParser) -> None:
 def named_from_argument(queryset: QuerySet, value: str, *, what: str):
     """The row of ``queryset`` with id ``value``, or else the one row named ``value``;
     ``what`` names the kind of row in the message ("collection", "preference campaign")."""
-    if value.isdigit():
-        row = queryset.filter(pk=int(value)).first()
+    if parse_id(value) is not None:
+        row = queryset.filter(pk=parse_id(value)).first()
         if row is not None:
             return row
     matches = list(queryset.filter(name=value).order_by("pk"))

@@ -1,11 +1,14 @@
 """A CrowdFlower (Appen) job export as Earshot's preference-answers CSV, through a column mapping.
 
-Pure Python (no Django). The thesis' own study (Urbano 2013, §3.2.2–3.2.3; the answers
-analysed in ch. 4) ran on CrowdFlower: its export has one row per answer with the
-platform's columns (``_unit_id``, ``_worker_id``, ``_created_at``, ``_started_at``,
-``_golden``, ``_tainted``, …) beside the job's own: the query, the documents of list A
-and list B (``d1a`` … ``d5a``, ``d1b`` … ``d5b``), their Fine and Broad judgments
-(``f1a`` …, ``b1a`` …) and the answer (``what_service_gives_better_results``).
+Pure Python (no Django). The columns this module was written against are those of the
+ISMIR 2012 answers: a CrowdFlower study of 2,200 answers by the thesis' author, separate
+from the study the thesis analyses in chapters 3–4 (§3.2.2–3.2.3: also on CrowdFlower,
+11,042 answers of which 9,373 trusted and 4,115 left once trap examples are discarded).
+A CrowdFlower export has one row per answer with the platform's columns (``_unit_id``,
+``_worker_id``, ``_created_at``, ``_started_at``, ``_golden``, ``_tainted``, …) beside the
+job's own; in the ISMIR 2012 job: the query, the documents of list A and list B (``d1a``
+… ``d5a``, ``d1b`` … ``d5b``), their Fine and Broad judgments (``f1a`` …, ``b1a`` …) and
+the answer (``what_service_gives_better_results``).
 
 A :class:`ColumnMapping` says which export column (or columns, in rank order) gives
 each column of the documented CSV (``docs/preference-answers-import.md``), what each

@@ -205,12 +205,14 @@ def judgments_import(
         raise ValueError(f"scale must be one of {SCALES} or None, not {scale!r}")
     with open_input(path=path, stream=stream, name=name, progress=progress) as data:
         source_name = source or data.path.name
+        # Read and check the file before the transaction (on SQLite it holds the one write
+        # lock from its start); the index is read again inside it.
+        detected, single_scale, parsed = _parse(
+            data, format=format, scale=scale, index=CollectionIndex(collection),
+            create_missing_clips=create_missing_clips,
+        )  # fmt: skip
         with transaction.atomic():
             index = CollectionIndex(collection)
-            detected, single_scale, parsed = _parse(
-                data, format=format, scale=scale, index=index,
-                create_missing_clips=create_missing_clips,
-            )  # fmt: skip
             try:
                 judgment_source, created = judgment_source_for_writing(
                     collection=collection, name=source_name, kind=JudgmentSource.IMPORT,

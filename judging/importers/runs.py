@@ -133,16 +133,22 @@ def _read_lists(
         if query not in index.queries:
             if not create_missing_queries:
                 raise ImportFailed(
-                    path, row.line, f"unknown query '{query}': not a query of collection '{name}'"
-                )
+                    path, row.line,
+                    f"unknown query '{query}': not a query of collection '{name}' (choose to "
+                    "make query ids into queries, and this one becomes a query)",
+                )  # fmt: skip
             if query not in index.clips and not create_missing_clips:
                 raise ImportFailed(
-                    path, row.line, f"unknown query '{query}': not a clip of collection '{name}'"
-                )
+                    path, row.line,
+                    f"unknown query '{query}': not a clip of collection '{name}' (choose to "
+                    "create clips for unknown ids, or upload its audio first)",
+                )  # fmt: skip
         if doc not in index.clips and not create_missing_clips:
             raise ImportFailed(
-                path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
-            )
+                path, row.line,
+                f"unknown document '{doc}': not a clip of collection '{name}' (choose to create "
+                "clips for unknown ids, or upload its audio first)",
+            )  # fmt: skip
         system, query, doc = sys.intern(system), sys.intern(query), sys.intern(doc)
         ranked_list = lists.get((system, query))
         if ranked_list is None:
@@ -197,19 +203,19 @@ def runs_import(
     """
     if format not in RUN_FORMATS:
         raise ValueError(f"format must be one of {RUN_FORMATS}, not {format!r}")
-    with (
-        open_input(path=path, stream=stream, name=name, progress=progress) as data,
-        transaction.atomic(),
-    ):
-        index = CollectionIndex(collection)
+    # The file is read and checked before the transaction: on SQLite a transaction holds
+    # the one write lock from its start, and reading a million lines takes a while.
+    with open_input(path=path, stream=stream, name=name, progress=progress) as data:
         run_format, lines, lists = _read_lists(
             data=data,
             run_format=format,
-            index=index,
+            index=CollectionIndex(collection),
             create_missing_clips=create_missing_clips,
             create_missing_queries=create_missing_queries,
         )
         path = data.path
+    with transaction.atomic():
+        index = CollectionIndex(collection)  # as it is now, inside the transaction
         progress(None, "writing")
         query_ids = {query for _, query in lists}
         clips_created = index.clips_create(

@@ -21,7 +21,7 @@ from judging.models.crowd import (
 from judging.models.handoff import PendingHandoff
 from judging.models.jobs import Job
 from judging.models.listening import AudioServed
-from judging.models.people import Invitation
+from judging.models.people import Invitation, Person
 from judging.models.relevance import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from judging.models.sources import JudgmentSource
 from judging.models.uploads import AnswerColumnMapping, Upload
@@ -41,6 +41,7 @@ __all__ = [
     "JudgmentActivity",
     "JudgmentSource",
     "PendingHandoff",
+    "Person",
     "PoolEntry",
     "PreferenceCampaign",
     "PreferenceTask",

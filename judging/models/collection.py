@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -35,6 +36,22 @@ class Collection(models.Model):
     archived_at = models.DateTimeField(
         null=True, blank=True, help_text="Archived collections are left out of the list."
     )
+    # What listeners hear (judging.loudness): copies of every clip made once, at a target
+    # loudness and/or cut to an excerpt; the originals are kept for download.
+    loudness_target = models.FloatField(
+        null=True, blank=True,
+        validators=[MinValueValidator(-40.0), MaxValueValidator(-10.0)],
+        help_text="Integrated loudness (LUFS) listeners hear every clip at, e.g. −23 "
+        "(EBU R128), with true peaks at most −1 dBTP. Empty: clips play as uploaded.",
+    )  # fmt: skip
+    excerpt_start = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(0.0)],
+        help_text="Listeners hear an excerpt from this many seconds in (MIREX AMS: 30).",
+    )  # fmt: skip
+    excerpt_seconds = models.FloatField(
+        null=True, blank=True, validators=[MinValueValidator(1.0)],
+        help_text="…lasting this many seconds (MIREX AMS: 30). Empty: the whole clip.",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["name"]
@@ -52,9 +69,18 @@ class Collection(models.Model):
     def is_archived(self) -> bool:
         return self.archived_at is not None
 
+    @property
+    def listening_copies(self) -> bool:
+        """Whether listeners hear copies (normalised or cut) rather than the uploads."""
+        return self.loudness_target is not None or self.excerpt_seconds is not None
+
 
 def clip_upload_to(clip: Clip, filename: str) -> str:
     return f"clips/{clip.collection_id}/{filename}"
+
+
+def listening_copy_upload_to(clip: Clip, filename: str) -> str:
+    return f"clips/{clip.collection_id}/heard/{filename}"
 
 
 class Clip(models.Model):
@@ -67,6 +93,15 @@ class Clip(models.Model):
     genre = models.CharField(max_length=200, blank=True, validators=[name_validator(200)])
     duration = models.FloatField(null=True, blank=True, help_text="seconds")
     audio = models.FileField(upload_to=clip_upload_to, blank=True)
+    loudness = models.FloatField(
+        null=True, blank=True, help_text="Integrated loudness of the upload, LUFS (BS.1770-4)."
+    )
+    true_peak = models.FloatField(null=True, blank=True, help_text="True peak of the upload, dBTP.")
+    listening_audio = models.FileField(
+        upload_to=listening_copy_upload_to, blank=True,
+        help_text="The copy listeners hear (the collection's loudness and excerpt); empty: "
+        "they hear the upload.",
+    )  # fmt: skip
     audio_token = models.CharField(
         max_length=64,
         unique=True,
@@ -96,6 +131,11 @@ class Clip(models.Model):
     @property
     def has_audio(self) -> bool:
         return bool(self.audio)
+
+    @property
+    def heard_file(self):
+        """The file listeners are sent: the collection's copy when there is one, else the upload."""
+        return self.listening_audio if self.listening_audio else self.audio
 
     def audio_url(self) -> str:
         return reverse("judging:clip_audio", args=[self.audio_token])

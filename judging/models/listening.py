@@ -37,6 +37,14 @@ class AudioServed(models.Model):
     bytes_sent = models.PositiveBigIntegerField(
         default=0, help_text="Distinct bytes of the file sent (the ranges' total length)."
     )
+    window_bytes = models.PositiveBigIntegerField(
+        default=0,
+        help_text="Bytes of the clip's listening window: its first EARSHOT_LISTEN_WINDOW_SECONDS "
+        "(the whole file when shorter or of unknown length).",
+    )
+    window_bytes_sent = models.PositiveBigIntegerField(
+        default=0, help_text="Distinct bytes of the listening window sent."
+    )
     requests = models.PositiveIntegerField(default=0)
     first_sent_at = models.DateTimeField()
     last_sent_at = models.DateTimeField()
@@ -67,3 +75,8 @@ class AudioServed(models.Model):
     def fraction(self) -> float:
         """Share of the clip's file sent, 0–1."""
         return min(1.0, self.bytes_sent / self.size) if self.size else 0.0
+
+    @property
+    def coverage(self) -> float:
+        """Share of the clip's listening window sent, 0–1 (what the must-listen rules read)."""
+        return min(1.0, self.window_bytes_sent / self.window_bytes) if self.window_bytes else 0.0

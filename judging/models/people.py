@@ -43,3 +43,30 @@ class Invitation(models.Model):
 
     def is_usable(self, *, now=None) -> bool:
         return self.used_at is None and self.expires_at > (now or timezone.now())
+
+
+class Person(models.Model):
+    """Whose an account is on the organiser side: people belong to organisers.
+
+    ``created_by`` is the organiser who made the account (``None``: an administrator on
+    the command line, or an account from before people had owners that no organiser
+    could be told from). The rule that reads it is
+    :func:`judging.selectors.access.organiser_people`.
+    """
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="person"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="people_created",
+        help_text="The organiser whose account this is: only they (and administrators) "
+        "send it invitation links, which reset its password.",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.user} (of {self.created_by or 'an administrator'})"

@@ -23,17 +23,40 @@ but asks for more than they have gets a 403 that says so. The default ``need`` i
 strict one: a caller that forgets to say ``need="read"`` refuses too much, never too
 little. Pages, forms and APIs reach collections, campaigns and jobs only through these
 selectors: a permission change is one edit here.
+
+**People belong to organisers** too (:func:`organiser_people`, :func:`person_for_organiser`).
+An assessor account is the organiser's who made it (:class:`~judging.models.Person`):
+
+==========  ================================================================  ==============
+need        who has it                                                        used by
+==========  ================================================================  ==============
+``read``    the organiser who made the account, and the owner and full        People page and
+            co-organisers of a collection with a relevance campaign the       API, choosing a
+            account judges in (they may see it and add it to their own        campaign's
+            campaigns)                                                        assessors
+``write``   the organiser who made the account (**the default**)              invitation links
+==========  ================================================================  ==============
+
+So when two organisers share an assessor (one added the other's assessor to a campaign
+on a collection they both run), both see the account and can give it work, but only the
+organiser who made it can send it a new invitation link, which resets its password:
+a reset is always the owner's. Read-only co-organisers reach nobody through a shared
+collection. Organisers' accounts are reached by administrators only; superusers reach
+every account. Whatever a user may not reach is a 404; an account one may see but not
+reset is a 403 that says who can.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from judging.models import Collection, CollectionShare, Job, PreferenceCampaign, RelevanceCampaign
+from judging.roles import ASSESSOR, ORGANISER
 
 __all__ = [
     "Need",
@@ -46,8 +69,10 @@ __all__ = [
     "organiser_campaigns",
     "organiser_collections",
     "organiser_jobs",
+    "organiser_people",
     "organiser_relevance_campaigns",
     "organises",
+    "person_for_organiser",
     "relevance_campaign_for_organiser",
 ]
 
@@ -188,3 +213,40 @@ def relevance_campaign_for_organiser(
 def job_for_organiser(*, user, job_id: int, need: Need = "write") -> Job:
     """The job ``job_id`` if ``user`` may reach it (its collection, or their own job); else 403/404."""
     return _get(lambda n: organiser_jobs(user=user, need=n), pk=job_id, need=need, what="job")
+
+
+def organiser_people(*, user, need: Need = "write") -> QuerySet:
+    """Accounts ``user`` reaches for ``need`` (``read`` or ``write``; see the table above)."""
+    _check(need)
+    accounts = get_user_model().objects.all()
+    if not user.is_authenticated:
+        return accounts.none()
+    if user.is_superuser:
+        reached = accounts.filter(groups__name__in=[ASSESSOR, ORGANISER])
+        return accounts.filter(pk__in=reached.values("pk"))
+    allowed = Q(person__created_by=user)
+    if need == "read":
+        campaigns = _organised_by(
+            RelevanceCampaign.objects.all(), user=user, path="collection", need="write"
+        )
+        allowed |= Q(relevance_campaigns__in=campaigns.values("pk"))
+    organisers = accounts.filter(Q(groups__name=ORGANISER) | Q(is_superuser=True))
+    reached = accounts.filter(allowed, groups__name=ASSESSOR).exclude(
+        pk__in=organisers.values("pk")
+    )
+    return accounts.filter(pk__in=reached.values("pk"))
+
+
+def person_for_organiser(*, user, person_id: int, need: Need = "write"):
+    """The account ``person_id`` if ``user`` reaches it for ``need``; 403 if they only see
+    it, else 404 (another organiser's people do not exist for them)."""
+    found = organiser_people(user=user, need=need).filter(pk=person_id).first()
+    if found is not None:
+        return found
+    seen = need != "read" and organiser_people(user=user, need="read").filter(pk=person_id)
+    if seen and seen.exists():
+        raise PermissionDenied(
+            f"Only the organiser who made {seen.first().username}'s account (or an "
+            "administrator) can send it an invitation link: a link resets its password."
+        )
+    raise Http404("No such person.")

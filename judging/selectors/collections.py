@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Min, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
@@ -136,3 +138,39 @@ def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgmen
         .select_related("query__clip", "clip", "assessor", "source")
         .order_by("pk")
     )
+
+
+@dataclass(frozen=True)
+class ClipLoudness:
+    external_id: str
+    loudness: float | None
+    true_peak: float | None
+    duration: float | None
+    has_copy: bool
+
+
+LOUDNESS_ROWS = 500
+"""The loudest and quietest clips shown on "What listeners hear" (a spread, not every row)."""
+
+
+def collection_loudness(*, collection: Collection) -> dict:
+    """The spread of the clips' measured loudness, and the clips furthest from the middle."""
+    clips = collection.clips.exclude(audio="")
+    measured = clips.filter(loudness__isnull=False)
+    spread = measured.aggregate(low=Min("loudness"), high=Max("loudness"), n=Count("pk"))
+    fields = ("external_id", "loudness", "true_peak", "duration", "listening_audio")
+    rows = [
+        ClipLoudness(eid, lufs, peak, seconds, bool(copy))
+        for eid, lufs, peak, seconds, copy in measured.order_by("loudness").values_list(*fields)[
+            :LOUDNESS_ROWS
+        ]
+    ]
+    return {
+        "with_audio": clips.count(),
+        "measured": spread["n"],
+        "quietest": spread["low"],
+        "loudest": spread["high"],
+        "spread": spread["high"] - spread["low"] if spread["n"] else None,
+        "copies": clips.exclude(listening_audio="").count(),
+        "rows": rows,
+    }

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
@@ -25,6 +27,7 @@ from judging.models import (
     Worker,
 )
 from judging.selectors.access import Need, organiser_campaigns
+from judging.validation import parse_id
 
 # --- worker side ----------------------------------------------------------------------
 
@@ -58,13 +61,18 @@ class ShownTask:
 class ExampleClips:
     """The clips of an example as stored: the query's, and lists a and b in rank order.
 
-    Each clip is ``(clip id, has audio)``. ``heard``: the clips whose audio the server
-    sent for a task, when asked for (:func:`example_clips` with ``task_id``).
+    Each clip is ``(clip id, has audio)``. ``heard``: the clips whose listening window the
+    server sent enough of for a task (``EARSHOT_LISTEN_COVERAGE``,
+    :mod:`judging.services.listening`), and ``first_audio_at`` when it first sent any audio
+    for it, when asked for (:func:`example_clips` with ``task_id``).
     """
 
     query: tuple[int, bool]
     lists: dict[str, list[tuple[int, bool]]]
     heard: frozenset[int] = frozenset()
+    first_audio_at: datetime | None = None
+    durations: dict[int, float | None] = field(default_factory=dict)
+    """Seconds of each clip, where known (``Clip.duration``)."""
 
     def shown(self, swapped: bool) -> dict[str, list[tuple[int, bool]]]:
         """The lists as a task shows them: A and B are the stored b and a when swapped."""
@@ -72,33 +80,44 @@ class ExampleClips:
 
 
 _HEARD = (
-    "EXISTS (SELECT 1 FROM judging_audioserved s "
-    "WHERE s.task_id = %s AND s.clip_id = {clip} AND s.bytes_sent > 0)"
+    "EXISTS (SELECT 1 FROM judging_audioserved s WHERE s.task_id = %s AND s.clip_id = {clip} "
+    "AND s.window_bytes_sent > 0 AND s.window_bytes_sent >= s.window_bytes * %s)"
 )
+_FIRST_AUDIO = "(SELECT MIN(s.first_sent_at) FROM judging_audioserved s WHERE s.task_id = %s)"
 
 
 def example_clips(example_id: int, *, task_id: int | None = None) -> ExampleClips:
     """The query and both lists of an example, in one statement (issue 14); with
     ``task_id``, also which of them the server sent audio of for that task."""
     heard = (
-        f"{_HEARD.format(clip='i.clip_id')}, {_HEARD.format(clip='q.clip_id')}"
+        f"{_HEARD.format(clip='i.clip_id')}, {_HEARD.format(clip='q.clip_id')}, {_FIRST_AUDIO}"
         if task_id is not None
-        else "0, 0"
+        else "0, 0, NULL"
     )
+    coverage = settings.EARSHOT_LISTEN_COVERAGE
     rows = sql.rows(
-        f"SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio, {heard} "
+        f"SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio, c.duration, qc.duration, {heard} "
         "FROM judging_exampleitem i "
         "INNER JOIN judging_example e ON e.id = i.example_id "
         "INNER JOIN judging_clip c ON c.id = i.clip_id "
         "INNER JOIN judging_query q ON q.id = e.query_id "
         "INNER JOIN judging_clip qc ON qc.id = q.clip_id "
         "WHERE i.example_id = %s ORDER BY i.side, i.rank",
-        (*([task_id, task_id] if task_id is not None else []), example_id),
+        (
+            *([task_id, coverage, task_id, coverage, task_id] if task_id is not None else []),
+            example_id,
+        ),
     )  # on every task page and answer: plain SQL (judging.sql, issue 14)
     lists: dict[str, list[tuple[int, bool]]] = {"a": [], "b": []}
     query = None
     heard_ids = set()
-    for side, clip_id, audio, query_clip_id, query_audio, heard_clip, heard_query in rows:
+    first_audio_at = None
+    durations: dict[int, float | None] = {}
+    for row in rows:
+        side, clip_id, audio, query_clip_id, query_audio, seconds, query_seconds = row[:7]
+        heard_clip, heard_query, first = row[7:]
+        durations.update({clip_id: seconds, query_clip_id: query_seconds})
+        first_audio_at = sql.datetime_of(first)
         lists[side].append((clip_id, bool(audio)))
         query = (query_clip_id, bool(query_audio))
         heard_ids.update(c for c, h in ((clip_id, heard_clip), (query_clip_id, heard_query)) if h)
@@ -107,7 +126,10 @@ def example_clips(example_id: int, *, task_id: int | None = None) -> ExampleClip
             Clip.objects.filter(as_queries__examples=example_id).values_list("pk", "audio").get()
         )
         query = (query_clip_id, bool(query_audio))
-    return ExampleClips(query=query, lists=lists, heard=frozenset(heard_ids))
+    return ExampleClips(
+        query=query, lists=lists, heard=frozenset(heard_ids), first_audio_at=first_audio_at,
+        durations=durations,
+    )  # fmt: skip
 
 
 def task_for_worker(*, task: PreferenceTask) -> ShownTask:
@@ -181,7 +203,7 @@ def task_clip(*, task: PreferenceTask, slot: str) -> Clip | None:
         )
         return sql.instance(Clip, row) if row is not None else None
     side, rank = slot[:1], slot[1:]
-    if side not in ("a", "b") or not rank.isdigit() or int(rank) < 1:
+    if side not in ("a", "b") or parse_id(rank) is None or int(rank) > 10_000:
         return None
     stored_side = {"a": "b", "b": "a"}[side] if task.swapped else side
     row = sql.one(

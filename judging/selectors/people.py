@@ -1,18 +1,19 @@
-"""Reads of people: the assessors an organiser can add to campaigns, and invitation links."""
+"""Reads of people: an organiser's people (the rule is :func:`judging.selectors.access.organiser_people`)
+and invitation links."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
 from judging.models import Invitation
 from judging.models.people import token_hash
 from judging.roles import ASSESSOR, ORGANISER
+from judging.selectors.access import organiser_people
 
-__all__ = ["PersonRow", "assessor_accounts", "invitation_for_token", "people_for_organiser"]
+__all__ = ["PersonRow", "assessors_for_organiser", "invitation_for_token", "people_for_organiser"]
 
 
 def invitation_for_token(*, token: str) -> Invitation | None:
@@ -22,9 +23,11 @@ def invitation_for_token(*, token: str) -> Invitation | None:
     return Invitation.objects.select_related("user").filter(token_hash=token_hash(token)).first()
 
 
-def assessor_accounts() -> QuerySet:
-    """Every account with the assessor role, by username (who can be added to a campaign)."""
-    return get_user_model().objects.filter(groups__name=ASSESSOR).order_by("username").distinct()
+def assessors_for_organiser(*, user) -> QuerySet:
+    """The assessors ``user`` may add to a campaign (their people with the assessor role), by username."""
+    return (
+        organiser_people(user=user, need="read").filter(groups__name=ASSESSOR).order_by("username")
+    )
 
 
 @dataclass(frozen=True)
@@ -35,17 +38,18 @@ class PersonRow:
     invitation_expires_at: object | None
     """When the person's open invitation link expires (``None``: no open link)."""
     campaigns: int
+    can_invite: bool
+    """Whether ``user`` may send them an invitation link (which resets their password)."""
 
 
 def people_for_organiser(*, user) -> list[PersonRow]:
-    """Assessors (and, for an administrator, organisers) with their state, by username."""
-    roles = [ASSESSOR, ORGANISER] if user.is_superuser else [ASSESSOR]
+    """The people ``user`` reaches (administrators: every assessor and organiser) with their
+    state, by username."""
     now = timezone.now()
     open_links = Invitation.objects.filter(used_at__isnull=True, expires_at__gt=now)
+    owned = set(organiser_people(user=user, need="write").values_list("pk", flat=True))
     accounts = (
-        get_user_model()
-        .objects.filter(groups__name__in=roles)
-        .distinct()
+        organiser_people(user=user, need="read")
         .annotate(campaign_count=Count("relevance_campaigns", distinct=True))
         .prefetch_related("groups", Prefetch("invitations", queryset=open_links, to_attr="open"))
         .order_by("username")
@@ -60,6 +64,7 @@ def people_for_organiser(*, user) -> list[PersonRow]:
                 can_log_in=person.has_usable_password() and person.is_active,
                 invitation_expires_at=max((i.expires_at for i in person.open), default=None),
                 campaigns=person.campaign_count,
+                can_invite=person.pk in owned,
             )
         )
     return rows

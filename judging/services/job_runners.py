@@ -27,6 +27,7 @@ from judging.services.jobs import (
     job_mark_cancelled,
     job_release,
 )
+from judging.services.listening_copies import listening_copies_run
 from judging.services.upload_runners import UPLOAD_RUNNERS
 from work.runs import TIMED_OUT
 
@@ -36,6 +37,7 @@ Runner = Callable[..., dict]
 
 JOB_RUNNERS: dict[str, Runner] = {
     "generate_examples": generator_run,  # the §3.2.1 example generator on a campaign
+    "listening_copies": listening_copies_run,  # what listeners hear: equal loudness, excerpts
     **UPLOAD_RUNNERS,  # upload_clips, upload_runs, upload_judgments, upload_mirex, upload_answers
 }
 """``Job.kind`` → ``runner(*, job, report) -> result``."""

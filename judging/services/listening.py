@@ -4,13 +4,28 @@ Every audio response for a crowd task (:func:`judging.views.crowd_tasks.task_aud
 an assessor's assignment (:func:`judging.views.assessors.assignment_audio`) calls
 :func:`audio_served_record` with the byte range it sent. The must-listen rules read
 those rows, never what a browser says it played: the assessors' rule through
-:func:`seconds_heard`, the crowd's through :mod:`judging.services.crowd.listening`.
+:func:`seconds_heard` and :func:`assignment_listening_problem`, the crowd's through
+:mod:`judging.services.crowd.listening`.
+
+Both rules read two things the server observed itself (issue 23):
+
+**coverage**
+    the share of a clip's *listening window* — its first ``EARSHOT_LISTEN_WINDOW_SECONDS``
+    (30 s), or the whole file when it is shorter or its length is unknown — whose bytes
+    were sent. A clip counts as played once that share reaches ``EARSHOT_LISTEN_COVERAGE``
+    (half): three one-byte ``Range`` requests no longer pass for listening.
+**time**
+    a person hears one clip at a time, so the time since the first audio of a task or
+    assignment must be at least the sum of the minimum listening of every clip the answer
+    or judgment relies on: fetching every candidate at once and waiting a few seconds no
+    longer passes for hearing them all.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -36,6 +51,30 @@ def merge_range(ranges: list[list[int]], first: int, last: int) -> list[list[int
     return merged
 
 
+def window_bytes(*, size: int, duration: float | None) -> int:
+    """Bytes of a clip's listening window: the first ``EARSHOT_LISTEN_WINDOW_SECONDS`` of a
+    file of ``size`` bytes lasting ``duration`` seconds (all of it when shorter or unknown).
+
+    >>> window_bytes(size=3_000_000, duration=90.0)  # 30 s of 90 s
+    1000000
+    >>> window_bytes(size=3_000_000, duration=None)
+    3000000
+    """
+    window = settings.EARSHOT_LISTEN_WINDOW_SECONDS
+    if not duration or duration <= window:
+        return size
+    return max(1, round(size * window / duration))
+
+
+def bytes_within(ranges: list[list[int]], end: int) -> int:
+    """Bytes of the merged inclusive ``ranges`` that lie before byte ``end``.
+
+    >>> bytes_within([[0, 99], [200, 299]], 250)
+    150
+    """
+    return sum(max(0, min(last, end - 1) - first + 1) for first, last in ranges if first < end)
+
+
 def audio_served_record(
     *,
     clip: Clip,
@@ -56,7 +95,8 @@ def audio_served_record(
         # statements a response instead of 7).
         row = sql.one(
             f"INSERT INTO judging_audioserved ({owner}, clip_id, size, ranges, bytes_sent, "
-            "requests, first_sent_at, last_sent_at) VALUES (%s, %s, %s, '[]', 0, 0, %s, %s) "
+            "window_bytes, window_bytes_sent, requests, first_sent_at, last_sent_at) "
+            "VALUES (%s, %s, %s, '[]', 0, 0, 0, 0, %s, %s) "
             f"ON CONFLICT ({owner}, clip_id) WHERE {owner} IS NOT NULL "
             "DO UPDATE SET requests = judging_audioserved.requests "
             f"RETURNING {sql.columns(AudioServed, 'judging_audioserved')}",
@@ -65,8 +105,14 @@ def audio_served_record(
         served = sql.instance(AudioServed, row)
         served.ranges = merge_range(served.ranges, first, last) if size else []
         served.bytes_sent = sum(end - start + 1 for start, end in served.ranges)
+        served.window_bytes = window_bytes(size=size, duration=clip.duration)
+        served.window_bytes_sent = bytes_within(served.ranges, served.window_bytes)
         served.size, served.requests, served.last_sent_at = size, served.requests + 1, now
-        sql.save(served, ["ranges", "bytes_sent", "size", "requests", "last_sent_at"])
+        sql.save(
+            served,
+            ["ranges", "bytes_sent", "window_bytes", "window_bytes_sent", "size", "requests",
+             "last_sent_at"],
+        )  # fmt: skip
     return served
 
 
@@ -85,3 +131,49 @@ def seconds_heard(*, assignment: Assignment, clip: Clip, now: datetime | None = 
     if clip.duration:
         return min(elapsed, served.fraction * clip.duration)
     return elapsed
+
+
+def assignment_listening_problem(
+    *,
+    assignment: Assignment,
+    clip: Clip,
+    must_listen_seconds: int,
+    scored_before: int,
+    now: datetime,
+    tolerance: float = 0.0,
+) -> str | None:
+    """Why the server cannot vouch that ``clip`` was heard in ``assignment``, or None.
+
+    Three things it observed itself (the module doc): the clip's own listening
+    (:func:`seconds_heard`: ``must_listen_seconds`` of it), its *coverage* (enough of its
+    listening window sent), and *time*: judging this candidate after ``scored_before``
+    others needs ``(scored_before + 1) × must_listen_seconds`` since the assignment's
+    first audio, since a person hears one clip at a time.
+    """
+    if must_listen_seconds <= 0:
+        return None
+    heard = seconds_heard(assignment=assignment, clip=clip, now=now)
+    if heard + tolerance < must_listen_seconds:
+        return (
+            f"Listen to at least {must_listen_seconds} s of the clip first "
+            f"(so far the server has sent {heard:.1f} s of it)."
+        )
+    served = AudioServed.objects.filter(assignment=assignment, clip=clip).first()
+    needed_share = settings.EARSHOT_LISTEN_COVERAGE
+    if served is None or served.window_bytes_sent == 0 or served.coverage < needed_share:
+        got = 0 if served is None else round(served.coverage * 100)
+        return (
+            f"Play more of this clip first: a clip counts once {round(needed_share * 100)} % of "
+            f"its first {settings.EARSHOT_LISTEN_WINDOW_SECONDS} seconds has reached your "
+            f"browser (so far {got} %)."
+        )
+    first = AudioServed.objects.filter(assignment=assignment).order_by("first_sent_at").first()
+    needed = (scored_before + 1) * must_listen_seconds
+    elapsed = (now - first.first_sent_at).total_seconds()
+    if elapsed + tolerance < needed:
+        return (
+            f"Listen to the candidates one at a time: judging {scored_before + 1} of them needs "
+            f"at least {needed} s of listening since your first clip ({must_listen_seconds} s "
+            f"each); {needed - elapsed:.0f} s to go."
+        )
+    return None

@@ -13,22 +13,27 @@ their earlier ones.
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import timedelta
+from smtplib import SMTPException
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.mail import send_mail
 from django.core.validators import validate_email
 from django.db import IntegrityError, transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from judging.models import Invitation
+from judging.models import Invitation, Person
 from judging.models.people import token_hash
 from judging.roles import ASSESSOR, ORGANISER, grant_role, is_assessor, is_organiser
+
+logger = logging.getLogger(__name__)
 
 INVITATION_DAYS = getattr(settings, "EARSHOT_INVITATION_DAYS", 7)
 
@@ -49,15 +54,23 @@ class NewInvitation:
 
 
 def _may_invite(*, by, user) -> None:
-    """Organisers invite assessors only: a link sets a password, so inviting someone is
-    taking over their account until they set it again. ``by=None`` is the command line
-    (``manage.py invite``), run by whoever administers the server."""
+    """Organisers invite their own assessors only: a link sets a password, so inviting
+    someone is taking over their account until they set it again. ``by=None`` is the
+    command line (``manage.py invite``), run by whoever administers the server. Pages and
+    APIs find the person through :func:`judging.selectors.access.person_for_organiser`
+    first (another organiser's people are a 404 there); this is the same rule again, so
+    that no caller can forget it."""
     if by is None or by.is_superuser:
         return
     if user.is_superuser or is_organiser(user):
         raise PermissionDenied("Only an administrator can invite an organiser or administrator.")
     if not is_assessor(user):
         raise PermissionDenied("Organisers invite assessors only; ask an administrator.")
+    if not Person.objects.filter(user=user, created_by=by).exists():
+        raise PermissionDenied(
+            f"Only the organiser who made {user.username}'s account (or an administrator) "
+            "can send it an invitation link."
+        )
 
 
 def person_create(
@@ -99,6 +112,7 @@ def person_create(
         with transaction.atomic():
             user.save()
             grant_role(user, role)
+            Person.objects.create(user=user, created_by=created_by)
     except IntegrityError:
         raise ValidationError(f"The username {username!r} is taken.") from None
     return user
@@ -142,3 +156,25 @@ def invitation_accept(*, invitation: Invitation, password: str, now=None):
         user.is_active = True
         user.save(update_fields=["password", "is_active"])
     return user
+
+
+def invitation_email_send(*, new: NewInvitation, url: str, by) -> str | None:
+    """E-mail the link of ``new`` to the person, if their account has an address and the
+    server can send e-mail (``EMAIL_URL``); the address it went to, else ``None``. The link
+    is shown to the organiser either way (to copy), and a failed send is not an error."""
+    person = new.invitation.user
+    if not person.email or not settings.EARSHOT_EMAIL_ENABLED:
+        return None
+    inviter = (by.get_full_name() or by.get_username()) if by is not None else "An organiser"
+    body = (
+        f"Hello {person.get_username()},\n\n{inviter} invited you to judge music with Earshot.\n"
+        f"Open this link to choose your password (it works once, until "
+        f"{new.invitation.expires_at:%Y-%m-%d}):\n\n{url}\n\n"
+        "If you did not expect this, ignore this message.\n"
+    )
+    try:
+        send_mail("Your Earshot invitation", body, None, [person.email])
+    except (OSError, SMTPException):
+        logger.warning("the invitation e-mail to %s could not be sent", person.email, exc_info=True)
+        return None
+    return person.email

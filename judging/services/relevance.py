@@ -27,7 +27,7 @@ from judging.models import (
     RunEntry,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
-from judging.services.listening import seconds_heard
+from judging.services.listening import assignment_listening_problem, seconds_heard
 from judging.services.lowcost import lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
 
@@ -286,7 +286,9 @@ def judgment_save(
     given are left as they are. Timings are running totals and only ever go up, so
     repeating a request changes nothing (the endpoint is idempotent). A score needs the
     server to have sent the campaign's must-listen time of the candidate's audio for
-    this assignment (:func:`judging.services.listening.seconds_heard`): the browser's
+    this assignment, enough of its listening window, and — one clip at a time — the
+    must-listen time of every candidate scored so far since the assignment's first audio
+    (:func:`judging.services.listening.assignment_listening_problem`): the browser's
     ``listened_seconds`` is recorded as it says, never believed. The assignment is done
     when every candidate has both a Broad and a Fine score.
     """
@@ -323,11 +325,18 @@ def judgment_save(
         judgment = activity.judgment
         heard = seconds_heard(assignment=assignment, clip=pool_entry.clip, now=now)
         if broad is not None or fine is not None:
-            if heard + LISTEN_TOLERANCE < campaign.must_listen_seconds:
-                raise MustListenFirst(
-                    f"Listen to at least {campaign.must_listen_seconds} s of the clip first "
-                    f"(so far the server has sent {heard:.1f} s of it)."
-                )
+            scored_before = (
+                JudgmentActivity.objects.filter(assignment=assignment, judgment__isnull=False)
+                .exclude(pool_entry=pool_entry)
+                .count()
+            )
+            problem = assignment_listening_problem(
+                assignment=assignment, clip=pool_entry.clip,
+                must_listen_seconds=campaign.must_listen_seconds, scored_before=scored_before,
+                now=now, tolerance=LISTEN_TOLERANCE,
+            )  # fmt: skip
+            if problem:
+                raise MustListenFirst(problem)
             if judgment is None:
                 judgment, _ = RelevanceJudgment.objects.get_or_create(
                     query_id=assignment.query_id,

@@ -106,6 +106,8 @@ def upload_limits(kind: str) -> dict:
         "max_lines": MAX_LINES.get(kind),
         "zip_max_members": settings.EARSHOT_ZIP_MAX_MEMBERS,
         "zip_max_bytes": settings.EARSHOT_ZIP_MAX_BYTES,
+        "clip_max_bytes": settings.EARSHOT_CLIP_MAX_BYTES,
+        "clip_max_seconds": settings.EARSHOT_CLIP_MAX_SECONDS,
         "roles": ROLES[kind],
     }
 
@@ -129,12 +131,26 @@ def _size(n: int) -> str:
     return f"{n / 1024 / 1024:,.1f} MB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
 
+NAME_MAX_BYTES = 200
+"""A stored file's name in UTF-8, well within the 255 bytes every file system allows."""
+
+
 def _safe_name(name: str) -> str:
     """The base name of an uploaded file, without a path, as messages show it."""
     base = PurePath(name.replace("\\", "/")).name.strip()
-    if not base or base in (".", "..") or any(ord(c) < 32 for c in base):
+    if (
+        not base
+        or base in (".", "..")
+        or any(ord(c) < 32 or 0xD800 <= ord(c) < 0xE000 for c in base)
+    ):
         raise UploadRefused(f"The file name {name[:80]!r} cannot be used; rename the file.")
-    return base[:200]
+    size = len(base.encode("utf-8"))
+    if size > NAME_MAX_BYTES:
+        raise UploadRefused(
+            f"The file name {base[:40]}… is {size} bytes long; at most {NAME_MAX_BYTES} "
+            "(fewer letters outside English count more): rename the file."
+        )
+    return base
 
 
 def upload_root() -> Path:

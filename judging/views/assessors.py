@@ -22,6 +22,7 @@ from judging.services.relevance import (
     assignment_next,
     judgment_save,
 )
+from judging.validation import parse_id
 
 PAGE_CONSTANTS = {
     "broadLabels": [label for _, label in sorted(BROAD_LABELS.items())],
@@ -90,8 +91,8 @@ def assignment_audio(request, pk: int, which: str):
     assignment = _own_assignment(request, pk)
     if which == "query":
         clip = assignment.query.clip
-    elif which.isdigit():
-        entries = assignment.campaign.pool.filter(pk=int(which), query_id=assignment.query_id)
+    elif parse_id(which) is not None:
+        entries = assignment.campaign.pool.filter(pk=parse_id(which), query_id=assignment.query_id)
         if assignment.pool_entry_id is not None:
             entries = entries.filter(pk=assignment.pool_entry_id)
         entry = entries.select_related("clip").first()
@@ -100,9 +101,10 @@ def assignment_audio(request, pk: int, which: str):
         clip = None
     if clip is None or not clip.audio:
         raise Http404("No such audio.")
-    response, sent = file_range_response(clip.audio, request.headers.get("Range"))
+    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
+    response, sent = file_range_response(heard, request.headers.get("Range"))
     if sent is not None:
-        audio_served_record(clip=clip, size=clip.audio.size, byte_range=sent, assignment=assignment)
+        audio_served_record(clip=clip, size=heard.size, byte_range=sent, assignment=assignment)
     return response
 
 

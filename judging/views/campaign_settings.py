@@ -20,7 +20,7 @@ from judging.forms.campaign_settings import (
     RelevanceSettingsForm,
 )
 from judging.roles import organiser_required
-from judging.selectors.people import assessor_accounts
+from judging.selectors.people import assessors_for_organiser
 from judging.services.campaign_settings import (
     campaign_open_set,
     preference_campaign_update,
@@ -96,7 +96,9 @@ def preference_campaign_open(request, pk: int):
 def relevance_campaign_assessors(request, pk: int):
     """Who judges in the campaign, how far each got; add and remove assessors."""
     campaign = _relevance(request, pk)
-    candidates = assessor_accounts().exclude(pk__in=campaign.assessors.values("pk"))
+    candidates = assessors_for_organiser(user=request.user).exclude(
+        pk__in=campaign.assessors.values("pk")
+    )
     form = AssessorAddForm(request.POST or None, candidates=candidates)
     if request.method == "POST" and form.is_valid():
         assessor = form.cleaned_data["assessor"]

@@ -28,6 +28,7 @@ from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
+from judging.validation import parse_id
 
 WORKERS_PER_PAGE = 50
 ANSWERS_PER_PAGE = 100
@@ -121,10 +122,10 @@ def campaign_workers(request, pk: int):
 @organiser_required
 def campaign_answers(request, pk: int):
     campaign = _own(request, pk, need="read")
-    worker_id = request.GET.get("worker", "")
+    worker_id = parse_id(request.GET.get("worker", ""))
     worker = (
-        selectors.campaign_worker(campaign=campaign, worker_id=int(worker_id))
-        if worker_id.isdigit()
+        selectors.campaign_worker(campaign=campaign, worker_id=worker_id)
+        if worker_id is not None
         else None
     )
     fast_only = request.GET.get("fast") == "1"

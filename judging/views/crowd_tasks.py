@@ -224,9 +224,10 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     # The campaign was read at the start of this request: as fresh as asking again.
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
         raise Http404("No such audio.")
-    response, sent = file_range_response(clip.audio, request.headers.get("Range"))
+    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
+    response, sent = file_range_response(heard, request.headers.get("Range"))
     if sent is not None:
-        audio_served_record(clip=clip, size=clip.audio.size, byte_range=sent, task=served)
+        audio_served_record(clip=clip, size=heard.size, byte_range=sent, task=served)
     return response
 
 

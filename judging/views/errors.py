@@ -32,8 +32,8 @@ def _message(exception) -> str:
     return ""
 
 
-def bad_request(request, exception=None):
-    return render(request, "errors/400.html", status=400)
+def bad_request(request, exception=None, *, detail: str = ""):
+    return render(request, "errors/400.html", {"detail": detail}, status=400)
 
 
 def permission_denied(request, exception=None):
@@ -54,6 +54,14 @@ def server_error(request):
 
 def csrf_failure(request, reason=""):
     return render(request, "errors/403_csrf.html", status=403)
+
+
+def too_many_attempts(request, *, wait: float | None) -> HttpResponse:
+    """429: too many password attempts from here or for this account; say when to try again."""
+    seconds = max(1, round(wait or 60))
+    response = render(request, "errors/429.html", {"seconds": seconds}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
 
 
 def gone(request, *, title: str, message: str, what_to_do: str) -> HttpResponse:

@@ -21,6 +21,7 @@ from judging.services.jobs import job_cancel, job_queue_place, job_retry, job_re
 
 TITLES = {
     "generate_examples": "Example generator",
+    "listening_copies": "Copies of the clips for listeners",
     **{f"upload_{kind}": f"Upload of {title}" for kind, title in Upload.KINDS},
 }
 """What each kind of job is called on its pages."""

@@ -8,31 +8,37 @@ cached nor sent on as a referrer to other sites.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from judging import selectors
 from judging.forms.people import PasswordSetForm, PersonForm
 from judging.roles import organiser_required
+from judging.selectors.access import person_for_organiser
 from judging.selectors.people import invitation_for_token, people_for_organiser
 from judging.services.people import (
     InvitationGone,
     invitation_accept,
     invitation_create,
+    invitation_email_send,
     person_create,
 )
+from judging.throttles import login_throttled
 from judging.views.errors import gone
 
 
 def _show_link(request, new) -> None:
-    """Keep the new link for the next page only (it is never stored in the clear)."""
+    """E-mail the new link when the person has an address, and keep it for the next page
+    only, to copy (it is never stored in the clear)."""
+    url = request.build_absolute_uri(new.path)
     request.session["new_invitation"] = {
         "username": new.invitation.user.username,
-        "url": request.build_absolute_uri(new.path),
+        "url": url,
         "expires_at": new.invitation.expires_at.isoformat(),
+        "emailed_to": invitation_email_send(new=new, url=url, by=request.user),
     }
 
 
@@ -67,14 +73,16 @@ def people(request):
 @require_POST
 @organiser_required
 def invitation_new(request, user_pk: int):
-    """A fresh link for someone (it also resets a forgotten password); older links stop."""
-    person = get_object_or_404(get_user_model(), pk=user_pk)
+    """A fresh link for someone (it also resets a forgotten password); older links stop.
+    Only for the organiser who made the account (:func:`person_for_organiser`)."""
+    person = person_for_organiser(user=request.user, person_id=user_pk)
     _show_link(request, invitation_create(user=person, created_by=request.user))
     return redirect("judging:people")
 
 
 @require_http_methods(["GET", "POST"])
 @never_cache
+@login_throttled
 def invitation(request, token: str):
     found = invitation_for_token(token=token)
     if found is None:

@@ -48,11 +48,12 @@ def choose_with_keyboard(page, choice: str) -> None:
 
 
 def listen(page) -> None:
-    """Play the query and the first clip of each list, each until it has started."""
+    """Play the query and the first clip of each list, one at a time, each to its end (the
+    server asks for the time of every clip relied on since the first: issue 23)."""
     for label in ("Query clip", "List A, clip 1", "List B, clip 1"):
         page.get_by_label(label, exact=True).evaluate("audio => audio.play()")
         page.wait_for_function(
-            "label => document.querySelector(`audio[aria-label='${label}']`).currentTime > 0.05",
+            "label => document.querySelector(`audio[aria-label='${label}']`).ended",
             arg=label,
         )
 

@@ -5,6 +5,8 @@ Sub-commands::
     python -m evaluation.core [evaluate] QRELS RUN [RUN ...] -m MEASURE ...   (effectiveness)
     python -m evaluation.core compare QRELS RUN RUN [RUN ...] -m MEASURE ...  (significance)
     python -m evaluation.core reliability QRELS RUN [RUN ...] -m MEASURE ...  (G-theory)
+    python -m evaluation.core leaderboard QRELS RUN RUN [RUN ...] -m MEASURE ...  (the
+        results pages' leaderboard document: evaluation.core.results)
 
 ``evaluate`` is the default, so the first form reads like ``trec_eval``.
 
@@ -22,6 +24,7 @@ SUBCOMMANDS = {
     "evaluate": "evaluation.core.cli.evaluate",
     "compare": "evaluation.core.cli.compare",
     "reliability": "evaluation.core.cli.reliability",
+    "leaderboard": "evaluation.core.cli.leaderboard",
 }
 
 # Low-cost evaluation (thesis ch. 7-8, issue 15)

@@ -1,8 +1,11 @@
 """``python -m evaluation.core compare``: significance of the differences between runs.
 
-For every pair of runs: the mean difference with its t-based confidence interval
-(thesis eq. 4.6), and the p-value of each chosen test with its adjusted p-value; for
-three or more runs also the Friedman test and Tukey's HSD on the two-way ANOVA.
+For every pair of runs: the mean difference with its confidence interval (``--interval``:
+by default eq. 4.6 from 30 queries where it stays within [−1, 1], else the bootstrap
+percentile interval; ``t`` always gives thesis eq. 4.6), and the p-value of each chosen
+test with its adjusted p-value; each run's letters (runs that share a letter are not
+significantly different by the first test, Piepho 2004); for three or more runs also the
+Friedman test and Tukey's HSD on the two-way ANOVA.
 
 Examples::
 
@@ -15,6 +18,8 @@ from __future__ import annotations
 import argparse
 import csv
 import io
+
+import numpy as np
 
 from evaluation.core import stats
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
@@ -57,6 +62,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--confidence", type=float, default=0.95, help="confidence level (default: 0.95)"
     )
+    p.add_argument(
+        "--alpha",
+        type=float,
+        default=0.05,
+        help="significance level of the letters (default: 0.05)",
+    )
+    p.add_argument(
+        "--interval",
+        choices=("auto", "t", "bootstrap"),
+        default="auto",
+        help="interval of the mean differences: t (thesis eq. 4.6), bootstrap (percentile) "
+        "or auto: t from 30 queries when it stays within the scores' bounds, else "
+        "bootstrap (default: auto)",
+    )
     return p
 
 
@@ -76,29 +95,39 @@ def _compute(matrix, args) -> dict:
         for t in tests
     }
     adjusted = {t: r.adjusted_pvalues(args.adjust) for t, r in results.items()}
+    bounded = bool(np.all((X >= 0) & (X <= 1)))
+    upper_i, upper_j = np.triu_indices(k, 1)
+    intervals = stats.mean_intervals(
+        X[upper_i] - X[upper_j],
+        method=args.interval,
+        bounds=(-1.0, 1.0) if bounded else None,
+        confidence=args.confidence,
+        resamples=args.resamples,
+        seed=args.seed,
+    )
     pairs = []
-    for i in range(k):
-        for j in range(i + 1, k):
-            ci = stats.mean_difference_ci(X[i], X[j], confidence=args.confidence)
-            pairs.append(
-                {
-                    "a": matrix.systems[i],
-                    "b": matrix.systems[j],
-                    "mean_difference": ci.estimate,
-                    "ci_low": ci.low,
-                    "ci_high": ci.high,
-                    "margin": ci.margin,
-                    "effect_size": float(results[tests[0]].effect_size[i, j]),
-                    "tests": {
-                        t: {
-                            "statistic": float(results[t].statistic[i, j]),
-                            "pvalue": float(results[t].pvalue[i, j]),
-                            "pvalue_adjusted": float(adjusted[t][i, j]),
-                        }
-                        for t in tests
-                    },
-                }
-            )
+    for i, j, ci in zip(upper_i.tolist(), upper_j.tolist(), intervals, strict=True):
+        pairs.append(
+            {
+                "a": matrix.systems[i],
+                "b": matrix.systems[j],
+                "mean_difference": ci.estimate,
+                "ci_low": ci.low,
+                "ci_high": ci.high,
+                "margin": ci.margin,
+                "ci_method": ci.method,
+                "effect_size": float(results[tests[0]].effect_size[i, j]),
+                "tests": {
+                    t: {
+                        "statistic": float(results[t].statistic[i, j]),
+                        "pvalue": float(results[t].pvalue[i, j]),
+                        "pvalue_adjusted": float(adjusted[t][i, j]),
+                    }
+                    for t in tests
+                },
+            }
+        )
+    caveat = stats.too_few_queries_for_tests(len(matrix.queries), alpha=args.alpha)
     out = {
         "measure": matrix.measure,
         "systems": list(matrix.systems),
@@ -112,6 +141,9 @@ def _compute(matrix, args) -> dict:
         else None,
         "seed": args.seed,
         "adjust": args.adjust,
+        "alpha": args.alpha,
+        "letters": _letters(matrix, adjusted[tests[0]], alpha=args.alpha, withheld=bool(caveat)),
+        "warnings": [caveat.to_dict()] if caveat else [],
         "pairs": pairs,
         "friedman": None,
         "tukey_hsd": None,
@@ -135,6 +167,21 @@ def _compute(matrix, args) -> dict:
     return out
 
 
+def _letters(matrix, adjusted: np.ndarray, *, alpha: float, withheld: bool) -> dict[str, str]:
+    """Each run's letters, named best first (by mean); with too few queries for any test
+    (:func:`evaluation.core.caveats.min_queries_for_tests`) every run shares ``a``, as on
+    the leaderboards."""
+    order = np.argsort(-matrix.scores.mean(axis=1), kind="stable")
+    ranked = adjusted[np.ix_(order, order)]
+    if withheld:
+        ranked = np.full_like(ranked, np.nan)
+    try:
+        letters = stats.compact_letters(stats.significant_pairs(ranked, alpha=alpha))
+    except ValueError:  # too many letters to read: none (the p-values are printed)
+        letters = [""] * len(order)
+    return {matrix.systems[i]: text for i, text in zip(order, letters, strict=True)}
+
+
 def _text(r: dict) -> str:
     resamples = r["resamples"]
     lines = [
@@ -146,11 +193,16 @@ def _text(r: dict) -> str:
     ]
     width = max(len(s) for s in r["systems"])
     for s, m in r["means"].items():
-        lines.append(f"  {s:<{width}}  mean {m:.4f}")
+        lines.append(f"  {s:<{width}}  mean {m:.4f}  {r['letters'][s]}")
+    lines.append(
+        f"(runs that share a letter are not significantly different at α = {r['alpha']}, "
+        f"{r['tests'][0]} test, {r['adjust']}-adjusted)"
+    )
+    lines += [f"warning: {w['message']}" for w in r["warnings"]]
     lines.append("")
     level = round(100 * r["confidence"])
     adjust = r["adjust"] != "none"
-    header = f"{'A':<{width}}  {'B':<{width}}  {'Δ mean':>8}  {f'{level}% CI':^20}"
+    header = f"{'A':<{width}}  {'B':<{width}}  {'Δ mean':>8}  {f'{level}% CI':^20}  {'CI':<9}"
     for t in r["tests"]:
         header += f"  {'p ' + t[:5]:>10}" + (f"  {'adj':>9}" if adjust else "")
     lines.append(header)
@@ -163,7 +215,7 @@ def _text(r: dict) -> str:
     for p in r["pairs"]:
         row = (
             f"{p['a']:<{width}}  {p['b']:<{width}}  {p['mean_difference']:>8.4f}  "
-            f"[{p['ci_low']:>8.4f}, {p['ci_high']:>8.4f}]"
+            f"[{p['ci_low']:>8.4f}, {p['ci_high']:>8.4f}]  {_method(p):<9}"
         )
         for t in r["tests"]:
             row += f"  {pv(p['tests'][t]['pvalue'], t):>10}"
@@ -177,8 +229,9 @@ def _text(r: dict) -> str:
     rs = resamples if first in ("bootstrap", "permutation") else None
     for p in r["pairs"]:
         ci = stats.Interval(
-            p["mean_difference"], p["ci_low"], p["ci_high"], p["margin"], r["confidence"], 0, 0
-        )
+            p["mean_difference"], p["ci_low"], p["ci_high"], p["margin"], r["confidence"], 0, 0,
+            p["ci_method"],
+        )  # fmt: skip
         label = f"{r['measure']}({p['a']} − {p['b']})"
         lines.append(
             "  "
@@ -202,6 +255,10 @@ def _text(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _method(pair: dict) -> str:
+    return "t" if pair["ci_method"] == "t" else "bootstrap"
+
+
 def _csv(r: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
@@ -217,8 +274,12 @@ def _csv(r: dict) -> str:
             "statistic",
             "pvalue",
             "pvalue_adjusted",
+            "ci_method",
+            "letters",
         ]
     )
+    for system, letters in r["letters"].items():
+        w.writerow(["letters", system, "", r["tests"][0], *[""] * 7, letters])
     for p in r["pairs"]:
         for t in r["tests"]:
             tr = p["tests"][t]
@@ -234,6 +295,8 @@ def _csv(r: dict) -> str:
                     repr(tr["statistic"]),
                     repr(tr["pvalue"]),
                     repr(tr["pvalue_adjusted"]) if r["adjust"] != "none" else "",
+                    p["ci_method"],
+                    "",
                 ]
             )
     if r["friedman"]:
@@ -250,6 +313,8 @@ def _csv(r: dict) -> str:
                 repr(f["statistic"]),
                 repr(f["pvalue"]),
                 "",
+                "",
+                "",
             ]
         )
         for h in r["tukey_hsd"]:
@@ -265,6 +330,8 @@ def _csv(r: dict) -> str:
                     "",
                     repr(h["pvalue"]),
                     "",
+                    "t",  # Tukey's simultaneous intervals rest on the studentized range
+                    "",
                 ]
             )
     return buf.getvalue()
@@ -277,6 +344,8 @@ def main(args: list[str]) -> int:
         parser.error("--resamples must be positive")
     if not 0 < ns.confidence < 1:
         parser.error("--confidence must be in (0, 1)")
+    if not 0 < ns.alpha < 1:
+        parser.error("--alpha must be in (0, 1)")
     return run_on_matrix(
         parser, ns, min_runs=2, needs="comparing", compute=_compute, text=_text, csv=_csv
     )

@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Evaluate retrieval runs against relevance judgments.",
         epilog="Measures: "
         + ", ".join(FAMILIES)
-        + "; trec_eval names too (map, P.5, ndcg_cut.10, recall.5, Rprec, recip_rank, ...). "
+        + "; trec_eval names too (map, P.5, ndcg_cut.10, map_cut.5, infAP, recall.5, Rprec, "
+        "recip_rank, ...); Judged@k (ir_measures). "
         "Options in parentheses: nDCG(gain=exp)@10, RBP(p=0.8)@5, AP(form=user,rel=40)@5.",
     )
     parser.add_argument("qrels", help="judgments: TREC qrels or MIREX 'query doc fine [broad]'")
@@ -57,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         dest="complete",
         help="score judged queries missing from a run as 0 (trec_eval -c)",
+    )
+    parser.add_argument(
+        "-J",
+        action="store_true",
+        dest="judged_only",
+        help="drop ranked documents without a judgment before scoring (trec_eval -J)",
     )
     parser.add_argument(
         "--format",
@@ -99,6 +106,7 @@ def main(args: list[str]) -> int:
             run_format=options.run_format,
             scale=options.scale,
             keep_order=options.keep_order or None,
+            judged_only=options.judged_only,
         )
     except (InputError, ValueError) as error:  # bad files, or a bad measure name
         print(f"error: {error}", file=sys.stderr)

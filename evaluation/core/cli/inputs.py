@@ -46,6 +46,7 @@ def evaluate_inputs(
     run_format: str = "auto",
     scale: str = "fine",
     keep_order: bool | None = None,
+    judged_only: bool = False,
 ) -> Results:
     """Read the judgments and the runs and score them, or raise :class:`InputError`."""
 
@@ -61,6 +62,7 @@ def evaluate_inputs(
                 complete=complete,
                 format=run_format,
                 keep_order=keep_order,
+                judged_only=judged_only,
             )
     except (ValueError, OSError) as error:  # FormatError is a ValueError
         raise InputError(describe(error)) from None

@@ -17,8 +17,8 @@ import argparse
 import csv
 import io
 
-from evaluation.core import stats
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
+from evaluation.core.results import reliability
 
 
 def _sizes(text: str) -> list[int]:
@@ -56,67 +56,48 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _needed(g, target, coefficient):
-    try:
-        return stats.queries_needed(g, target=target, coefficient=coefficient)
-    except ValueError:
-        return None  # no system variance: unreachable
-
-
 def _compute(matrix, ns) -> dict:
-    g = stats.g_study(matrix)
-    nq = len(matrix.queries)
-    sizes = sorted({nq, *(ns.queries or [])})
-    d = stats.d_study(g, sizes)
-    props = (
-        g.proportions()
-        if g.total > 0
-        else {k: float("nan") for k in ("system", "query", "residual")}
-    )
-    return {
-        "measure": matrix.measure,
-        "n_systems": len(matrix.systems),
-        "n_queries": nq,
-        "components": {"system": g.system, "query": g.query, "residual": g.residual},
-        "proportions": props,
-        "mean_squares": {"system": g.ms_system, "query": g.ms_query, "residual": g.ms_residual},
-        "e_rho2": float(d.e_rho2[sizes.index(nq)]),
-        "phi": float(d.phi[sizes.index(nq)]),
-        "target": ns.target,
-        "queries_needed": {
-            "e_rho2": _needed(g, ns.target, "e_rho2"),
-            "phi": _needed(g, ns.target, "phi"),
-        },
-        "d_study": [
-            {"n_queries": int(n), "e_rho2": float(e), "phi": float(f)}
-            for n, e, f in zip(d.n_queries, d.e_rho2, d.phi, strict=True)
-        ],
-    }
+    """The reliability document of :func:`evaluation.core.results.reliability` — the same
+    keys as the results pages' (``erho2``, ``phi``, ``needed``, ``curve``, ``warnings``);
+    its curve holds the collection's size and the ``--queries`` sizes."""
+    sizes = {len(matrix.queries), *(ns.queries or [])}
+    return reliability(matrix, target=ns.target, sizes=sizes).to_dict()
 
 
 def _text(r: dict) -> str:
-    c, p = r["components"], r["proportions"]
-    need = r["queries_needed"]
+    c = {component["key"]: component for component in r["components"]}
+    need = r["needed"]
 
     def fmt_need(n):
         return str(n) if n is not None else "unreachable (no system variance)"
+
+    def fmt(x, digits):
+        return "-" if x is None else f"{x:.{digits}f}"
+
+    def row(label, key):
+        return f"{label:<22}{c[key]['variance']:>12.6f}{fmt(c[key]['proportion'], 3):>12}"
 
     lines = [
         f"{r['measure']}: G-study of {r['n_systems']} systems × {r['n_queries']} queries "
         "(crossed design, thesis eq. 6.3)",
         "",
         f"{'component':<22}{'variance':>12}{'proportion':>12}",
-        f"{'system σ²_s':<22}{c['system']:>12.6f}{p['system']:>12.3f}",
-        f"{'query σ²_q':<22}{c['query']:>12.6f}{p['query']:>12.3f}",
-        f"{'residual σ²_e (s×q)':<22}{c['residual']:>12.6f}{p['residual']:>12.3f}",
+        row("system σ²_s", "system"),
+        row("query σ²_q", "query"),
+        row("residual σ²_e (s×q)", "residual"),
         "",
-        f"Eρ² = {r['e_rho2']:.4f}   Φ = {r['phi']:.4f}   (n_q = {r['n_queries']})",
-        f"queries needed for Eρ² ≥ {r['target']}: {fmt_need(need['e_rho2'])}",
+        f"Eρ² = {fmt(r['erho2'], 4)}   Φ = {fmt(r['phi'], 4)}   (n_q = {r['n_queries']})",
+        f"queries needed for Eρ² ≥ {r['target']}: {fmt_need(need['erho2'])}",
         f"queries needed for Φ ≥ {r['target']}: {fmt_need(need['phi'])}",
     ]
-    if len(r["d_study"]) > 1:
+    lines += [f"warning: {w['message']}" for w in r["warnings"]]
+    curve = r["curve"]
+    if len(curve["queries"]) > 1:
         lines += ["", f"{'n_q':>6}{'Eρ²':>10}{'Φ':>10}"]
-        lines += [f"{d['n_queries']:>6}{d['e_rho2']:>10.4f}{d['phi']:>10.4f}" for d in r["d_study"]]
+        lines += [
+            f"{n:>6}{fmt(e, 4):>10}{fmt(f, 4):>10}"
+            for n, e, f in zip(curve["queries"], curve["erho2"], curve["phi"], strict=True)
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -124,14 +105,19 @@ def _csv(r: dict) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["quantity", "n_queries", "value"])
-    for k in ("system", "query", "residual"):
-        w.writerow([f"variance_{k}", r["n_queries"], repr(r["components"][k])])
-        w.writerow([f"proportion_{k}", r["n_queries"], repr(r["proportions"][k])])
-    for d in r["d_study"]:
-        w.writerow(["e_rho2", d["n_queries"], repr(d["e_rho2"])])
-        w.writerow(["phi", d["n_queries"], repr(d["phi"])])
-    for k in ("e_rho2", "phi"):
-        n = r["queries_needed"][k]
+
+    def cell(x):
+        return "" if x is None else repr(x)
+
+    for c in r["components"]:
+        w.writerow([f"variance_{c['key']}", r["n_queries"], repr(c["variance"])])
+        w.writerow([f"proportion_{c['key']}", r["n_queries"], cell(c["proportion"])])
+    curve = r["curve"]
+    for n, e, f in zip(curve["queries"], curve["erho2"], curve["phi"], strict=True):
+        w.writerow(["erho2", n, cell(e)])
+        w.writerow(["phi", n, cell(f)])
+    for k in ("erho2", "phi"):
+        n = r["needed"][k]
         w.writerow([f"queries_needed_{k}@{r['target']}", "", "" if n is None else n])
     return buf.getvalue()
 

@@ -28,7 +28,13 @@ from evaluation.core.cli._lowcost import (
     run_safely,
 )
 from evaluation.core.lowcost import simulate
-from evaluation.core.lowcost.published import TABLE_8_1, TABLE_8_3, TABLE_8_5, TABLE_8_6
+from evaluation.core.lowcost.published import (
+    TABLE_8_1,
+    TABLE_8_3,
+    TABLE_8_5,
+    TABLE_8_6,
+    published_key,
+)
 
 COLUMNS = ("judgments", "confidence", "accuracy", "tau", "rmse_delta", "rho", "rmse", "mae")
 
@@ -104,6 +110,7 @@ def _row(label: str, values: dict, total: int) -> str:
 
 def _text(result, published: bool) -> str:
     total, label = result.total_judgments, result.measure
+    key = published_key(label)
     lines = [
         f"# {label}, target {result.target}, {total} judgments in all, "
         f"M_jud re-estimates every {result.update_every}",
@@ -117,8 +124,8 @@ def _text(result, published: bool) -> str:
     ]
     for name, values, table in points:
         lines.append(_row(name, values or {}, total) if values else f"{name}\tnot reached")
-        if published and label in table:
-            lines.append(_row("  thesis 2011 Fine", table[label], 6322))
+        if published and key in table:
+            lines.append(_row("  thesis 2011 Fine", table[key], 6322))
     lines += ["", "\t".join(COLUMNS)]
     for step in result.steps:
         lines.append(

@@ -8,6 +8,8 @@ listed.
 
 from __future__ import annotations
 
+from evaluation.core.names import DEFAULTS, parse_measure
+
 #: Table 8.1, 2011, Fine: evaluation without judgments.
 TABLE_8_1 = {
     "CG@5": {
@@ -64,3 +66,25 @@ TABLE_8_6 = {
     "nDCG@5": {"judgments": 1275, "mae": 0.046, "rho": 0.971},
     "RBP@5": {"judgments": 1283, "mae": 0.046, "rho": 0.975},
 }
+
+
+def published_key(measure: str) -> str | None:
+    """The tables' key of ``measure`` (``"RBP@5"``), whatever way it is spelled.
+
+    ``--help`` suggests ``RBP(p=0.8)@5`` and the results pages say ``CG(scale=fine)@5``:
+    options at their default value and the Fine scale (the only one of the 2011
+    collection) name the same measure as the tables' plain keys. Any other option (another
+    ``p``, a Broad or graded scale, the exponential gain) is not what the tables measured:
+    ``None``.
+
+    >>> published_key("RBP(p=0.8)@5"), published_key("CG(scale=fine)@5"), published_key("RBP(p=0.5)@5")
+    ('RBP@5', 'CG@5', None)
+    """
+    parsed = parse_measure(measure)
+    extra = {
+        name: value
+        for name, value in parsed.options
+        if not (name == "scale" and value == "fine") and DEFAULTS.get(name) != value
+    }
+    key = f"{parsed.family}@{parsed.k}"
+    return key if not extra and key in TABLE_8_1 else None

@@ -12,7 +12,7 @@ from functools import cached_property
 
 import numpy as np
 
-from evaluation.core.measures import adr, binary, cascade, gain, gap, qmeasure
+from evaluation.core.measures import adr, binary, cascade, gain, gap, inferred, qmeasure
 from evaluation.core.measures.bpref import bpref, bpref_10, bpref_star
 from evaluation.core.measures.ideal import ideal_levels
 from evaluation.core.names import Measure
@@ -108,6 +108,14 @@ def _ap(x: _Inputs) -> np.ndarray:
     return binary.average_precision(x.relevant, k=x.k, normaliser=normaliser)
 
 
+def _inferred_ap(x: _Inputs) -> np.ndarray:
+    # trec_eval: a negative judgment is "in the pool but unjudged", a document without
+    # one is outside the pool
+    unjudged = (x.r.match >= 0) & (x.values < 0)
+    relevant = (x.relevant > 0) & x.judged
+    return inferred.inferred_ap(relevant, x.judged & ~relevant, unjudged, num_rel=x.num_rel)
+
+
 def _ndcg(x: _Inputs) -> np.ndarray:
     ideal = x.gain(x.judged_levels)
     return gain.ndcg(x.gains, k=x.k, ideal_gains=ideal)
@@ -145,6 +153,11 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "bpref_star": lambda x: bpref_star(
         x.relevant, x.judged, num_rel=x.num_rel, answer_length=x.r.retrieved, k=x.k
     ),
+    # ir_measures' Judged@k: P@k where "relevant" is "has a non-negative judgment"
+    # trec_eval's map_cut.k: AP at k over every relevant document, eq. (2.3) cut at k
+    "map_cut": lambda x: binary.average_precision(x.relevant, k=x.k, normaliser=x.num_rel),
+    "infAP": _inferred_ap,
+    "Judged": lambda x: binary.precision(x.judged.astype(np.float64), k=x.k),
     "num_rel": lambda x: x.num_rel.astype(np.float64),
     "num_rel_ret": lambda x: x.relevant.sum(axis=1),
 }

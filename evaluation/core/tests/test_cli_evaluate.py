@@ -77,3 +77,14 @@ def test_the_plain_evaluate_command_loads_neither_scipy_nor_the_low_cost_modules
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_minus_j_scores_only_the_judged_documents(tmp_path, capsys):
+    # Ranking x (not judged), a (1), b (-1: in the pool, unjudged), c (0). By hand:
+    # map_cut.2 is (1/2)/1 = 0.5 with x first; with -J the ranking is a, c: 1/1 = 1.
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.run"
+    qrels.write_text("q 0 a 1\nq 0 b -1\nq 0 c 0\n")
+    run.write_text("q Q0 x 1 3 r\nq Q0 a 2 2 r\nq Q0 b 3 1.5 r\nq Q0 c 4 1 r\n")
+    for flags, expected in (([], 0.5), (["-J"], 1.0)):
+        assert main([str(qrels), str(run), "-m", "map_cut.2", "--format", "json", *flags]) == 0
+        assert json.loads(capsys.readouterr().out)["runs"]["r"]["all"]["map_cut_2"] == expected

@@ -119,7 +119,8 @@ def test_simulate_json_has_total_judgments_and_steps(files, capsys):
     assert all(keys <= set(step) for step in result["steps"])
 
 
-def test_simulate_text_puts_the_thesis_figures_beside_ours(files, capsys):
+@pytest.mark.parametrize("measure", ["CG@5", "CG(scale=fine)@5"])
+def test_simulate_text_puts_the_thesis_figures_beside_ours(files, capsys, measure):
     code, out, _ = run(
         capsys,
         "simulate",
@@ -128,14 +129,24 @@ def test_simulate_text_puts_the_thesis_figures_beside_ours(files, capsys):
         "--metadata",
         files["meta"],
         "-m",
-        "CG@5",
+        measure,
         "--max-judgments",
         0,
         "--published",
     )
     assert code == 0
     assert "Table 8.1 (none judged)\t0 (0.0%)" in out
+    # thesis Table 8.1, 2011, Fine, CG@5
     assert "thesis 2011 Fine\t-\t0.934\t0.935\t0.869\t0.041\t0.967\t0.030" in out
+
+
+def test_simulate_published_accepts_the_spelling_help_suggests_and_no_other_measure(files, capsys):
+    # `--help` suggests RBP(p=0.8)@5: Table 8.1's RBP@5 row (p = 0.8 is RBP's default)
+    args = (files["qrels"], files["runs"], "--metadata", files["meta"], "--max-judgments", 0)
+    code, out, _ = run(capsys, "simulate", *args, "-m", "RBP(p=0.8)@5", "--published")
+    assert code == 0 and out.count("thesis 2011 Fine") == 4
+    code, out, _ = run(capsys, "simulate", *args, "-m", "RBP(p=0.5)@5", "--published")
+    assert code == 0 and "thesis 2011 Fine" not in out  # the tables measured p = 0.8 only
 
 
 def test_features_and_fit(files, capsys):

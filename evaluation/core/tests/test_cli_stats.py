@@ -35,7 +35,7 @@ def test_compare_prints_every_pair_with_ci_and_p_values_as_json(table, capsys):
     path, X = table
     code, out, _ = run(
         capsys, "compare", "--scores", str(path), "-m", "AP@5", "--test", "all",
-        "--resamples", "2000", "--seed", "3", "--format", "json",
+        "--resamples", "2000", "--seed", "3", "--format", "json", "--interval", "t",
     )  # fmt: skip
     assert code == 0
     r = json.loads(out)
@@ -68,6 +68,44 @@ def test_compare_prints_thesis_style_text_and_csv(table, capsys):
     assert rows[0].startswith("section,a,b,test,mean_difference")
     assert sum(r.startswith("pair,") for r in rows) == 3
     assert sum(r.startswith("tukey_hsd,") for r in rows) == 3
+    assert sum(r.startswith("letters,") for r in rows) == 3
+
+
+def test_compare_prints_letters_and_bounded_intervals_by_default(table, capsys):
+    # 12 queries < 30: the pairs' intervals are bootstrap percentile intervals of the
+    # differences, inside [−1, 1] and [min Δ, max Δ]; the letters are those of the
+    # Holm-adjusted t-test p-values, checked against their definition (Piepho 2004).
+    path, X = table
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "--format", "json", "--seed", "1")
+    r = json.loads(out)
+    adjusted = all_pairs(X, test="t").adjusted_pvalues("holm")
+    for n, (i, j) in enumerate([(0, 1), (0, 2), (1, 2)]):
+        pair, d = r["pairs"][n], X[i] - X[j]
+        assert pair["ci_method"] == "bootstrap-percentile"
+        assert d.min() <= pair["ci_low"] <= pair["ci_high"] <= d.max()
+        shared = set(r["letters"][f"s{i}"]) & set(r["letters"][f"s{j}"])
+        assert bool(shared) == (adjusted[i, j] >= 0.05)
+    assert r["letters"]["s2"] == "a"  # the best mean gets the first letter
+    assert r["warnings"] == []
+    code, text, _ = run(capsys, "compare", "--scores", str(path), "--seed", "1")
+    assert code == 0
+    assert f"s2  mean {X[2].mean():.4f}  a" in text and "share a letter" in text
+
+
+def test_compare_with_too_few_queries_for_any_test_says_so_and_tells_no_run_apart(tmp_path, capsys):
+    # 3 queries: below min_queries_for_tests(0.05) = 6, whatever the p-values say
+    path = tmp_path / "few.tsv"
+    lines = ["system\tquery\tscore"] + [
+        f"{s}\tq{q}\t{v}"
+        for s, vs in (("hi", (0.9, 0.95, 1.0)), ("lo", (0.0, 0.05, 0.1)))
+        for q, v in enumerate(vs)
+    ]
+    path.write_text("\n".join(lines) + "\n")
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "--format", "json")
+    assert code == 0
+    r = json.loads(out)
+    assert r["letters"] == {"hi": "a", "lo": "a"}
+    assert [w["code"] for w in r["warnings"]] == ["too_few_queries"]
 
 
 def test_reliability_reports_components_coefficients_and_queries_needed(table, capsys):
@@ -79,11 +117,12 @@ def test_reliability_reports_components_coefficients_and_queries_needed(table, c
     assert code == 0
     r = json.loads(out)
     g = g_study(X)
-    assert r["components"]["system"] == pytest.approx(g.system)
-    assert sum(r["proportions"].values()) == pytest.approx(1)
-    assert [d["n_queries"] for d in r["d_study"]] == [5, 12, 50]
-    assert r["e_rho2"] == pytest.approx(g.system / (g.system + g.residual / 12))
-    assert isinstance(r["queries_needed"]["e_rho2"], int)
+    components = {c["key"]: c for c in r["components"]}
+    assert components["system"]["variance"] == pytest.approx(g.system)
+    assert sum(c["proportion"] for c in r["components"]) == pytest.approx(1)
+    assert r["curve"]["queries"] == [5, 12, 50]
+    assert r["erho2"] == pytest.approx(g.system / (g.system + g.residual / 12))  # eq. 6.4
+    assert isinstance(r["needed"]["erho2"], int)
     code, out, _ = run(capsys, "reliability", "--scores", str(path))
     assert "Eρ² = " in out and "queries needed for Φ ≥ 0.95" in out
     code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "csv")
@@ -103,12 +142,9 @@ def test_the_mirex_2011_reliability_is_the_thesis_one(mirex2011_cg_l5_fine, tmp_
     code, out, _ = run(capsys, "reliability", "--scores", str(path), "--format", "json")
     assert code == 0
     r = json.loads(out)
-    assert [round(r["proportions"][k], 3) for k in ("system", "query", "residual")] == [
-        0.184,
-        0.511,
-        0.304,
-    ]
-    assert round(r["e_rho2"], 4) == 0.9838 and r["queries_needed"]["e_rho2"] == 32
+    # thesis Table 6.1 (2011 column)
+    assert [round(c["proportion"], 3) for c in r["components"]] == [0.184, 0.511, 0.304]
+    assert round(r["erho2"], 4) == 0.9838 and r["needed"]["erho2"] == 32  # Table 6.2
 
 
 @pytest.mark.parametrize(

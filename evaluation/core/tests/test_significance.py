@@ -1,6 +1,5 @@
 """Paired significance tests (thesis §5.1.2) against scipy, exact enumeration and hand values."""
 
-import dataclasses
 import itertools
 
 import numpy as np
@@ -243,36 +242,3 @@ def test_permutation_and_bootstrap_p_values_converge_to_the_t_test_on_normal_dat
     t = paired_t_test(x, y).pvalue
     assert permutation_test(x, y, resamples=20_000, seed=seed).pvalue == pytest.approx(t, abs=0.02)
     assert bootstrap_test(x, y, resamples=20_000, seed=seed).pvalue == pytest.approx(t, abs=0.02)
-
-
-# ----------------------------------------------------------------- groups
-
-
-def comparison_with_pvalues(p: dict[tuple[int, int], float], k: int):
-    """An all-pairs result whose (symmetric) p-values are set by hand."""
-    res = all_pairs(np.random.default_rng(0).random((k, 5)), test="t")
-    pvalue = np.full((k, k), np.nan)
-    for (i, j), value in p.items():
-        pvalue[i, j] = pvalue[j, i] = value
-    return dataclasses.replace(res, pvalue=pvalue)
-
-
-def test_groups_are_contiguous_and_each_is_compared_with_its_leader():
-    # Ranked A > B > C > D. B joins A (p = 0.20 ≥ 0.05); C differs from A (0.01) and
-    # leads a new group although it is close to B (0.90: only the leader counts);
-    # D joins C (0.50). By hand: [[A, B], [C, D]].
-    p = {(0, 1): 0.20, (0, 2): 0.01, (0, 3): 0.001, (1, 2): 0.90, (1, 3): 0.02, (2, 3): 0.50}
-    res = comparison_with_pvalues(p, 4)
-    assert res.groups(alpha=0.05, adjustment="none") == [["0", "1"], ["2", "3"]]
-    # At α = 0.25 B no longer joins A: [[A], [B, C], [D]] (B–D 0.02 < 0.25).
-    assert res.groups(alpha=0.25, adjustment="none") == [["0"], ["1", "2"], ["3"]]
-
-
-def test_groups_use_the_adjusted_p_values():
-    # Bonferroni over the 3 pairs multiplies by 3: A–B 0.02 → 0.06 ≥ 0.05, so B joins A.
-    p = {(0, 1): 0.02, (0, 2): 0.001, (1, 2): 0.001}
-    res = comparison_with_pvalues(p, 3)
-    assert res.groups(alpha=0.05, adjustment="none") == [["0"], ["1"], ["2"]]
-    assert res.groups(alpha=0.05, adjustment="bonferroni") == [["0", "1"], ["2"]]
-    with pytest.raises(ValueError, match="alpha"):
-        res.groups(alpha=1.5)

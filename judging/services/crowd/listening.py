@@ -1,9 +1,13 @@
 """The crowd's listening check: an answer needs evidence the server recorded.
 
 A campaign with ``listening_check`` on refuses an answer until the server has sent
-(:class:`~judging.models.AudioServed`, recorded by the task's own audio URLs) the audio
-of the query and of at least ``min_clips_per_list`` clips of each list, and at least
-``min_seconds_on_task`` seconds have passed since the task was shown. Clips without an
+(:class:`~judging.models.AudioServed`, recorded by the task's own audio URLs) enough of
+the audio of the query and of at least ``min_clips_per_list`` clips of each list — half
+of each clip's first 30 seconds by default (*coverage*, ``EARSHOT_LISTEN_COVERAGE`` of
+``EARSHOT_LISTEN_WINDOW_SECONDS``) —, at least ``min_seconds_on_task`` seconds have
+passed since the task was shown, and (*time*: one clip at a time) at least
+``EARSHOT_LISTEN_SECONDS_PER_CLIP`` seconds for each of those clips (all of a shorter
+clip) have passed since the task's first audio was sent (:mod:`judging.services.listening`). Clips without an
 audio file are not asked for. The refusal tells the worker what is missing; nothing is
 stored (:func:`judging.services.crowd.answers.answer_submit`).
 
@@ -15,6 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
+
+from django.conf import settings
 
 from judging.models import PreferenceCampaign, PreferenceTask
 from judging.selectors.crowd import example_clips
@@ -30,10 +36,14 @@ class Listening:
     lists_missing: tuple[tuple[str, int], ...]
     """(list as shown, clips of it still to be played), for lists short of the minimum."""
     seconds_left: int
+    listening_left: int = 0
+    """Seconds still to pass since the task's first audio (one clip at a time)."""
 
     @property
     def enough(self) -> bool:
-        return not (self.query_missing or self.lists_missing or self.seconds_left)
+        return not (
+            self.query_missing or self.lists_missing or self.seconds_left or self.listening_left
+        )
 
     def message(self, campaign: PreferenceCampaign) -> str:
         """What the worker reads when their answer is refused."""
@@ -46,12 +56,18 @@ class Listening:
             ]
             parts.append(
                 f"Please listen before answering: play the query and at least {clips} of "
-                f"list A and of list B (still to play: {', '.join(missing)})."
+                f"list A and of list B (still to play: {', '.join(missing)}). A clip counts "
+                f"once you have played {listening_rule()}."
             )
         if self.seconds_left:
             parts.append(
                 f"Please take at least {campaign.min_seconds_on_task} seconds over each task "
                 f"({self.seconds_left} s to go)."
+            )
+        if self.listening_left and not self.seconds_left:
+            parts.append(
+                f"Please listen to the clips one at a time, about "
+                f"{settings.EARSHOT_LISTEN_SECONDS_PER_CLIP} s each ({self.listening_left} s to go)."
             )
         parts.append("Your answer is not saved yet: it is kept below; submit it again then.")
         return " ".join(parts)
@@ -81,9 +97,26 @@ def task_listening(
             lists_missing.append((label, wanted - got))
     waited = (now - task.served_at).total_seconds()
     seconds_left = max(0, math.ceil(campaign.min_seconds_on_task - waited))
+    per_clip = settings.EARSHOT_LISTEN_SECONDS_PER_CLIP
+
+    def need(clip_id: int) -> float:  # a clip shorter than the minimum: all of it
+        return min(per_clip, clips.durations.get(clip_id) or per_clip)
+
+    needed = need(query_id) if query_audio else 0.0
+    for label in ("A", "B"):  # the clips each list relies on: the quickest to hear
+        wanted = min(campaign.min_clips_per_list, len(audible[label]))
+        needed += sum(sorted(need(c) for c in audible[label])[:wanted])
+    listened = (now - clips.first_audio_at).total_seconds() if clips.first_audio_at else 0.0
     return Listening(
         clips_heard=len(heard),
         query_missing=query_missing,
         lists_missing=tuple(lists_missing),
         seconds_left=seconds_left,
+        listening_left=max(0, math.ceil(needed - listened)),
     )
+
+
+def listening_rule() -> str:
+    """The coverage rule in words, for the pages that state it."""
+    share = round(settings.EARSHOT_LISTEN_COVERAGE * 100)
+    return f"{share} % of its first {settings.EARSHOT_LISTEN_WINDOW_SECONDS} seconds"

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('judging', '0016_job_runs'),
+        ('judging', '0019_equal_loudness'),
     ]
 
     operations = [

@@ -1,0 +1,53 @@
+"""In Chromium: a crowd worker hears every clip at the collection's loudness (issue 23).
+
+The clips were uploaded at two levels 20 LU apart (1 kHz sines of amplitude 0.5 and
+0.05: −9 and −29 LUFS by ITU-R BS.1770's own calibration). The collection asks for
+−23 LUFS; the worker plays the clips, and what the browser was served is measured
+independently of the meter that made the copies: from the RMS of the samples, which
+for a 1 kHz sine is the BS.1770 reading (``tests/test_equal_loudness.py``).
+"""
+
+import io
+
+import pytest
+import soundfile
+from django.core.files.base import ContentFile
+
+from judging import selectors
+from judging.models import PreferenceTask
+from judging.services.listening_copies import listening_copy_make
+from tests.audio_files import tone
+from tests.browser.test_crowd_task_browser import listen, start
+from tests.crowd_fixtures import make_campaign
+from tests.test_equal_loudness import lufs_of_a_sine
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_worker_hears_clips_uploaded_20_lu_apart_at_the_same_loudness(page, audible_collection):
+    collection = audible_collection
+    collection.loudness_target = -23.0
+    collection.save(update_fields=["loudness_target"])
+    levels = {}
+    for n, clip in enumerate(collection.clips.order_by("pk")):
+        amplitude = 0.5 if n % 2 else 0.05
+        clip.audio.save(f"{clip.external_id}.wav", ContentFile(
+            tone(".wav", 1.5, rate=16_000, freq=1000.0, amplitude=amplitude)
+        ))  # fmt: skip
+        listening_copy_make(clip=clip, collection=collection)
+        levels[clip.pk] = amplitude
+    assert set(levels.values()) == {0.5, 0.05}
+    campaign = make_campaign(collection, traps=0, listening_check=True, min_seconds_on_task=1)
+    start(page, f"/t/{campaign.token}/?worker=ears")
+    listen(page)  # the query and a clip of each list, played in the page to their ends
+
+    task = PreferenceTask.objects.get(key=page.locator('input[name="key"]').get_attribute("value"))
+    sources = page.locator("audio").evaluate_all("els => els.map(e => e.currentSrc || e.src)")
+    heard = {}  # the upload's amplitude → what the browser was served, in LUFS
+    for url in sources:
+        clip = selectors.task_clip(task=task, slot=url.rstrip("/").rsplit("/", 1)[1])
+        samples, _rate = soundfile.read(io.BytesIO(page.request.get(url).body()))
+        heard.setdefault(levels[clip.pk], []).append(lufs_of_a_sine(samples))
+    assert set(heard) == {0.5, 0.05}  # clips of both levels on the page
+    served = [level for levels_heard in heard.values() for level in levels_heard]
+    assert all(abs(level - (-23.0)) <= 1.0 for level in served), heard
