@@ -53,11 +53,12 @@ def delivered_on(request) -> str:
     return info.get("routing_key") or ""
 
 
-def queue_position(queue: str, *, task: str, kwargs: dict, limit: int = 10_000) -> int | None:
+def queue_position(queue: str, *, task: str, kwargs: dict, limit: int = 2_000) -> int | None:
     """How many messages wait before the one of ``task`` with ``kwargs`` in ``queue`` (0:
     it is next); ``None`` if it is not waiting there (taken, delayed, lost) or the broker
     cannot be read. Reads the Redis list of the queue (kombu's Redis transport pushes on
-    the left and takes from the right), at most ``limit`` messages, through the cache's
+    the left and takes from the right), the next ``limit`` messages only (a page polls it
+    every second; further back the page says "waiting" without a count), through the cache's
     client (the same Redis, with its short timeouts)."""
     try:
         client = caches["default"]._cache.get_client(None)  # redis-py, with the cache's timeouts
