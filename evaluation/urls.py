@@ -7,6 +7,7 @@ app_name = "evaluation"
 urlpatterns = [
     path("collections/<id:pk>/results/", views.results_overview, name="results"),
     path("collections/<id:pk>/results/status.json", views.results_status, name="results_status"),
+    path("glossary/", views.glossary, name="glossary"),
     path("collections/<id:pk>/results/recompute/", views.results_recompute, name="results_recompute"),
     path("collections/<id:pk>/results/leaderboard/", views.leaderboard, name="leaderboard"),
     path("collections/<id:pk>/results/leaderboard.<str:fmt>", views.leaderboard_export, name="leaderboard_export"),

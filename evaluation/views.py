@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from evaluation import exports, plots, selectors
+from evaluation.glossary import entries as glossary_entries
 from evaluation.services import campaign_mapping_request, collection_results_request
 from evaluation.services.results import MIN_JUDGED_QUERIES
 from judging import selectors as judging_selectors
@@ -365,3 +366,10 @@ def leaderboard_export(request, pk: int, fmt: str):
     if table not in exports.LEADERBOARD_TABLES:
         raise Http404("table is systems, pairs or scores")
     return exports.leaderboard_csv(collection=collection, board=board, table=table)
+
+
+@organiser_required
+@require_GET
+def glossary(request):
+    """Every word of the results pages in plain sentences (:mod:`evaluation.glossary`)."""
+    return render(request, "evaluation/glossary.html", {"terms": glossary_entries()})

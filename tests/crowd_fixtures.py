@@ -25,7 +25,7 @@ from judging.models import (
     System,
     TrapQuestion,
 )
-from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
+from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.traps import trap_question_mark
 from tests.audio_files import sine_wav
@@ -122,7 +122,7 @@ def make_campaign(collection, *, traps=4, quiz_traps=None, **options) -> Prefere
         trap_question_mark(
             example=example,
             accepted_answers=[answers[i % 4]],
-            explanation=f"Trap {i}: the answer is {answers[i % 4]}.",
+            explanation=f"Trap {i}: the answer is “{CHOICE_LABELS[answers[i % 4]]}”.",
             pool=TrapQuestion.QUIZ if i < quiz_traps else TrapQuestion.WORK,
         )
     return campaign

@@ -156,6 +156,7 @@ def world(personas, settings, tmp_path) -> World:
              "must_listen_seconds": 5, "take_back_minutes": 60}, refused="status 200"),
         Url("judging:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
         Url("judging:people", "GET", "/people/", "organiser", 200),
+        Url("evaluation:glossary", "GET", "/glossary/", "organiser", 200),
         Url("judging:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),
         Url("judging:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "person", 302),
         # --- pages: read ---

@@ -45,7 +45,9 @@ def test_the_overview_links_each_leaderboard_and_study(organiser, personas):
         f'href="/collections/{personas.collection.pk}/results/leaderboard/?measure={M}"'
         in response.content.decode()
     )
-    assert "Eρ² = 0.8000" in response.content.decode()
+    text = re.sub(r"<[^>]+>", "", response.content.decode())  # Eρ² is a glossary term (<abbr>)
+    assert "Eρ² = 0.8000" in text
+    assert '<abbr title="Expected generalizability coefficient' in response.content.decode()
 
 
 def test_the_leaderboard_shows_systems_report_groups_and_the_data_of_its_plots(organiser, personas):

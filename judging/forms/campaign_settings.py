@@ -11,6 +11,7 @@ from __future__ import annotations
 from django import forms
 
 from judging.forms.fields import IdChoiceField
+from judging.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS, RELEVANCE_LABELS
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.services.campaign_settings import (
     PREFERENCE_SETTINGS,
@@ -44,20 +45,8 @@ class PreferenceSettingsForm(_SettingsForm):
     class Meta:
         model = PreferenceCampaign
         fields = list(PREFERENCE_SETTINGS)
-        labels = {
-            "consent_text": "Consent text",
-            "answers_per_example": "Answers per example (redundancy)",
-            "max_answers_per_worker": "Tasks per worker at most (M)",
-            "quiz_length": "Quiz length (Q)",
-            "trap_rate": "Trap rate",
-            "trust_threshold": "Trust threshold",
-            "min_trap_answers": "Trap answers before trust counts",
-            "listening_check": "Refuse answers without listening (checked by the server)",
-            "min_clips_per_list": "Listening check: clips of each list to play",
-            "min_seconds_on_task": "Listening check: seconds on each task at least",
-            "fast_answer_seconds": "Flag answers faster than (seconds)",
-            "stop_after_fast_answers": "Stop a worker after this many fast answers (0: never)",
-        }
+        labels = PREFERENCE_LABELS
+        help_texts = PREFERENCE_HELP
         widgets = {
             "instructions": forms.Textarea(attrs={"rows": 4}),
             "consent_text": forms.Textarea(attrs={"rows": 4}),
@@ -81,12 +70,7 @@ class RelevanceSettingsForm(_SettingsForm):
     class Meta:
         model = RelevanceCampaign
         fields = list(RELEVANCE_SETTINGS)
-        labels = {
-            "assessors_per_query": "Assessors per query",
-            "queries_per_assessor": "Queries per assessor (cap)",
-            "must_listen_seconds": "Must listen (seconds)",
-            "take_back_minutes": "Take back untouched work after (minutes)",
-        }
+        labels = RELEVANCE_LABELS
 
 
 class AssessorAddForm(forms.Form):

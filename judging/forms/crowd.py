@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from django import forms
 
 from judging.forms.fields import IdChoiceField
+from judging.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS
 from judging.models import PreferenceCampaign, System, TrapQuestion
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
 from judging.services.crowd.workers import Arrival
@@ -95,6 +96,8 @@ class CampaignForm(forms.ModelForm):
             "listening_check", "min_clips_per_list", "min_seconds_on_task",
             "fast_answer_seconds", "stop_after_fast_answers",
         ]  # fmt: skip
+        labels = PREFERENCE_LABELS
+        help_texts = PREFERENCE_HELP
 
     OPTIONAL_NUMBERS = (
         "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 
 from judging import qrels
 from judging.forms.fields import IdChoiceField, IdMultipleChoiceField
+from judging.forms.labels import RELEVANCE_LABELS
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import organiser_collections
@@ -35,14 +36,7 @@ class RelevanceCampaignForm(forms.ModelForm):
             "assessors",
             *LOWCOST_FIELDS,
         ]
-        labels = {
-            "cutoff": "Cutoff k",
-            "exclude_same_artist": "Leave out clips by the query's artist",
-            "assessors_per_query": "Assessors per query",
-            "queries_per_assessor": "Queries per assessor (cap)",
-            "must_listen_seconds": "Must listen (seconds)",
-            "take_back_minutes": "Take back untouched work after (minutes)",
-        }
+        labels = RELEVANCE_LABELS
         widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
         field_classes = {"collection": IdChoiceField, "assessors": IdMultipleChoiceField}
 

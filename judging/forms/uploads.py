@@ -154,6 +154,14 @@ UPLOAD_FORMS: dict[str, type[UploadForm]] = {
 }  # fmt: skip
 
 
+LIST_WORDS = {
+    "list_a": "List A", "list_b": "List B", "fine_a": "Fine judgments of list A",
+    "fine_b": "Fine judgments of list B", "broad_a": "Broad judgments of list A",
+    "broad_b": "Broad judgments of list B",
+}  # fmt: skip
+"""What each list column of the answers CSV is, in words."""
+
+
 class ColumnMappingForm(forms.Form):
     """Which export column gives each column of the documented CSV (see
     :mod:`judging.importers.crowdflower`), prefilled with the remembered or guessed mapping."""
@@ -174,7 +182,7 @@ class ColumnMappingForm(forms.Form):
             )
         for name in LISTS:
             self.fields[name] = forms.CharField(
-                required=name in ("list_a", "list_b"), label=f"{name} (columns, best first)",
+                required=name in ("list_a", "list_b"), label=f"{LIST_WORDS[name]} (columns, best first)",
                 initial=" ".join(getattr(initial, name)),
             )  # fmt: skip
         self.fields["skip_when_true"] = forms.MultipleChoiceField(

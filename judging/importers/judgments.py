@@ -165,6 +165,7 @@ def judgments_import(
     replace: bool = False,
     dry_run: bool = False,
     progress: Progress = no_progress,
+    new_source_status: str | None = None,
 ) -> JudgmentsImportSummary:
     """Import relevance judgments from a file into ``collection``, all or nothing.
 
@@ -216,7 +217,7 @@ def judgments_import(
             try:
                 judgment_source, created = judgment_source_for_writing(
                     collection=collection, name=source_name, kind=JudgmentSource.IMPORT,
-                    origin=str(data.path),
+                    origin=str(data.path), status=new_source_status,
                 )  # fmt: skip
             except ValidationError as error:
                 raise ImportFailed(data.path, None, "; ".join(error.messages)) from None

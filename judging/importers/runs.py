@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Literal
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from judging import handoff
 from judging.importers.errors import ImportFailed
@@ -201,10 +201,40 @@ def runs_import(
     and line on bad input (wrong number of fields, non-numeric rank or score, unknown
     query or document, duplicate document in one ranked list).
     """
+    read = runs_read(
+        collection=collection, path=path, stream=stream, name=name, format=format,
+        create_missing_clips=create_missing_clips, create_missing_queries=create_missing_queries,
+        progress=progress,
+    )  # fmt: skip
+    return runs_write(collection=collection, read=read, replace=replace, progress=progress)
+
+
+@dataclass
+class RunsRead:
+    """A run file read and checked (:func:`runs_read`), not yet written (:func:`runs_write`)."""
+
+    path: Path
+    format: str
+    lines: int
+    lists: dict[tuple[str, str], _RankedList]
+
+
+def runs_read(
+    *,
+    collection: Collection,
+    path: str | Path | None = None,
+    stream: BinaryIO | None = None,
+    name: str | None = None,
+    format: RunFormat = "auto",
+    create_missing_clips: bool = False,
+    create_missing_queries: bool = False,
+    progress: Progress = no_progress,
+) -> RunsRead:
+    """Read and check every line of a run file (see :func:`runs_import`); no write, and no
+    transaction: on SQLite a transaction holds the one write lock from its start, and
+    reading a million lines takes a while."""
     if format not in RUN_FORMATS:
         raise ValueError(f"format must be one of {RUN_FORMATS}, not {format!r}")
-    # The file is read and checked before the transaction: on SQLite a transaction holds
-    # the one write lock from its start, and reading a million lines takes a while.
     with open_input(path=path, stream=stream, name=name, progress=progress) as data:
         run_format, lines, lists = _read_lists(
             data=data,
@@ -213,7 +243,31 @@ def runs_import(
             create_missing_clips=create_missing_clips,
             create_missing_queries=create_missing_queries,
         )
-        path = data.path
+        return RunsRead(path=data.path, format=run_format, lines=lines, lists=lists)
+
+
+def _entries_insert(rows: list[tuple]) -> None:
+    """Insert run entries ``(system, query, rank, clip, score)`` as plain rows: a million
+    model instances took ~70 s in one transaction, holding SQLite's write lock past every
+    other writer's busy timeout; plain rows take a few seconds."""
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            "INSERT INTO judging_runentry (system_id, query_id, rank, clip_id, score) "
+            "VALUES (%s, %s, %s, %s, %s)",
+            rows,
+        )
+
+
+def runs_write(
+    *,
+    collection: Collection,
+    read: RunsRead,
+    replace: bool = False,
+    progress: Progress = no_progress,
+) -> RunsImportSummary:
+    """Write what :func:`runs_read` read, all or nothing (one transaction; the caller's if
+    it has one, so several files can be one import)."""
+    run_format, lines, lists, path = read.format, read.lines, read.lists, read.path
     with transaction.atomic():
         index = CollectionIndex(collection)  # as it is now, inside the transaction
         progress(None, "writing")
@@ -248,7 +302,7 @@ def runs_import(
         ):
             stored.setdefault((system_id, query_id), []).append((clip_id, score))
 
-        entries: list[RunEntry] = []  # a batch at a time
+        entries: list[tuple] = []  # a batch at a time
         entries_created = 0
         lists_present = lists_replaced = entries_present = entries_deleted = 0
         for ranked_list in lists.values():
@@ -274,16 +328,14 @@ def runs_import(
                 ).delete()[0]
                 lists_replaced += 1
             entries.extend(
-                RunEntry(
-                    system_id=system_id, query_id=query_id, rank=rank, clip_id=clip_id, score=score
-                )
+                (system_id, query_id, rank, clip_id, score)
                 for rank, (clip_id, score) in enumerate(wanted, start=1)
             )
             if len(entries) >= BATCH_SIZE:
-                RunEntry.objects.bulk_create(entries)
+                _entries_insert(entries)
                 entries_created += len(entries)
                 entries.clear()
-        RunEntry.objects.bulk_create(entries)
+        _entries_insert(entries)
         entries_created += len(entries)
         if entries_created or entries_deleted:
             planner_statistics_refresh(RunEntry, Clip, Query, System)

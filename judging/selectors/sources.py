@@ -16,7 +16,7 @@ __all__ = [
 CONSOLIDATION_RULE = (
     "Judgments of official sources count; several judgments of one query–clip pair are "
     "consolidated into one level per scale by the policy “mean” before any measure is "
-    "computed (docs/architecture.md, “Which judgments count”). Pilot sources are kept "
+    "computed. Pilot sources are kept "
     "and shown but left out of leaderboards, reliability studies and their exports."
 )
 """The rule shown beside the sources (the results layer's policy, evaluation.selectors)."""

@@ -108,9 +108,16 @@ def _name_check(name: str) -> str:
 
 
 def judgment_source_for_writing(
-    *, collection: Collection, name: str, kind: str, origin: str = "", create: bool = True
+    *,
+    collection: Collection,
+    name: str,
+    kind: str,
+    origin: str = "",
+    create: bool = True,
+    status: str | None = None,
 ) -> tuple[JudgmentSource, bool]:
-    """The collection's source called ``name`` (created as ``kind`` if missing).
+    """The collection's source called ``name`` (created as ``kind`` if missing, with
+    ``status`` if given: official or pilot).
 
     A relevance campaign's source only ever holds its assessors' judgments: naming it
     is an error. ``create=False`` (a dry run) returns an unsaved source when missing.
@@ -127,6 +134,10 @@ def judgment_source_for_writing(
             )
         return source, False
     source = JudgmentSource(collection=collection, name=name, kind=kind, origin=origin[:500])
+    if status is not None:
+        if status not in dict(JudgmentSource.STATUSES):
+            raise ValidationError(f"a source is {' or '.join(dict(JudgmentSource.STATUSES))}")
+        source.status = status
     if not create:
         return source, True
     try:

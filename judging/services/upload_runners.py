@@ -30,10 +30,9 @@ from judging.importers.csvfile import csv_records
 from judging.importers.errors import ImportFailed
 from judging.importers.judgments import judgments_import
 from judging.importers.mirex import MIREX_FILES, mirex_import
-from judging.importers.runs import runs_import
+from judging.importers.runs import runs_read, runs_write
 from judging.models import Job, JudgmentSource, Upload
 from judging.services.jobs import JobFailed, Report
-from judging.services.sources import judgment_source_set_status
 from judging.services.uploads import upload_discard, upload_folder
 
 STEPS = 1000
@@ -131,22 +130,30 @@ def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
 
 @_upload_runner
 def upload_runs_run(*, upload: Upload, folder: Path, report: Report) -> dict:
-    """One or more run files → ``runs_import`` each, all in one transaction."""
+    """One or more run files: each read and checked, then all written in one transaction."""
     names = _files(upload, "runs")
     options = upload.options
     totals: dict[str, int] = {}
     formats = []
+    # Every file is read and checked first, outside any transaction (on SQLite a transaction
+    # holds the one write lock from its start); then all are written in one transaction.
+    reads = [
+        runs_read(
+            collection=upload.collection,
+            path=folder / name,
+            format=options.get("format", "auto"),
+            create_missing_clips=bool(options.get("create_missing_clips")),
+            create_missing_queries=bool(options.get("create_missing_queries")),
+            progress=_progress(report, part=part, parts=len(names)),
+        )
+        for part, name in enumerate(names)
+    ]
     with transaction.atomic():
-        for part, name in enumerate(names):
-            summary = runs_import(
-                collection=upload.collection,
-                path=folder / name,
-                format=options.get("format", "auto"),
-                create_missing_clips=bool(options.get("create_missing_clips")),
-                create_missing_queries=bool(options.get("create_missing_queries")),
-                replace=bool(options.get("replace")),
-                progress=_progress(report, part=part, parts=len(names)),
-            )
+        for name, read in zip(names, reads, strict=True):
+            summary = runs_write(
+                collection=upload.collection, read=read, replace=bool(options.get("replace")),
+                progress=_progress(report),
+            )  # fmt: skip
             formats.append(f"{name}: {summary.format}")
             for what in ("systems_created", "systems_present", "queries_created",
                          "clips_created", "lists_created", "lists_present", "lists_replaced",
@@ -163,22 +170,21 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
     """A qrels or ``query doc fine [broad]`` file → ``judgments_import`` into a named source."""
     (name,) = _files(upload, "judgments")
     options = upload.options
-    with transaction.atomic():
-        summary = judgments_import(
-            collection=upload.collection,
-            path=folder / name,
-            format=options.get("format", "auto"),
-            scale=options.get("scale") or None,
-            source=options.get("source") or None,
-            create_missing_clips=bool(options.get("create_missing_clips")),
-            replace=bool(options.get("replace")),
-            progress=_progress(report),
-        )
-        source = upload.collection.judgment_sources.get(name=summary.source)
-        status = options.get("status") or ""
-        if status and summary.source_created:
-            judgment_source_set_status(source=source, status=status)
-            source.refresh_from_db()
+    # No transaction around it: the importer reads the file before its own (on SQLite a
+    # transaction holds the one write lock from its start); a new source is made with its
+    # status in that transaction.
+    summary = judgments_import(
+        collection=upload.collection,
+        path=folder / name,
+        format=options.get("format", "auto"),
+        scale=options.get("scale") or None,
+        source=options.get("source") or None,
+        create_missing_clips=bool(options.get("create_missing_clips")),
+        replace=bool(options.get("replace")),
+        progress=_progress(report),
+        new_source_status=options.get("status") or None,
+    )
+    source = upload.collection.judgment_sources.get(name=summary.source)
     notes = [
         f"Format {summary.format}, scale {summary.scale}; source “{summary.source}” "
         f"({'new' if summary.source_created else 'already there'}, "

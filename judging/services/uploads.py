@@ -35,6 +35,7 @@ from pathlib import Path, PurePath
 
 from django.conf import settings
 from django.core.files.uploadedfile import UploadedFile
+from django.db import transaction
 from django.utils import timezone
 
 from judging.importers import answers, judgments, runs
@@ -276,24 +277,27 @@ def upload_start(*, upload: Upload, options: dict | None = None) -> Job:
     and counted in the digest. While the same upload is being imported, its job is
     returned and this upload's copy of the files is deleted.
     """
-    if options:
-        upload.options = {**upload.options, **options}
-        extra = json.dumps(options, sort_keys=True).encode()
-        upload.digest = hashlib.sha256(upload.digest.encode() + extra).hexdigest()
-        upload.save(update_fields=["options", "digest"])
-    job = job_start(
-        kind=f"upload_{upload.kind}",
-        owner=upload.owner,
-        collection=upload.collection,
-        key=f"upload:{upload.collection_id}:{upload.digest}",
-        params={"upload": upload.pk},
-        queue=upload_queue(upload=upload),
-    )
-    if job.params.get("upload") != upload.pk:
-        upload_discard(upload=upload)
-        upload.delete()
-        return job
-    Upload.objects.filter(pk=upload.pk).update(job=job)
+    # One transaction: the job is sent when it commits, so the worker never holds the
+    # database (SQLite's one write lock, for a whole import) before the upload names its job.
+    with transaction.atomic():
+        if options:
+            upload.options = {**upload.options, **options}
+            extra = json.dumps(options, sort_keys=True).encode()
+            upload.digest = hashlib.sha256(upload.digest.encode() + extra).hexdigest()
+            upload.save(update_fields=["options", "digest"])
+        job = job_start(
+            kind=f"upload_{upload.kind}",
+            owner=upload.owner,
+            collection=upload.collection,
+            key=f"upload:{upload.collection_id}:{upload.digest}",
+            params={"upload": upload.pk},
+            queue=upload_queue(upload=upload),
+        )
+        if job.params.get("upload") != upload.pk:
+            upload_discard(upload=upload)  # a double submit: this copy of the files goes
+            upload.delete()
+            return job
+        Upload.objects.filter(pk=upload.pk).update(job=job)
     return job
 
 

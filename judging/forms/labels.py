@@ -1,0 +1,37 @@
+"""One name per campaign setting, for every form that shows it (the New and Settings
+pages of a campaign say the same thing: issue 25, item 7)."""
+
+PREFERENCE_LABELS = {
+    "name": "Name",
+    "instructions": "Instructions for workers",
+    "consent_text": "Consent text",
+    "list_length": "Clips in each list",
+    "answers_per_example": "Answers per example (redundancy)",
+    "max_answers_per_worker": "Tasks per worker at most (M)",
+    "quiz_length": "Quiz length (Q)",
+    "trap_rate": "Trap rate",
+    "trust_threshold": "Trust threshold",
+    "min_trap_answers": "Trap answers before trust counts",
+    "completion_code": "Completion code",
+    "screen_out_code": "Screen-out code",
+    "is_open": "Open to workers",
+    "listening_check": "Refuse answers without listening (checked by the server)",
+    "min_clips_per_list": "Listening check: clips of each list to play",
+    "min_seconds_on_task": "Listening check: seconds on each task at least",
+    "fast_answer_seconds": "Flag answers faster than (seconds)",
+    "stop_after_fast_answers": "Stop a worker after this many fast answers (0: never)",
+}
+
+RELEVANCE_LABELS = {
+    "cutoff": "Cutoff k",
+    "exclude_same_artist": "Leave out clips by the query's artist",
+    "assessors_per_query": "Assessors per query",
+    "queries_per_assessor": "Queries per assessor (cap)",
+    "must_listen_seconds": "Must listen (seconds)",
+    "take_back_minutes": "Take back untouched work after (minutes)",
+}
+
+PREFERENCE_HELP = {
+    "listening_check": "Refuse an answer until the server has sent enough of the query and of "
+    "the clips each list must be played (below), and the seconds on each task have passed.",
+}
