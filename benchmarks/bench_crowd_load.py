@@ -223,7 +223,8 @@ class Stack:
         self.manage("collectstatic", "--noinput")
         self.tokens = json.loads(self.inside("setup"))
         celery = [bin_dir / "celery", "-A", "config", "worker", "--loglevel", "WARNING",
-                  "--concurrency", str(args.celery_concurrency)]  # fmt: skip
+                  "--concurrency", str(args.celery_concurrency),
+                  "--queues", "interactive,heavy"]  # fmt: skip  # both queues (work/queues.py)
         self.spawn("celery", celery)
         gunicorn = [bin_dir / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{self.port}",
                     "--workers", str(args.gunicorn_workers), *args.gunicorn_option]  # fmt: skip

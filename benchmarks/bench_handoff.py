@@ -93,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                 campaign_id += 1  # a fresh target: no marker left by an earlier round
                 results[case].append(measure(case, args.calls, campaign_id))
         with redis.Redis(unix_socket_path=str(server.socket)) as client:
-            queued = client.llen("celery")
+            queued = client.llen("interactive")  # the default queue (work/queues.py)
     finally:
         server.stop()
 

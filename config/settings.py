@@ -166,6 +166,30 @@ EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
 }
+# Background work (work/): two queues, so that one organiser's long work never holds
+# another's short work. Short work (hand-offs, small uploads, recomputes within the
+# interactive budget) goes to "interactive"; big uploads and big recomputes to "heavy".
+# Run one worker per queue (`make run` does; README "Production").
+CELERY_TASK_DEFAULT_QUEUE = "interactive"
+# Every task is stopped cleanly after the soft limit (the work is failed with a message
+# and "Try again") and killed at the hard one (then it counts as a worker that died).
+EARSHOT_TASK_SOFT_TIME_LIMIT = env_int("EARSHOT_TASK_SOFT_TIME_LIMIT_SECONDS", 1800, minimum=1)
+CELERY_TASK_SOFT_TIME_LIMIT = EARSHOT_TASK_SOFT_TIME_LIMIT
+CELERY_TASK_TIME_LIMIT = EARSHOT_TASK_SOFT_TIME_LIMIT + 60
+# Limits before work (work/limits.py): what a computation would cost is stated before it
+# starts, and work over a limit is refused with a message on the results page.
+# Pairs of systems the pairwise tests and the significance page hold (316 systems).
+EARSHOT_LIMIT_PAIRS = env_int("EARSHOT_LIMIT_PAIRS", 50_000, minimum=1)
+# Resampled differences of the significance tests: pairs × queries × resamples × measures.
+EARSHOT_LIMIT_RESAMPLED = env_int("EARSHOT_LIMIT_RESAMPLED", 10**12, minimum=1)
+# (query, clip) pairs in a low-cost estimate's pool.
+EARSHOT_LIMIT_POOL = env_int("EARSHOT_LIMIT_POOL", 500_000, minimum=1)
+# Work costing more than this (in the same units) goes to the heavy queue: ~1-2 s of a core.
+EARSHOT_INTERACTIVE_MAX_COST = env_int("EARSHOT_INTERACTIVE_MAX_COST", 10**10, minimum=0)
+# Uploads bigger than this (all files together) go to the heavy queue.
+EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES = (
+    env_int("EARSHOT_INTERACTIVE_UPLOAD_MAX_KB", 1024, minimum=0) * 1024
+)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

@@ -12,6 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
+from work.queues import INTERACTIVE
 
 DEFAULT_TEST = "bootstrap"
 """The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
@@ -327,6 +328,13 @@ class Recompute(models.Model):
     error = models.TextField(blank=True)
     requests = models.PositiveIntegerField(default=0, help_text="requests received")
     runs = models.PositiveIntegerField(default=0, help_text="computations started")
+    attempts = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Claims by a worker since the row was last requested anew (work.runs.MAX_RUNS).",
+    )
+    queue = models.CharField(
+        max_length=20, default=INTERACTIVE, help_text="The Celery queue its task is sent to."
+    )
     requested_at = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
     claimed_at = models.DateTimeField(null=True, blank=True)
@@ -362,6 +370,7 @@ class Recompute(models.Model):
             "message": self.message,
             "error": self.error,
             "runs": self.runs,
+            "queue": self.queue,
             "requested_at": self.requested_at.isoformat() if self.requested_at else None,
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,
         }

@@ -29,6 +29,7 @@ from judging.handoff import (
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
     handoff_started,
 )
+from work.queues import delivered_on, running_on
 
 MAX_RETRIES = 5
 SWEEP_TASK = "evaluation.recompute_sweep"
@@ -109,11 +110,12 @@ def recompute(self, recompute_id: int) -> bool:
     meanwhile, and it ends ``failed`` when the retries run out.
     """
     try:
-        return recompute_run(
-            recompute_id=recompute_id,
-            task_id=self.request.id or "",
-            worker=self.request.hostname or "",
-        )
+        with running_on(delivered_on(self.request)):
+            return recompute_run(
+                recompute_id=recompute_id,
+                task_id=self.request.id or "",
+                worker=self.request.hostname or "",
+            )
     except TRANSIENT_ERRORS as exc:
         if self.request.retries >= self.max_retries:
             recompute_fail(recompute_id=recompute_id, error=f"gave up after retries: {exc}")

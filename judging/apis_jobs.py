@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from judging import selectors
 from judging.apis import OrganiserApi
 from judging.models import Job
-from judging.services.jobs import job_cancel, job_retry
+from judging.services.jobs import job_cancel, job_queue_place, job_retry
 
 
 class JobSerializer(serializers.Serializer):
@@ -27,6 +27,7 @@ class JobSerializer(serializers.Serializer):
     error_file = serializers.CharField(allow_blank=True)
     error_line = serializers.IntegerField(allow_null=True)
     cancel_requested = serializers.BooleanField()
+    queue = serializers.CharField(help_text="the Celery queue it waits in: interactive or heavy")
     created_at = serializers.DateTimeField(allow_null=True)
     started_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -36,6 +37,10 @@ class JobSerializer(serializers.Serializer):
 
 class JobDetailSerializer(JobSerializer):
     result = serializers.DictField(help_text="what the runner returned (per kind)")
+    ahead = serializers.IntegerField(
+        allow_null=True, help_text="messages waiting before it in its queue; null if not waiting"
+    )
+    place = serializers.CharField(allow_blank=True, help_text="where it waits, in a sentence")
 
 
 class JobDetailApi(OrganiserApi):
@@ -44,7 +49,8 @@ class JobDetailApi(OrganiserApi):
     @extend_schema(responses=JobDetailSerializer)
     def get(self, request, job_id: int):
         job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
-        return Response(JobDetailSerializer({**job.to_dict(), "result": job.result}).data)
+        detail = {**job.to_dict(), **job_queue_place(job=job), "result": job.result}
+        return Response(JobDetailSerializer(detail).data)
 
 
 class JobCancelApi(OrganiserApi):

@@ -46,10 +46,8 @@ recompute``) hands over once the broker is back.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 
-from celery import current_app
 from django.conf import settings
 from django.core.cache import cache, caches
 from django.core.cache.backends.base import BaseCache
@@ -57,6 +55,7 @@ from django.db import transaction
 from redis.exceptions import RedisError
 
 from judging.models import PendingHandoff
+from work.send import publish, send_within_deadline
 
 ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
@@ -87,19 +86,24 @@ def relevance_campaign_changed(*, campaign_id: int) -> None:
     _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
 
 
-def job_queued(*, job_id: int, on_error: Callable[[Exception], None]) -> None:
-    """Send :data:`JOB_TASK` for the job once the transaction commits; ``on_error`` if it fails."""
-    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error)
+def job_queued(*, job_id: int, queue: str = "", on_error: Callable[[Exception], None]) -> None:
+    """Send :data:`JOB_TASK` for the job to ``queue`` (the default queue if empty) once the
+    transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error, queue=queue)
 
 
 def _announce(
-    task: str, kwargs: dict[str, int], *, on_error: Callable[[Exception], None] | None = None
+    task: str,
+    kwargs: dict[str, int],
+    *,
+    on_error: Callable[[Exception], None] | None = None,
+    queue: str = "",
 ) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error))
+    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error, queue))
 
 
 def _send_once(
@@ -108,13 +112,15 @@ def _send_once(
     task: str,
     kwargs: dict[str, int],
     on_error: Callable[[Exception], None] | None = None,
+    queue: str = "",
 ) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
     pending.discard(key)
     try:
-        send_task(task, kwargs=kwargs)
+        # The default queue (interactive) is named by no argument, as before queues existed.
+        send_task(task, kwargs=kwargs, **({"queue": queue} if queue else {}))
     except Exception as error:  # any broker failure: remember the change, say so in a line
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
         logger.warning(
@@ -137,56 +143,26 @@ def remember(task: str, kwargs: dict[str, int]) -> None:
         logger.warning("could not write down %s(%s) either", task, target_id)
 
 
-SEND_DEADLINE = 2.0
-"""Seconds a request or a command waits at most for a task to be sent."""
-
-
-def send_within_deadline(send: Callable[[], object], *, seconds: float = SEND_DEADLINE) -> None:
-    """Run ``send`` (a publish to the broker) and wait for it at most ``seconds``.
-
-    Its error is raised here; if it is still trying when the time is up,
-    :class:`TimeoutError` is raised and it goes on alone in the background (a message it
-    delivers late is harmless: every task is idempotent and coalesced). The publish
-    retry policy bounds most failures already; this bounds a broker that accepts a
-    connection and then never answers.
-    """
-    outcome: list[BaseException | None] = []
-
-    def attempt() -> None:
-        try:
-            send()
-            outcome.append(None)
-        except BaseException as error:  # handed to the caller's thread
-            outcome.append(error)
-
-    thread = threading.Thread(target=attempt, name="earshot-send", daemon=True)
-    thread.start()
-    thread.join(seconds)
-    if not outcome:
-        raise TimeoutError(f"the broker did not take the message within {seconds:g} s")
-    if outcome[0] is not None:
-        raise outcome[0]
-
-
-def send_task(name: str, *, kwargs: dict) -> None:
+def send_task(name: str, *, kwargs: dict, queue: str | None = None) -> None:
     """Enqueue a task by name on the project's Celery app, fire and forget, within
-    :data:`SEND_DEADLINE`; a coalesced task only if none is queued for the same target
+    :data:`work.send.SEND_DEADLINE`; a coalesced task only if none is queued for the same target
     (:func:`queued_mark`). The marker is set inside the deadline too, so a Redis that
     does not answer costs no more than today's bounded send (tests replace this function).
+    ``queue`` is the Celery queue (:mod:`work.queues`); the default queue if ``None``.
     """
     # The cache of this thread, used by the sending thread: Django keeps one cache object
     # per thread, and a new one for every sending thread would open a new connection.
     markers = caches["default"]
-    send_within_deadline(lambda: _publish(name, kwargs, markers))
+    send_within_deadline(lambda: _publish(name, kwargs, markers, queue))
 
 
-def _publish(name: str, kwargs: dict, markers: BaseCache) -> None:
+def _publish(name: str, kwargs: dict, markers: BaseCache, queue: str | None = None) -> None:
     coalesced = name in COALESCED_TASKS and settings.EARSHOT_HANDOFF_COALESCE_SECONDS > 0
     marked = queued_mark(name, kwargs, markers=markers) if coalesced else None
     if marked is False:
         return  # a message for this target is queued, and its task will read this change
     try:
-        current_app.send_task(name, kwargs=kwargs, ignore_result=True)
+        publish(name, kwargs=kwargs, queue=queue or "")  # no queue: the default (interactive)
     except BaseException:
         if marked:  # nothing is queued after all: the next change sends
             handoff_started(name, kwargs, markers=markers)

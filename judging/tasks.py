@@ -7,6 +7,7 @@ from celery import shared_task
 from judging.handoff import JOB_TASK
 from judging.services.job_runners import TRANSIENT_ERRORS, job_run
 from judging.services.jobs import job_fail
+from work.queues import delivered_on, running_on
 
 MAX_RETRIES = 5
 
@@ -19,7 +20,8 @@ def run_job(self, job_id: int) -> bool:
     (1, 2, 4, … s, at most 5 times); then it fails with the error.
     """
     try:
-        return job_run(job_id=job_id)
+        with running_on(delivered_on(self.request)):
+            return job_run(job_id=job_id)
     except TRANSIENT_ERRORS as exc:
         if self.request.retries >= self.max_retries:
             job_fail(job_id=job_id, error=f"The database kept failing: {exc}")

@@ -1,4 +1,4 @@
-"""``make run``: migrate, seed the demo, start Redis, a Celery worker and the web server.
+"""``make run``: migrate, seed the demo, start Redis, two Celery workers and the web server.
 
 Every process started here is stopped by PID on Ctrl-C (or when one of them dies),
 so a second ``make run`` starts clean. With ``REDIS_URL`` set, no Redis is started.
@@ -42,6 +42,21 @@ def demo_lines(base: str) -> list[str]:
         "Crowd task link (a new worker id in a new private window for each try; no account):",
         f"  {base}{demo_task_link(worker='demo-worker-1')}",
     ]
+
+
+WORKER_QUEUES = ("interactive", "heavy")
+"""One Celery worker per queue (work/queues.py), so that a big upload or recompute in the
+heavy queue never holds a small one in the interactive queue."""
+
+
+def worker_command(queue: str) -> list[str]:
+    """The Celery worker of one queue; the interactive one also runs the schedule (the
+    sweep that sends again what a dead broker or worker left undone)."""
+    command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel", "INFO",
+               "--concurrency", "1", "--queues", queue, "--hostname", f"{queue}@%h"]  # fmt: skip
+    if queue == WORKER_QUEUES[0]:
+        command += ["--beat", "--schedule", str(VAR / "celerybeat-schedule")]
+    return command
 
 
 def manage(*args: str) -> None:
@@ -117,34 +132,17 @@ def main() -> int:
         manage("migrate", "--noinput", "-v", "0")
         manage("seed_demo")
         worker_log = open(VAR / "celery-worker.log", "ab")  # noqa: SIM115 - child keeps it
-        children.append(
-            subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "celery",
-                    "-A",
-                    "config",
-                    "worker",
-                    "--loglevel",
-                    "INFO",
-                    "--concurrency",
-                    "1",
-                    "--hostname",
-                    "earshot@%h",
-                    # The schedule (the sweep that sends again what a dead broker or
-                    # worker left undone) runs inside this one worker.
-                    "--beat",
-                    "--schedule",
-                    str(VAR / "celerybeat-schedule"),
-                ],
-                cwd=ROOT,
-                env=env,
-                stdout=worker_log,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,  # its own process group: stopped with its children
+        for queue in WORKER_QUEUES:
+            children.append(
+                subprocess.Popen(
+                    worker_command(queue),
+                    cwd=ROOT,
+                    env=env,
+                    stdout=worker_log,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,  # its own process group: stopped with its children
+                )
             )
-        )
         children.append(
             subprocess.Popen(
                 [sys.executable, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],

@@ -195,7 +195,8 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     env.setdefault("EARSHOT_WORKER_NICENESS", str(TEST_WORKER_NICENESS))
     log = embedded_redis.socket.parent / "worker.log"
     command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
-               "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO"]  # fmt: skip
+               "--concurrency", "1", "--without-gossip", "--without-mingle", "--loglevel", "INFO",
+               "--queues", "interactive,heavy"]  # fmt: skip  # both queues (work/queues.py)
     with open(log, "wb") as out:
         worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
     try:  # whatever goes wrong, the worker process is stopped: none is left behind

@@ -72,7 +72,7 @@ class Processes:
         log = self.folder / f"{name}.log"
         command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
                    "--without-gossip", "--without-mingle", "--loglevel", "INFO",
-                   "--hostname", hostname]  # fmt: skip
+                   "--hostname", hostname, "--queues", "interactive,heavy"]  # fmt: skip
         if beat:
             command += ["--beat", "--schedule", str(self.folder / f"{name}-beat")]
         with open(log, "ab") as out:

@@ -32,6 +32,7 @@ from judging.models import PendingHandoff, RunEntry
 from tests.conftest import ROOT, _worker_database_url
 from tests.importing import write_lines
 from tests.sources import source_for
+from work import send
 
 
 def probe_app(broker_url: str) -> Celery:
@@ -93,7 +94,7 @@ def broker_down(monkeypatch):
     def refuse(*args, **kwargs):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-    monkeypatch.setattr(service.current_app, "send_task", refuse)
+    monkeypatch.setattr(send.current_app, "send_task", refuse)
     monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: refuse())
 
 

@@ -26,6 +26,7 @@ from evaluation.models import (
     ResultsConfig,
     SatisfactionMapping,
 )
+from evaluation.services.recompute import WORKER_LOST
 from judging.models import (
     Answer,
     Clip,
@@ -140,6 +141,34 @@ def test_a_worker_killed_mid_recompute_is_taken_up_when_a_worker_starts_again(pr
     assert all(b.computed_at.timestamp() >= restarted_at for b in boards)
     assert ReliabilityStudy.objects.filter(collection=collection).count() == 4
     assert all(len(b.payload["rows"]) == 12 for b in boards)
+
+
+@only_on("postgresql")  # as the test above: the claim is a real row update there
+def test_a_recompute_whose_worker_is_killed_twice_under_it_is_failed_for_good(processes, own_redis):
+    """Issue 21: after ``kill -9`` the recompute came back from zero for ever. It comes
+    back once (its second run); when that dies too, the next start fails it for good."""
+    collection = slow_collection()
+    row = Recompute.objects.create(kind="collection", target_id=collection.pk, status="pending")
+    env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
+                      EARSHOT_RECOMPUTE_DELAY_MS="0")  # fmt: skip
+    for run in (1, 2):  # each start's sweep sends it, a worker claims it, and is killed
+        worker = processes.worker(env, name=f"worker-{run}", hostname="poison@%h")
+        wait_for(
+            lambda run=run: Recompute.objects.filter(pk=row.pk, status="running", attempts=run)
+            .first(),
+            timeout=60, what=f"run {run} to start computing",
+        )  # fmt: skip
+        processes.kill(worker)
+    processes.worker(env, name="worker-3", hostname="poison@%h")  # its start-up sweep
+    failed = wait_for(
+        lambda: Recompute.objects.filter(pk=row.pk, status="failed").first(),
+        timeout=60, what="the third start to fail it",
+    )  # fmt: skip
+    assert (failed.error, failed.attempts, failed.runs) == (WORKER_LOST, 2, 2)
+    time.sleep(2)  # nothing claims it again: it stays as it was failed
+    row.refresh_from_db()
+    assert (row.status, row.runs) == ("failed", 2)
+    assert not Leaderboard.objects.filter(collection=collection).exists()
 
 
 def choose(key: str) -> str:

@@ -6,6 +6,7 @@ from django.db import transaction
 from judging import handoff
 from judging.handoff import ANSWERS_ACCEPTED_TASK, preference_answers_changed
 from judging.models import PendingHandoff
+from work import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,7 +61,7 @@ def test_a_broker_failure_is_logged_and_does_not_break_the_commit(monkeypatch, c
 def test_the_task_is_sent_by_name_on_the_celery_app(monkeypatch):
     sent = []
     monkeypatch.setattr(
-        handoff.current_app,
+        send.current_app,
         "send_task",
         lambda name, kwargs, **options: sent.append((name, kwargs, options)),
     )

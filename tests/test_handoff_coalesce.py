@@ -39,6 +39,7 @@ from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
 from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
 from tests.test_task_serve import arrive
+from work import send
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -67,7 +68,7 @@ def published(monkeypatch):
     sent: list[tuple[str, dict]] = []
     monkeypatch.setattr(handoff, "send_task", REAL_SEND_TASK)
     monkeypatch.setattr(
-        handoff.current_app,
+        send.current_app,
         "send_task",
         lambda name, kwargs, **options: sent.append((name, kwargs)),
     )
@@ -141,14 +142,14 @@ def test_a_failed_publish_deletes_the_marker_and_writes_the_change_down(
     def broker_down(name, kwargs, **options):
         raise ConnectionError("no broker")
 
-    monkeypatch.setattr(handoff.current_app, "send_task", broker_down)
+    monkeypatch.setattr(send.current_app, "send_task", broker_down)
     commit(handoff.preference_answers_changed, campaign_id=7)
     assert list(PendingHandoff.objects.values_list("task", "target_id")) == [
         (ANSWERS_ACCEPTED_TASK, 7)
     ]
     assert marker_ttl_ms(markers, ANSWERS_ACCEPTED_TASK, {"campaign_id": 7}) == -2
 
-    monkeypatch.setattr(handoff.current_app, "send_task", lambda name, kwargs, **options:
+    monkeypatch.setattr(send.current_app, "send_task", lambda name, kwargs, **options:
                         published.append((name, kwargs)))  # fmt: skip
     commit(handoff.preference_answers_changed, campaign_id=7)  # the broker is back
     assert published == [(ANSWERS_ACCEPTED_TASK, {"campaign_id": 7})]  # not held back
@@ -172,7 +173,7 @@ def test_without_redis_every_change_is_sent_as_before_and_a_dead_broker_is_writt
     def broker_down(name, kwargs, **options):
         raise ConnectionError("no broker")  # Redis is the broker too: it is down as well
 
-    monkeypatch.setattr(handoff.current_app, "send_task", broker_down)
+    monkeypatch.setattr(send.current_app, "send_task", broker_down)
     commit(handoff.preference_answers_changed, campaign_id=7)
     assert list(PendingHandoff.objects.values_list("task", "target_id")) == [
         (ANSWERS_ACCEPTED_TASK, 7)
@@ -245,8 +246,9 @@ def queued_handoffs(client, campaign_id: int, queue: str = HELD) -> int:
 
 
 def hand_to_worker(client) -> None:
-    """Move the held messages, oldest first, to the queue the session's worker reads."""
-    while client.rpoplpush(HELD, "celery"):
+    """Move the held messages, oldest first, to the queue the session's worker reads (the
+    interactive queue, where the "… changed" hand-offs go: work/queues.py)."""
+    while client.rpoplpush(HELD, "interactive"):
         pass
 
 
@@ -275,9 +277,9 @@ def test_a_burst_sends_one_message_the_next_change_after_the_task_starts_sends_a
 ):
     # Longer than any wait below: only the worker's task can take the marker away.
     settings.EARSHOT_HANDOFF_COALESCE_SECONDS = 600
-    publish = handoff.current_app.send_task
+    publish = send.current_app.send_task
     monkeypatch.setattr(
-        handoff.current_app, "send_task", lambda name, **kw: publish(name, queue=HELD, **kw)
+        send.current_app, "send_task", lambda name, **kw: publish(name, queue=HELD, **kw)
     )  # nobody takes a message until hand_to_worker
     campaign, wanted = campaign_scored_as_answers(crowd_collection, answers_per_example=3)
     w1, w2, w3 = (arrive(campaign, name) for name in ("w1", "w2", "w3"))

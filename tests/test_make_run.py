@@ -1,5 +1,6 @@
-"""``make run``'s script brings the demo up with Redis, a Celery worker and the web server,
-and Ctrl-C stops every process it started; a second start after that works too."""
+"""``make run``'s script brings the demo up with Redis, two Celery workers (one per queue)
+and the web server, and Ctrl-C stops every process it started; a second start after that
+works too."""
 
 import os
 import signal
@@ -33,6 +34,10 @@ def alive(pid: int) -> bool:
     return not state.stdout.strip().startswith("Z")
 
 
+def command_of(pid: int) -> str:
+    return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+
+
 def start_and_stop(var: Path, port: int) -> str:
     env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
     env.update(EARSHOT_VAR_DIR=str(var), EARSHOT_PORT=str(port), PYTHONUNBUFFERED="1")
@@ -49,11 +54,15 @@ def start_and_stop(var: Path, port: int) -> str:
         page = urllib.request.urlopen(f"http://127.0.0.1:{port}/login/", timeout=30)
         assert page.status == 200
         children = children_of(run.pid)
-        assert len(children) == 3, log.read_text()  # redis-server, celery worker, runserver
-        # And theirs: the worker's pool process and its beat (issue 20: one was left
+        # redis-server, a Celery worker per queue (interactive, heavy), runserver
+        assert len(children) == 4, log.read_text()
+        commands = [command_of(pid) for pid in children]
+        assert sum("--queues interactive" in c for c in commands) == 1, commands
+        assert sum("--queues heavy" in c for c in commands) == 1, commands
+        # And theirs: the workers' pool processes and the beat (issue 20: one was left
         # running with parent 1 after two of three stops).
         started = children | {pid for child in children for pid in children_of(child)}
-        assert len(started) > 3, log.read_text()
+        assert len(started) > 4, log.read_text()
     finally:
         run.send_signal(signal.SIGINT)
         run.wait(timeout=60)
@@ -68,7 +77,7 @@ def test_it_serves_the_demo_and_ctrl_c_leaves_no_process_behind(tmp_path):
     assert "assessor / earshot-assessor" in text
     assert "/t/" in text and "PROLIFIC_PID=" in text  # the crowd link
     assert "Stopped every process Earshot started." in text
-    # The one worker also runs the schedule (the sweep after a dead broker or worker).
+    # The interactive worker also runs the schedule (the sweep after a dead broker or worker).
     assert "beat: Starting" in (tmp_path / "celery-worker.log").read_text()
 
     again = start_and_stop(tmp_path, free_port())  # same var/: the demo is already there

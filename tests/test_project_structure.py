@@ -16,7 +16,9 @@ from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_PARTY = ("config", "judging", "evaluation", "embedded", "scripts", "benchmarks", "tests")
+FIRST_PARTY = (
+    "config", "work", "judging", "evaluation", "embedded", "scripts", "benchmarks", "tests",
+)  # fmt: skip
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")
 
 
@@ -165,6 +167,20 @@ def test_judging_hands_over_to_evaluation_by_task_name_and_never_imports_it():
         )
         for module in modules()
         if _under(module, "judging")
+    }
+    assert {m: names for m, names in wrong.items() if names} == {}
+
+
+def test_background_work_is_shared_by_both_apps_and_imports_neither():
+    # ARCHITECTURE: work/ sits below judging and evaluation, beside the core.
+    wrong = {
+        module: sorted(
+            name
+            for name in imported_names(module)
+            if any(_under(name, top) for top in FIRST_PARTY if top != "work")
+        )
+        for module in modules()
+        if _under(module, "work")
     }
     assert {m: names for m, names in wrong.items() if names} == {}
 

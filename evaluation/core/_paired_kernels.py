@@ -99,7 +99,13 @@ def _chunks(n_queries: int, resamples: int, seed: np.random.SeedSequence):
     """Deterministic chunks ``(start, stop, seed)`` of the resamples (depend on n only)."""
     size = max(1, min(resamples, _CHUNK_NUMBERS // max(1, n_queries)))
     starts = range(0, resamples, size)
-    children = seed.spawn(len(starts))
+    # Spawned from a copy, so that ``seed`` is left as it was: every block of pairs that
+    # a caller passes with the same seed sees the same resamples (pairwise.all_pairs).
+    copy = np.random.SeedSequence(
+        seed.entropy, spawn_key=seed.spawn_key, pool_size=seed.pool_size,
+        n_children_spawned=seed.n_children_spawned,
+    )  # fmt: skip
+    children = copy.spawn(len(starts))
     return [(a, min(a + size, resamples), child) for a, child in zip(starts, children, strict=True)]
 
 

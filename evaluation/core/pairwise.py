@@ -28,6 +28,12 @@ from evaluation.core.significance import PairedTestResult, TestName, ci_method, 
 
 __all__ = ["PairwiseComparison", "all_pairs"]
 
+PAIR_BLOCK_BYTES = 64 << 20
+"""Bound on the differences of one block of pairs (pairs × queries, float64) that
+:func:`all_pairs` holds at a time; the resampling kernels bound their resamples × pairs
+array of null means separately (:mod:`evaluation.core._paired_kernels`), so memory never
+grows as pairs × resamples. The results do not depend on the blocking."""
+
 
 @dataclass(frozen=True, eq=False)
 class PairwiseComparison:
@@ -208,11 +214,17 @@ def all_pairs(
         rows_i, rows_j = np.triu_indices(k, 1)
     else:
         rows_i, rows_j = np.nonzero(~np.eye(k, dtype=bool))
-    D = X[rows_i] - X[rows_j]
-    stat, p, lo, hi = run_kernel(
-        D, test=test, alternative=alternative, confidence=confidence,
-        resamples=resamples, seed=iv.seed_sequence(seed) if resampling else None,
-    )  # fmt: skip
+    seq = iv.seed_sequence(seed) if resampling else None
+    stat, p, lo, hi, mean, effect, nonzero = (np.empty(len(rows_i)) for _ in range(7))
+    block = max(1, PAIR_BLOCK_BYTES // (8 * n))
+    for a in range(0, len(rows_i), block):  # a block of pairs at a time (PAIR_BLOCK_BYTES)
+        b = slice(a, a + block)
+        D = X[rows_i[b]] - X[rows_j[b]]
+        stat[b], p[b], lo[b], hi[b] = run_kernel(
+            D, test=test, alternative=alternative, confidence=confidence,
+            resamples=resamples, seed=seq,
+        )  # fmt: skip
+        mean[b], effect[b], nonzero[b] = D.mean(axis=1), effect_size(D), (D != 0).sum(axis=1)
 
     def fill(values, mirror):
         out = np.full((k, k), np.nan)
@@ -222,8 +234,7 @@ def all_pairs(
         return out
 
     if test == "sign":
-        nz = (D != 0).sum(axis=1)
-        stat_m = fill(stat, lambda s: nz - s)  # S of B − A = #{Δ < 0}
+        stat_m = fill(stat, lambda s: nonzero - s)  # S of B − A = #{Δ < 0}
     elif test == "wilcoxon":
         stat_m = fill(stat, lambda s: s)  # min(W+, W-) is symmetric
     else:
@@ -240,10 +251,10 @@ def all_pairs(
         confidence=confidence,
         resamples=resamples if resampling else None,
         n=n,
-        mean_difference=fill(D.mean(axis=1), lambda v: -v),
+        mean_difference=fill(mean, lambda v: -v),
         statistic=stat_m,
         pvalue=fill(p, lambda v: v),
         ci_low=lo_m,
         ci_high=hi_m,
-        effect_size=fill(effect_size(D), lambda v: -v),
+        effect_size=fill(effect, lambda v: -v),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import DatabaseError, connections
 
 from evaluation.models import Recompute
@@ -26,11 +27,14 @@ from evaluation.services.recompute import (
     recompute_fail,
     recompute_finish,
     recompute_hand_over,
+    recompute_hand_to_heavy,
     recompute_heartbeat,
     recompute_may_rerun_now,
     recompute_release,
+    recompute_time_out,
 )
 from evaluation.services.results import collection_results_compute
+from work.limits import TooHeavyHere, WorkRefused
 
 logger = logging.getLogger(__name__)
 
@@ -95,6 +99,16 @@ def recompute_run(
             except TRANSIENT_ERRORS:
                 recompute_release(recompute_id=recompute_id)
                 raise
+            except TooHeavyHere:  # found before computing anything: to the heavy queue
+                recompute_hand_to_heavy(recompute_id=recompute_id)
+                return True
+            except WorkRefused as refusal:  # over a limit: the results page says why
+                recompute_fail(recompute_id=recompute_id, error=refusal.message)
+                return True
+            except SoftTimeLimitExceeded:
+                logger.warning("recompute of %s %s ran out of time", row.kind, row.target_id)
+                recompute_time_out(recompute_id=recompute_id)
+                return True
             except Exception as exc:
                 logger.exception("recompute of %s %s failed", row.kind, row.target_id)
                 recompute_fail(recompute_id=recompute_id, error=f"{type(exc).__name__}: {exc}")

@@ -41,6 +41,7 @@ from evaluation.core.names import MeasureNameError
 from evaluation.models import CampaignEstimate, EstimatedLeaderboard
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import core_inputs
+from evaluation.services.limits import estimates_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
 from judging.models import Collection, RelevanceCampaign
 from judging.services.lowcost import pool_priorities_store
@@ -139,7 +140,10 @@ def campaign_estimate_compute(*, target_id: int, report: Report = no_report) -> 
     )
     in_campaign = np.zeros(pool.n_pairs, dtype=bool)
     in_campaign[pairs[pairs >= 0]] = True
-    report(0.3, f"estimating {pool.n_pairs} pairs")
+    cost = estimates_admit(  # over a limit: refused before the estimates, the page says why
+        n_systems=len(pool.systems), n_queries=len(pool.queries), pool_pairs=pool.n_pairs
+    )
+    report(0.3, f"estimating {cost.statement}")
     relative = campaign.lowcost_target == RelevanceCampaign.RELATIVE
     state = lowcost_state(
         pool,
@@ -205,6 +209,9 @@ def collection_estimates_store(
         unjudged = np.isnan(inputs.judged) & ranked
         if not unjudged.any():
             continue  # complete: the ordinary leaderboard is exact
+        pool = inputs.pool
+        estimates_admit(n_systems=len(pool.systems), n_queries=len(pool.queries),
+                        pool_pairs=pool.n_pairs)  # fmt: skip
         state = lowcost_state(
             inputs.pool, inputs.judged, inputs.metadata, measure=measure, teams=inputs.teams
         )

@@ -41,6 +41,16 @@ Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
   (:mod:`evaluation.services.sweep`, at every worker start and on a schedule) puts it
   back to ``pending`` and sends it. A task redelivered after its worker process was
   killed (``acks_late``, ``reject_on_worker_lost``) claims its own row again by task id.
+- **Poison work ends.** Every claim counts (``attempts``, reset by a new request of an
+  idle row): a row whose worker died under it on its second run
+  (:data:`work.runs.MAX_RUNS`) is failed for good (:data:`WORKER_LOST`) by the claim or
+  the sweep instead of being run again; a computation stopped by its soft time limit is
+  failed at once (:func:`recompute_time_out`). Such a row is not sent again by the
+  requests of new data, only by "Recompute now" (``resend=True``: "Try again").
+- **Queues.** A row's task goes to its ``queue`` (:mod:`work.queues`); a computation that
+  finds itself too heavy for the interactive queue before it starts
+  (:class:`work.limits.TooHeavyHere`) moves the row to the heavy queue
+  (:func:`recompute_hand_to_heavy`), where it stays.
 
 Computations overwrite their results, so running one twice is harmless. What each kind
 of target computes is the plain table :data:`evaluation.services.computers.COMPUTERS`;
@@ -58,14 +68,15 @@ from contextvars import ContextVar
 from datetime import timedelta
 from typing import Protocol
 
-from celery import current_app
 from django.conf import settings
 from django.db import DatabaseError, transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, PositiveSmallIntegerField, Q, Value, When
 from django.utils import timezone
 
 from evaluation.models import Recompute
-from judging.handoff import send_within_deadline
+from work.queues import HEAVY
+from work.runs import MAX_RUNS, TIMED_OUT
+from work.send import publish, send_within_deadline
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +96,14 @@ DEBOUNCED_KINDS = frozenset({"campaign", "collection"})
 """Kinds whose computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart: the mapping
 and the leaderboards that a stream of crowd answers (or judgments) keeps asking for.
 Not ``lowcost``: its estimates choose an assessor's next pair and follow each judgment."""
+
+WORKER_LOST = (
+    "The worker computing these results stopped twice before it finished (the work may "
+    "need more memory or time than the worker has), so the results were not updated. "
+    "Press Recompute now to try again; if it stops again, ask an administrator to look at "
+    "the worker's log, or make the work smaller in Results settings."
+)
+"""The error of a row failed for good because its workers died under it (MAX_RUNS)."""
 
 RECOMPUTE_TASK = "evaluation.recompute"
 """The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
@@ -128,10 +147,9 @@ def _enqueue(recompute_id: int, *, countdown: float) -> bool:
     if not _sending.get():
         return False
     try:
+        queue = Recompute.objects.filter(pk=recompute_id).values_list("queue", flat=True).first()
         send_within_deadline(
-            lambda: current_app.send_task(
-                RECOMPUTE_TASK, args=[recompute_id], countdown=countdown, ignore_result=True
-            )
+            lambda: publish(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown, queue=queue)
         )
         return True
     except Exception as error:  # any broker failure: the row stays pending for a resend
@@ -150,6 +168,12 @@ def resendable(now) -> Q:
     """Pending rows whose message was never sent or may be lost."""
     late = now - RESEND_AFTER - timedelta(seconds=settings.EARSHOT_RECOMPUTE_DELAY)
     return Q(status=Recompute.PENDING) & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=late))
+
+
+def poisoned() -> Q:
+    """Rows failed for good: their workers died under them, or they ran out of time.
+    Only "Recompute now" (``resend``) sends them again."""
+    return Q(status=Recompute.FAILED, error__in=[WORKER_LOST, TIMED_OUT])
 
 
 def dead(now) -> Q:
@@ -199,6 +223,8 @@ def recompute_request(
         Recompute.objects.get_or_create(kind=kind, target_id=target_id)
         rows.update(dirty=True, requests=F("requests") + 1, requested_at=now)
     idle = Q(status__in=[Recompute.IDLE, Recompute.DONE, Recompute.FAILED])
+    if not resend:
+        idle &= ~poisoned()
     lost = Q(status=Recompute.PENDING) if resend else resendable(now)
     enqueued = rows.filter(idle | lost).update(
         status=Recompute.PENDING,
@@ -206,6 +232,12 @@ def recompute_request(
         progress=0.0,
         message="waiting for a worker",
         error="",
+        # a request anew counts its claims afresh; a resent pending row keeps them
+        attempts=Case(
+            When(idle, then=Value(0)),
+            default=F("attempts"),
+            output_field=PositiveSmallIntegerField(),
+        ),
     )
     if enqueued:
         recompute_id, claimed_at = rows.values_list("pk", "claimed_at").get()
@@ -239,13 +271,23 @@ class ProgressReport:
 
 def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -> bool:
     """pending (or running on a dead worker, or running for this very task redelivered)
-    → running; ``False`` if another live task has it."""
+    → running, one more claim counted; ``False`` if another live task has it.
+
+    A row claimed :data:`~work.runs.MAX_RUNS` times already (its workers died under it)
+    is failed for good (:data:`WORKER_LOST`) instead, and ``False`` returned.
+    """
     now = timezone.now()
     claimable = Q(status=Recompute.PENDING) | dead(now)
     if task_id:
         claimable |= Q(status=Recompute.RUNNING, task_id=task_id)
+    rows = Recompute.objects.filter(claimable, pk=recompute_id)
+    if rows.filter(attempts__gte=MAX_RUNS).update(
+        status=Recompute.FAILED, error=WORKER_LOST, message="failed", finished_at=now
+    ):
+        logger.warning("recompute %s failed for good: its workers died under it", recompute_id)
+        return False
     return bool(
-        Recompute.objects.filter(claimable, pk=recompute_id).update(
+        rows.update(
             status=Recompute.RUNNING,
             dirty=False,
             claimed_at=now,
@@ -256,6 +298,7 @@ def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -
             message="starting",
             error="",
             runs=F("runs") + 1,
+            attempts=F("attempts") + 1,
         )
     )
 
@@ -272,8 +315,24 @@ def recompute_heartbeat(*, recompute_id: int) -> bool:
 def recompute_release(*, recompute_id: int, message: str = "retrying") -> None:
     """Give a claimed row back (before a retry), keeping the request it served."""
     Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
-        status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now(), message=message[:300]
-    )
+        status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now(), message=message[:300],
+        attempts=F("attempts") - 1,  # its worker is alive: the claim does not count
+    )  # fmt: skip
+
+
+def recompute_hand_to_heavy(*, recompute_id: int) -> None:
+    """running → pending on the heavy queue, before computing anything (the computation
+    found its cost over the interactive budget); its claim does not count."""
+    if Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
+        status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now(), queue=HEAVY,
+        attempts=F("attempts") - 1, message="waiting for a worker of big computations",
+    ):  # fmt: skip
+        _enqueue(recompute_id, countdown=0)
+
+
+def recompute_time_out(*, recompute_id: int) -> None:
+    """A computation stopped by its soft time limit: failed for good, "Try again"."""
+    recompute_fail(recompute_id=recompute_id, error=TIMED_OUT)
 
 
 def recompute_fail(*, recompute_id: int, error: str) -> None:
@@ -291,7 +350,7 @@ def recompute_finish(*, recompute_id: int, compute_again: bool = True) -> bool:
     """
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
     if rows.filter(dirty=False).update(
-        status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now()
+        status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now(), attempts=0
     ):
         return True
     if not compute_again:
@@ -313,5 +372,7 @@ def recompute_hand_over(*, recompute_id: int) -> None:
     now = timezone.now()
     rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
     started = rows.values_list("kind", "claimed_at").first()
-    if rows.update(status=Recompute.PENDING, dirty=True, enqueued_at=now, message="waiting"):
+    if rows.update(
+        status=Recompute.PENDING, dirty=True, enqueued_at=now, message="waiting", attempts=0
+    ):
         _enqueue(recompute_id, countdown=_countdown(*started, now=now))

@@ -9,6 +9,7 @@ from evaluation import selectors
 from evaluation.models import ResultsConfig
 from evaluation.services.estimates import collection_estimates_store
 from evaluation.services.leaderboards import collection_results_store, default_measures
+from evaluation.services.limits import leaderboards_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
 from judging.models import Collection
 
@@ -46,6 +47,13 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
         config = ResultsConfig.for_collection(collection)
         labels = config.measures or default_measures(qrels)
     else:
+        config = ResultsConfig.for_collection(collection)
+        cost = leaderboards_admit(  # over a limit: refused before any work, the page says why
+            n_systems=len(runs.systems), n_queries=len({record.query for record in qrels}),
+            n_measures=len(config.measures or default_measures(qrels)), test=config.test,
+            resamples=config.resamples,
+        )  # fmt: skip
+        report(0.02, f"computing {cost.statement}", force=True)
         mappings = selectors.collection_campaign_mappings(collection=collection)
         labels = collection_results_store(
             collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,

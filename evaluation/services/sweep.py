@@ -8,7 +8,9 @@ the schedule itself with ``-B``), and at the start of ``manage.py recompute``:
    handed over now: the recompute each would have asked for is requested;
 2. rows ``running`` on a worker that is gone — one that stopped beating
    (:data:`~evaluation.services.recompute.DEAD_AFTER`), or, when a worker starts, one
-   claimed by an earlier life of that same worker — go back to ``pending``;
+   claimed by an earlier life of that same worker — go back to ``pending``, unless that
+   was their second run (:data:`work.runs.MAX_RUNS`): then they are failed for good
+   (:data:`~evaluation.services.recompute.WORKER_LOST`);
 3. every ``pending`` row whose message was never sent or may be lost is sent again;
 4. judging's background jobs (uploads, the example generator) the same way: a job
    whose worker went silent is taken over or failed with its files kept, a queued job
@@ -31,9 +33,10 @@ from django.utils import timezone
 from evaluation.models import Recompute
 from evaluation.services import recompute
 from evaluation.services.handoffs import RECEIVERS
-from evaluation.services.recompute import dead, resendable
+from evaluation.services.recompute import WORKER_LOST, dead, resendable
 from judging.models import PendingHandoff
 from judging.services.jobs import jobs_sweep
+from work.runs import MAX_RUNS
 
 logger = logging.getLogger(__name__)
 
@@ -72,6 +75,10 @@ def dead_recomputes_revive(*, worker: str = "", started_at: datetime | None = No
     gone = dead(now)
     if worker and started_at is not None:
         gone |= Q(status=Recompute.RUNNING, claimed_by=worker, claimed_at__lt=started_at)
+    # A second worker died under it: failed for good, "Recompute now" tries again.
+    Recompute.objects.filter(gone, attempts__gte=MAX_RUNS).update(
+        status=Recompute.FAILED, error=WORKER_LOST, message="failed", finished_at=now
+    )
     return Recompute.objects.filter(gone).update(
         status=Recompute.PENDING, dirty=True, enqueued_at=None,
         message="its worker stopped: waiting to compute again",

@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
+from work.queues import INTERACTIVE
+
 
 class Job(models.Model):
     """A piece of background work: its kind, who started it, its state and its progress.
@@ -45,8 +47,11 @@ class Job(models.Model):
     error_file = models.CharField(max_length=300, blank=True)
     error_line = models.PositiveIntegerField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
+    queue = models.CharField(
+        max_length=20, default=INTERACTIVE, help_text="The Celery queue it waits in (work.queues)."
+    )
     runs = models.PositiveSmallIntegerField(
-        default=0, help_text="Times a worker claimed the job (judging.services.jobs.MAX_RUNS)."
+        default=0, help_text="Times a worker claimed the job (work.runs.MAX_RUNS)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -100,6 +105,7 @@ class Job(models.Model):
             "error_file": self.error_file,
             "error_line": self.error_line,
             "cancel_requested": self.cancel_requested,
+            "queue": self.queue,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "started_at": self.started_at.isoformat() if self.started_at else None,
             "finished_at": self.finished_at.isoformat() if self.finished_at else None,

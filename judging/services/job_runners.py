@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 
@@ -28,6 +29,7 @@ from judging.services.jobs import (
 )
 from judging.services.listening_copies import listening_copies_run
 from judging.services.upload_runners import UPLOAD_RUNNERS
+from work.runs import TIMED_OUT
 
 logger = logging.getLogger(__name__)
 
@@ -69,6 +71,9 @@ def job_run(*, job_id: int) -> bool:
     except TRANSIENT_ERRORS:
         job_release(job_id=job_id)
         raise
+    except SoftTimeLimitExceeded:  # the task's time limit: failed cleanly, "Try again"
+        logger.warning("job %s (%s) ran out of time", job_id, job.kind)
+        job_fail(job_id=job_id, error=TIMED_OUT)
     except Exception:
         logger.exception("job %s (%s) failed", job_id, job.kind)
         job_fail(

@@ -35,14 +35,16 @@ from django.utils import timezone
 
 from judging import handoff
 from judging.models import Collection, Job
+from work.queues import INTERACTIVE, queue_position
+from work.runs import MAX_RUNS, TIMED_OUT
 
 STALE_AFTER = timedelta(minutes=15)
 """A running job that reported nothing for this long is taken to have lost its worker."""
 
-MAX_RUNS = 2
-"""Times a worker may claim a job (``Job.runs``): its run, and one more after a worker
-died under it. A job that outlives two workers is failed (:data:`WORKER_LOST`) rather
-than run forever: it may be the job (a file too large for memory) that kills them."""
+# MAX_RUNS (work.runs): times a worker may claim a job (``Job.runs``): its run, and one
+# more after a worker died under it. A job that outlives two workers is failed
+# (:data:`WORKER_LOST`) rather than run forever: it may be the job (a file too large for
+# memory) that kills them.
 
 WORKER_LOST = (
     "The background worker running this job stopped twice before it finished, so nothing "
@@ -84,11 +86,13 @@ def job_start(
     collection: Collection | None = None,
     key: str = "",
     params: dict | None = None,
+    queue: str = INTERACTIVE,
 ) -> Job:
     """Create a queued job and send it to a Celery worker when the transaction commits.
 
     While a job of ``kind`` on ``key`` is queued or running, the same job is returned
-    instead of a new one (a repeated submit starts nothing twice).
+    instead of a new one (a repeated submit starts nothing twice). ``queue`` is the
+    Celery queue it waits in (:mod:`work.queues`: long work goes to ``heavy``).
     """
     if key:
         active = Job.objects.filter(kind=kind, key=key, state__in=Job.ACTIVE).first()
@@ -98,12 +102,19 @@ def job_start(
         with transaction.atomic():
             job = Job.objects.create(
                 kind=kind, owner=owner, collection=collection, key=key, params=params or {},
-                message="waiting for a worker",
+                message="waiting for a worker", queue=queue,
             )  # fmt: skip
-            handoff.job_queued(job_id=job.pk, on_error=lambda error: _not_sent(job.pk))
+            handoff.job_queued(
+                job_id=job.pk, queue=_named(queue), on_error=lambda error: _not_sent(job.pk)
+            )
     except IntegrityError:  # another request started the same job a moment ago
         return Job.objects.get(kind=kind, key=key, state__in=Job.ACTIVE)
     return job
+
+
+def _named(queue: str) -> str:
+    """The queue a job's message names: none for the default (interactive) queue."""
+    return "" if queue == INTERACTIVE else queue
 
 
 def _not_sent(job_id: int) -> None:
@@ -112,7 +123,7 @@ def _not_sent(job_id: int) -> None:
     )
 
 
-RETRYABLE = (NOT_SENT, WORKER_LOST)
+RETRYABLE = (NOT_SENT, WORKER_LOST, TIMED_OUT)
 """The failures "Try again" sends again: nothing of the job was written, its files are kept."""
 
 
@@ -132,7 +143,9 @@ def job_retry(*, job: Job) -> Job:
                 runs=0,
             )  # fmt: skip
             if sent_again:
-                handoff.job_queued(job_id=job.pk, on_error=lambda error: _not_sent(job.pk))
+                handoff.job_queued(
+                    job_id=job.pk, queue=_named(job.queue), on_error=lambda error: _not_sent(job.pk)
+                )
     except IntegrityError:  # the same work was started again meanwhile and is under way
         pass
     job.refresh_from_db()
@@ -211,6 +224,24 @@ def job_cancel(*, job: Job) -> Job:
     return job
 
 
+def job_queue_place(*, job: Job) -> dict:
+    """Where a job waits: its queue, how many messages wait before its own in the broker
+    (``ahead``; ``None`` when it is not waiting there or the broker cannot be read), and
+    a sentence for its page (``place``; empty once it runs)."""
+    ahead = None
+    if job.state == Job.QUEUED:
+        ahead = queue_position(job.queue, task=handoff.JOB_TASK, kwargs={"job_id": job.pk})
+    if job.state != Job.QUEUED:
+        place = ""
+    elif ahead is None:
+        place = f"Waiting in the {job.queue} queue."
+    elif ahead == 0:
+        place = f"Next in the {job.queue} queue."
+    else:
+        place = f"Waiting in the {job.queue} queue: {ahead:,} before it."
+    return {"queue": job.queue, "ahead": ahead, "place": place}
+
+
 @dataclass(frozen=True)
 class JobSweep:
     sent_again: int
@@ -239,13 +270,15 @@ def jobs_sweep() -> JobSweep:
     )
     resend = Q(state=Job.QUEUED) | Q(state=Job.RUNNING, runs__lt=MAX_RUNS)
     sent = 0
-    for pk in Job.objects.filter(silent, resend).values_list("pk", flat=True):
+    for pk, queue in Job.objects.filter(silent, resend).values_list("pk", "queue"):
         with transaction.atomic():
             if Job.objects.filter(silent, resend, pk=pk).update(
                 state=Job.QUEUED, message="sent again: waiting for a worker",
                 updated_at=timezone.now(),
             ):  # fmt: skip
-                handoff.job_queued(job_id=pk, on_error=lambda error, pk=pk: _not_sent(pk))
+                handoff.job_queued(
+                    job_id=pk, queue=_named(queue), on_error=lambda error, pk=pk: _not_sent(pk)
+                )
                 sent += 1
     return JobSweep(sent_again=sent, failed=failed)
 

@@ -42,6 +42,7 @@ from judging.importers import answers, judgments, runs
 from judging.importers.audio_uploads import AUDIO_SUFFIXES, METADATA_SUFFIXES
 from judging.models import Collection, Job, Upload
 from judging.services.jobs import job_start
+from work.queues import HEAVY, INTERACTIVE
 
 TEXT_SUFFIXES = (".tsv", ".txt", ".csv", ".qrels", ".run", ".res", "")
 """Extensions accepted for the text formats (runs and qrels often have none)."""
@@ -261,6 +262,14 @@ def upload_create(
     )  # fmt: skip
 
 
+def upload_queue(*, upload: Upload) -> str:
+    """The queue an upload's import waits in (:mod:`work.queues`): ``heavy`` for files
+    bigger together than ``EARSHOT_INTERACTIVE_UPLOAD_MAX_KB``, so a small upload never
+    waits behind a big one."""
+    size = sum(entry.get("size") or 0 for entry in upload.files)
+    return HEAVY if size > settings.EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES else INTERACTIVE
+
+
 def upload_start(*, upload: Upload, options: dict | None = None) -> Job:
     """Start (once) the background job that imports ``upload``.
 
@@ -282,6 +291,7 @@ def upload_start(*, upload: Upload, options: dict | None = None) -> Job:
             collection=upload.collection,
             key=f"upload:{upload.collection_id}:{upload.digest}",
             params={"upload": upload.pk},
+            queue=upload_queue(upload=upload),
         )
         if job.params.get("upload") != upload.pk:
             upload_discard(upload=upload)  # a double submit: this copy of the files goes

@@ -11,6 +11,7 @@ if (box) {
   const message = box.querySelector(".message");
   const error = box.querySelector(".error");
   const done = box.querySelector(".done");
+  const place = box.querySelector(".place"); // where it waits in its queue
   const labels = { queued: "Queued", running: "Running", done: "Done", failed: "Failed", cancelled: "Cancelled" };
   let delay = 1000;
 
@@ -24,6 +25,8 @@ if (box) {
     }
     figures.textContent = job.total ? `${job.done} of ${job.total}` : "";
     message.textContent = job.message;
+    place.textContent = job.place;
+    place.hidden = !job.place;
     if (job.error) {
       const where = job.error_file ? `${job.error_file}${job.error_line ? `, line ${job.error_line}` : ""}: ` : "";
       error.textContent = where + job.error;

@@ -1,0 +1,119 @@
+"""Jobs wait in the queue their size calls for, and end when their time limit stops them
+(issue 21: one organiser's long work cannot hold another's short work; poison work ends).
+
+The task's body runs the jobs here (:func:`tests.uploads.run_jobs`). A small file is
+one run line; a big one is a file just over ``EARSHOT_INTERACTIVE_UPLOAD_MAX_KB`` (set
+to 1 KiB here, so the big file stays small for the test).
+"""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+from celery import Celery
+from celery.exceptions import SoftTimeLimitExceeded
+
+from config.env import redis_cache_location
+from judging import handoff
+from judging.models import Job
+from judging.services.jobs import job_retry, job_retryable
+from tests.uploads import form_data, post, run_jobs
+from work.queues import HEAVY, INTERACTIVE
+from work.runs import TIMED_OUT
+
+pytestmark = pytest.mark.django_db
+
+LINE = b"c1 Q0 c2 1 0.9 S1\n"
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """What judging sends, as (task, kwargs, queue named in the message or None)."""
+    messages = []
+
+    def send_task(name, *, kwargs, queue=None):
+        messages.append((name, kwargs, queue))
+
+    monkeypatch.setattr(handoff, "send_task", send_task)
+    return messages
+
+
+def test_a_small_upload_waits_in_the_interactive_queue_and_a_big_one_in_the_heavy_one(
+    organiser, personas, sent, settings, django_capture_on_commit_callbacks
+):
+    settings.EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES = 1024
+    big = LINE * (1024 // len(LINE) + 1)  # just over 1 KiB
+    with django_capture_on_commit_callbacks(execute=True):
+        post(organiser, personas.collection, "runs", form_data(runs=[("small.run", LINE)]))
+        post(organiser, personas.collection, "runs", form_data(runs=[("big.run", big)]))
+    small_job, big_job = Job.objects.order_by("pk")
+    assert (small_job.queue, big_job.queue) == (INTERACTIVE, HEAVY)
+    jobs = [(kwargs["job_id"], queue) for name, kwargs, queue in sent if name == handoff.JOB_TASK]
+    assert jobs == [(small_job.pk, None), (big_job.pk, HEAVY)]  # None: the default queue
+
+
+def test_a_job_stopped_by_its_time_limit_fails_cleanly_and_try_again_sends_it_again(
+    organiser, personas, sent, monkeypatch, django_capture_on_commit_callbacks
+):
+    def out_of_time(*, job, report):
+        raise SoftTimeLimitExceeded
+
+    monkeypatch.setattr("judging.services.job_runners.JOB_RUNNERS", {"upload_runs": out_of_time})
+    with django_capture_on_commit_callbacks(execute=True):
+        post(organiser, personas.collection, "runs", form_data(runs=[("a.run", LINE)]))
+    (job,) = run_jobs()
+    assert (job.state, job.error) == (Job.FAILED, TIMED_OUT) and job_retryable(job)
+    sent.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        job = job_retry(job=job)
+    assert job.state == Job.QUEUED and [k["job_id"] for _, k, _ in sent] == [job.pk]
+
+
+@pytest.fixture
+def broker(embedded_redis, settings):
+    """The session's Redis as broker and cache (as in production, one Redis for both)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": redis_cache_location(embedded_redis.url),
+        }
+    }
+    app = Celery("queues", set_as_current=False)  # leaves the project's app the current one
+    app.config_from_object("django.conf:settings", namespace="CELERY")
+    app.conf.broker_url = embedded_redis.url
+    return app
+
+
+def test_the_job_page_says_how_much_work_waits_before_it_in_its_queue(broker, client, personas):
+    queue = f"test-{uuid.uuid4().hex[:12]}"  # of this test alone, no worker reads it (≤ 20)
+    jobs = [
+        Job.objects.create(
+            kind="upload_runs",
+            owner=personas.organiser,
+            queue=queue,
+            collection=personas.collection,
+        )
+        for _ in range(3)
+    ]
+    with broker.connection_for_write() as connection:
+        for job in jobs:  # sent in this order: the first is taken first
+            broker.send_task(handoff.JOB_TASK, kwargs={"job_id": job.pk}, queue=queue,
+                             connection=connection)  # fmt: skip
+    try:
+        client.force_login(personas.organiser)
+        status = client.get(f"/jobs/{jobs[1].pk}/status.json").json()
+        assert (status["queue"], status["ahead"]) == (queue, 1)
+        assert status["place"] == f"Waiting in the {queue} queue: 1 before it."
+        assert client.get(f"/jobs/{jobs[0].pk}/status.json").json()["place"] == (
+            f"Next in the {queue} queue."
+        )
+        assert (
+            f"Waiting in the {queue} queue: 2 before it."
+            in client.get(f"/jobs/{jobs[2].pk}/").content.decode()
+        )
+        Job.objects.filter(pk=jobs[2].pk).update(state=Job.RUNNING)  # taken: no place to say
+        assert client.get(f"/jobs/{jobs[2].pk}/status.json").json()["place"] == ""
+    finally:
+        with broker.connection_for_write() as connection:
+            connection.default_channel.client.delete(queue)
