@@ -165,6 +165,8 @@ EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)
 EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
+    # deleted things past EARSHOT_TRASH_DAYS are forgotten (judging.services.trash)
+    "trash-sweep": {"task": "judging.trash_sweep", "schedule": 3600.0},
 }
 # Background work (work/): two queues, so that one organiser's long work never holds
 # another's short work. Short work (hand-offs, small uploads, recomputes within the

@@ -7,6 +7,7 @@ from celery import shared_task
 from judging.handoff import JOB_TASK
 from judging.services.job_runners import TRANSIENT_ERRORS, job_run
 from judging.services.jobs import job_fail
+from judging.services.trash import trash_sweep as trash_sweep_run
 from work.queues import delivered_on, running_on
 
 MAX_RETRIES = 5
@@ -27,3 +28,9 @@ def run_job(self, job_id: int) -> bool:
             job_fail(job_id=job_id, error=f"The database kept failing: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+
+
+@shared_task(name="judging.trash_sweep")
+def trash_sweep() -> int:
+    """Forget deleted things older than ``EARSHOT_TRASH_DAYS`` (:mod:`judging.services.trash`)."""
+    return trash_sweep_run()

@@ -20,6 +20,7 @@ from django.db import transaction
 from judging.loudness import AudioUnreadable, listening_copy_write
 from judging.models import Clip, Collection, Job
 from judging.services.jobs import JobFailed, JobReport, job_start
+from work.queues import HEAVY
 
 JOB_KIND = "listening_copies"
 
@@ -85,7 +86,7 @@ def listening_settings_update(
         collection.save(update_fields=list(values))
         return job_start(
             kind=JOB_KIND, owner=owner, collection=collection,
-            key=f"listening:{collection.pk}", params={},
+            key=f"listening:{collection.pk}", params={}, queue=HEAVY,  # ~1 s a clip
         )  # fmt: skip
 
 
