@@ -134,8 +134,11 @@ def test_the_page_starts_the_generator_as_a_job_whose_result_says_what_each_cell
             "per_bin": 3, "seed": 1}  # fmt: skip
     preview = client.post(url, {**data, "action": "preview"})
     assert preview.status_code == 200 and not Job.objects.exists()
+    asked = client.post(url, {**data, "action": "run"}).content.decode()
+    # 1 measure × 4 bins × 3 per bin: at most 12 examples; nothing started before "yes"
+    assert "Add up to 12 examples to “Study”?" in asked and not Job.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
-        started = client.post(url, {**data, "action": "run"})
+        started = client.post(url, {**data, "action": "run", "confirm": "yes"})
     job = Job.objects.get()
     assert started["Location"] == f"/jobs/{job.pk}/"
     assert handed_over[-1] == ("judging.job_run", {"job_id": job.pk})

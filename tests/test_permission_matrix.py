@@ -219,7 +219,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:preference_generator", "GET", f"{pp}/generator/", "write", 200),
         Url("judging:preference_generator", "POST", f"{pp}/generator/", "write", 302,
             {"families": ["CG"], "scales": ["fine"], "gain": "lin", "bins": list(range(10)),
-             "per_bin": 2, "seed": 0, "action": "run"}),
+             "per_bin": 2, "seed": 0, "action": "run", "confirm": "yes"}),
         Url("judging:preference_examples_from_systems", "POST", f"{pp}/examples/from-systems/", "write", 302, {"system_a": sa.pk, "system_b": sb.pk}),
         Url("judging:preference_examples_from_csv", "POST", f"{pp}/examples/from-csv/", "write", 302),
         Url("judging:preference_example_trap", "GET", f"{pp}/examples/{example.pk}/trap/", "write", 200),

@@ -18,16 +18,25 @@ from judging.services.generator import KIND, generator_start
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def generator(request, pk: int):
-    """POST with ``action=preview`` shows the coverage of the choice; ``action=run`` starts
-    the generator and shows its job."""
+    """POST with ``action=preview`` shows the coverage of the choice; ``action=run`` asks
+    first (how many examples it adds at most), and with ``confirm=yes`` starts the generator
+    and shows its job."""
     campaign = selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
     k = campaign.list_length
     form = GeneratorForm(request.POST or None, k=k)
     measures, bins, per_bin = [f"CG(scale=fine)@{k}"], list(range(N_BINS)), 20
+    confirm = None  # "Run" asks first: how many examples at most it adds, and how to undo
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         measures, bins, per_bin = data["measures"], data["bins"], data["per_bin"]
-        if request.POST.get("action") == "run":
+        if request.POST.get("action") == "run" and request.POST.get("confirm") != "yes":
+            at_most = len(measures) * len(bins) * per_bin
+            confirm = {
+                "at_most": min(at_most, data["max_examples"] or at_most),
+                "fields": [(k, v) for k, values in request.POST.lists() for v in values
+                           if k not in ("csrfmiddlewaretoken", "action")],
+            }  # fmt: skip
+        elif request.POST.get("action") == "run":
             try:
                 job = generator_start(
                     campaign=campaign, owner=request.user, measures=measures, bins=bins,
@@ -40,6 +49,7 @@ def generator(request, pk: int):
     context = {
         "campaign": campaign,
         "form": form,
+        "confirm": confirm,
         "coverage": generator_coverage(
             campaign=campaign, measures=measures, bins=bins, per_bin=per_bin
         )

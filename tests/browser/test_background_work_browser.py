@@ -32,6 +32,8 @@ def test_an_organiser_runs_the_generator_and_watches_it_to_the_result(
     expect(page.get_by_role("heading", name="Coverage now")).to_be_visible()
     page.get_by_label("Examples per bin").fill("4")
     page.get_by_role("button", name="Run the generator").click()
+    expect(page.get_by_role("heading", name=re.compile(r"Add up to \d+ examples"))).to_be_visible()
+    page.get_by_role("button", name="Yes, add them").click()
 
     expect(page).to_have_url(re.compile(r"/jobs/\d+/$"))
     expect(page.get_by_role("heading", name="Example generator")).to_be_visible()
