@@ -4,7 +4,9 @@ Every script is a file under ``static/`` (no inline script, no ``eval``); data f
 page's script is a ``json_script`` block, which the browser does not run. Audio, images,
 styles and fetches come from this server alone; no page may be framed. The policy is
 ``EARSHOT_CSP`` (:data:`DEFAULT_POLICY` unless set; an empty value sends none). A
-response that sets its own policy keeps it.
+response that sets only ``frame-ancestors`` (the crowd's task pages, framed by Mechanical
+Turk) gets the rest of the policy with its own framing rule; one that sets a whole policy
+keeps it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,14 @@ class ContentSecurityPolicy:
 
     def __call__(self, request):
         response = self.get_response(request)
-        if self.policy and "Content-Security-Policy" not in response:
+        own = response.get("Content-Security-Policy")
+        if not self.policy:
+            return response
+        if own is None:
             response["Content-Security-Policy"] = self.policy
+        elif own.strip().startswith("frame-ancestors") and ";" not in own:
+            # a page that may be framed (the crowd's task pages, inside Mechanical Turk)
+            # says only by whom: the rest of the policy stays
+            kept = [d for d in self.policy.split("; ") if not d.startswith("frame-ancestors")]
+            response["Content-Security-Policy"] = "; ".join([*kept, own.strip()])
         return response

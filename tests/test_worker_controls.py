@@ -268,3 +268,18 @@ def test_the_answers_page_is_paginated_and_filters_by_worker_and_speed(
     assert "Answers of w1" in page and ">w2<" not in page
     fast = client.get(f"/campaigns/{campaign.pk}/answers/?fast=1").content.decode()
     assert "fast only" in fast and "<strong>fast</strong>" in fast
+
+
+def test_a_reinstated_worker_is_told_once_on_their_next_visit_that_they_may_go_on(
+    client, personas, crowd_collection
+):
+    """Issue 25: after "Reinstate" nothing told the worker she could come back."""
+    campaign = make_campaign(crowd_collection, traps=0)
+    worker = Browser(campaign)
+    worker.start("worker=careful")
+    stopped = Worker.objects.get(platform_id="careful")
+    Worker.objects.filter(pk=stopped.pk).update(status=Worker.STOPPED, stop_reason=Worker.LOW_TRUST)
+    worker_reinstate(worker=stopped)
+    told = "you may go on with the study"
+    assert told in worker.task().content.decode()
+    assert told not in worker.task().content.decode()  # once

@@ -359,6 +359,9 @@ class Worker(models.Model):
         help_text="Reinstated (or imported) by the organiser: their answers count whatever "
         "the automatic rules say.",
     )
+    reinstated_unseen = models.BooleanField(
+        default=False, help_text="Reinstated, and not yet told so on their next visit."
+    )
     served_count = models.PositiveIntegerField(default=0)
     answer_count = models.PositiveIntegerField(default=0)
     listening_refusals = models.PositiveIntegerField(

@@ -220,6 +220,8 @@ def task(request, campaign, worker):
     served = task_serve(worker=worker, campaign_open=campaign.is_open)
     if served is None:
         return redirect("judging:task_end", campaign.token)
+    told = Worker.objects.filter(pk=worker.pk, reinstated_unseen=True)
+    reinstated = worker.reinstated_unseen and told.update(reinstated_unseen=False) > 0  # once
     if form is not None and form.data.get("key") != served.key:
         form, refusal = None, ""  # it answered another task: this one is shown as new
     shown = selectors.task_for_worker(task=served)
@@ -242,6 +244,7 @@ def task(request, campaign, worker):
         "alive_url": reverse("judging:task_alive", args=(campaign.token, served.key)),
         "alive_seconds": TASK_HEARTBEAT_SECONDS,
         "refusal": refusal,
+        "reinstated": reinstated,
         "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
     }
     return render(request, "judging/task.html", context, status=400 if refusal else 200)

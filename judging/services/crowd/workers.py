@@ -229,6 +229,7 @@ def worker_reinstate(*, worker: Worker) -> Worker:
             stop_note="",
             stopped_at=None,
             trusted_by_organiser=True,
+            reinstated_unseen=True,  # told on their next visit that they may go on
         )
         worker = worker_trust_update(worker=worker)
         handoff.preference_answers_changed(campaign_id=worker.campaign_id)
