@@ -75,6 +75,8 @@ urlpatterns += [
     path("t/<str:token>/alive/<str:key>/", crowd_tasks.task_alive_view, name="task_alive"),
     path("t/<str:token>/end/", crowd_tasks.task_end, name="task_end"),
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
+    path("t/", crowd_tasks.task_link_unknown),  # the styled page of a cut link, DEBUG or not
+    path("t/<path:rest>", crowd_tasks.task_link_unknown),
 ]
 
 # Crowd preference judging: organiser pages (judging.views.crowd_campaigns).

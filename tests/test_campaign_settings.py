@@ -128,6 +128,7 @@ def test_the_settings_page_shows_each_message_beside_its_field(client, personas,
     url = f"/campaigns/{campaign.pk}/settings/"
     form = client.get(url).content.decode()
     data = {f: getattr(campaign, f) for f in PREFERENCE_SETTINGS}
+    data = {f: "" if value is None else value for f, value in data.items()}  # an empty field
     page = html.unescape(client.post(url, {**data, "trap_rate": "2"}).content.decode())
     assert "The trap rate is a probability between 0 and 1" in page
     saved = client.post(url, {**data, "trust_threshold": "0.9"}, follow=True).content.decode()

@@ -92,7 +92,8 @@ class CampaignForm(forms.ModelForm):
         fields = [
             "name", "instructions", "consent_text", "list_length", "answers_per_example",
             "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
-            "min_trap_answers", "completion_code", "screen_out_code", "is_open",
+            "min_trap_answers", "completion_code", "screen_out_code", "no_consent_code",
+            "minutes_estimate", "pay_text", "is_open",
             "listening_check", "min_clips_per_list", "min_seconds_on_task",
             "fast_answer_seconds", "stop_after_fast_answers", "min_work_answers",
             "trust_check_every", "per_worker_codes", "bonus_per_answer",

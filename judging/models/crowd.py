@@ -112,6 +112,17 @@ class PreferenceCampaign(models.Model):
     screen_out_code = models.CharField(
         max_length=64, default=_token, validators=[identifier_validator(64)]
     )
+    no_consent_code = models.CharField(
+        max_length=64, default=_token, validators=[identifier_validator(64)],
+        help_text="Shown to someone who does not consent (Prolific's convention).",
+    )  # fmt: skip
+    minutes_estimate = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="How long the study takes, as the consent page says."
+    )
+    pay_text = models.CharField(
+        max_length=100, blank=True, validators=[name_validator(100)],
+        help_text="What it pays, in the platform's words (e.g. “£1.50”).",
+    )  # fmt: skip
     is_open = models.BooleanField(
         default=True,
         help_text="Closed: no new arrivals and no new tasks; a task on screen can still be "

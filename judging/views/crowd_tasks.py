@@ -34,8 +34,8 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
@@ -87,8 +87,10 @@ def task_page(view):
         campaign = (
             worker.campaign
             if worker is not None
-            else get_object_or_404(PreferenceCampaign, token=token)
+            else PreferenceCampaign.objects.filter(token=token).first()
         )
+        if campaign is None:  # the styled page even under DEBUG (no technical 404 here)
+            return task_link_unknown(request)
         response = view(request, campaign, worker, *args, **kwargs)
         response["Content-Security-Policy"] = "frame-ancestors 'self' " + " ".join(
             mturk_submit_origins()
@@ -154,14 +156,18 @@ def task_arrive(request, campaign, browser_worker):
     if not request.GET and browser_worker is not None:
         return redirect("judging:task", campaign.token)
     if not form.is_valid():
-        return HttpResponseBadRequest(" ".join(form.non_field_errors()) or "Bad task link.")
+        context = {"campaign": campaign, "heading": "This study link is missing your id",
+                   "text": " ".join(form.non_field_errors()) or "The link has no participant id.",
+                   "back": True}  # fmt: skip
+        return render(request, "judging/task_refused.html", context, status=400)
     arrival = form.cleaned_data["arrival"]
     known = browser_worker is not None and (
         browser_worker.platform,
         browser_worker.platform_id,
     ) == (arrival.platform, arrival.platform_id)
     if not campaign.is_open and not known:
-        return render(request, "judging/task_closed.html", {"campaign": campaign}, status=410)
+        context = {"campaign": campaign, "platform": arrival.platform}
+        return render(request, "judging/task_closed.html", context, status=410)
     try:
         worker = worker_arrive(
             campaign=campaign,
@@ -184,6 +190,13 @@ def task_consent(request, campaign, worker):
     worker = _worker_or_403(worker)
     if worker.consented_at is not None:
         return redirect("judging:task", campaign.token)
+    if request.method == "POST" and request.POST.get("decline"):
+        # Prolific's convention: someone who does not consent gets a code of their own
+        code = campaign.no_consent_code
+        context = {"campaign": campaign, "code": code, "platform": worker.platform}
+        if worker.platform == Worker.PROLIFIC:
+            context["prolific_url"] = _prolific_url(code)
+        return render(request, "judging/task_declined.html", context)
     form = ConsentForm(request.POST or None, initial={"token": consent_token(worker)})
     if request.method == "POST" and form.is_valid():
         if not consent_token_valid(worker, form.cleaned_data["token"]):
@@ -345,6 +358,12 @@ def task_done(request, campaign, worker):
     elif worker.platform == Worker.MTURK and worker.turk_submit_to:
         context["mturk_action"] = worker.turk_submit_to + "/mturk/externalSubmit"
     return render(request, "judging/task_done.html", context)
+
+
+def task_link_unknown(request, rest: str = ""):
+    """A task link that leads nowhere: the styled study-link page, under ``DEBUG`` too."""
+    bare = request.path.rstrip("/") == "/t"
+    return render(request, "errors/404_task.html", {"bare": bare}, status=404)
 
 
 def _prolific_url(code: str) -> str:
