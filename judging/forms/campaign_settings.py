@@ -39,6 +39,20 @@ class _SettingsForm(forms.ModelForm):
 
 
 class PreferenceSettingsForm(_SettingsForm):
+    KEPT_WHEN_EMPTY = ("no_consent_code",)
+    """Left empty (a form from before the field, an API client), these keep their value."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.KEPT_WHEN_EMPTY:
+            self.fields[name].required = False
+
+    def clean(self):
+        for name in self.KEPT_WHEN_EMPTY:
+            if not self.cleaned_data.get(name):
+                self.cleaned_data[name] = getattr(self.instance, name)
+        return super().clean()
+
     def settings_errors(self, values):
         return preference_settings_errors({**values, "list_length": self.instance.list_length})
 

@@ -104,8 +104,9 @@ class CampaignForm(forms.ModelForm):
     OPTIONAL_NUMBERS = (
         "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",
         "stop_after_fast_answers", "min_work_answers", "trust_check_every", "bonus_per_answer",
+        "no_consent_code",
     )  # fmt: skip
-    """Left empty, these take the model's default."""
+    """Left empty, these take the model's default (a code: a new random one)."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -115,7 +116,7 @@ class CampaignForm(forms.ModelForm):
     def clean(self):
         data = super().clean()
         for name in self.OPTIONAL_NUMBERS:
-            if data.get(name) is None:
+            if data.get(name) in (None, ""):
                 data[name] = PreferenceCampaign._meta.get_field(name).get_default()
         return data
 

@@ -25,6 +25,7 @@ from judging.forms.crowd import (
 from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
 from judging.selectors.access import Need
+from judging.selectors.traps import trap_evidence
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
@@ -248,12 +249,19 @@ def example_trap(request, pk: int, example_pk: int):
         else {}
     )  # fmt: skip
     form = TrapQuestionForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and form.is_valid() and not request.POST.get("preview"):
         trap_question_mark(example=example, **form.cleaned_data)
         messages.success(request, f"Example {example.pk} is a trap question.")
         return redirect("judging:preference_campaign_examples", campaign.pk)
-    items = example.items.select_related("clip").order_by("side", "rank")
-    context = {"campaign": campaign, "example": example, "form": form, "items": items, "trap": trap}
+    evidence = trap_evidence(example=example, list_length=campaign.list_length)
+    accepted = (
+        form.data.getlist("accepted_answers") if form.is_bound else initial.get("accepted_answers")
+    ) or []
+    context = {
+        "campaign": campaign, "example": example, "form": form, "trap": trap,
+        "evidence": evidence, "missed": evidence.missed_by(accepted) if accepted else None,
+        "answered": sum(evidence.outcomes.values()),
+    }  # fmt: skip
     return render(request, "judging/preference_example_trap.html", context)
 
 
