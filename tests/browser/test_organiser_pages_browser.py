@@ -99,7 +99,8 @@ def test_an_invited_assessor_sets_a_password_and_finds_the_campaign_to_judge(pag
 
 
 def test_an_organiser_changes_a_campaigns_settings_and_closes_it(page, personas, crowd_collection):
-    campaign = make_campaign(crowd_collection, traps=2, quiz_length=1, trap_rate=0.1)
+    # quiz length 2 needs 8 quiz questions (a worker sees at most a quarter of the pool)
+    campaign = make_campaign(crowd_collection, traps=10, quiz_traps=8, quiz_length=1, trap_rate=0.1)
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/campaigns/{campaign.pk}/")
     page.get_by_role("link", name="Settings").click()

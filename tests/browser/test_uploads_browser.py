@@ -107,7 +107,9 @@ def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(
     page.get_by_role("button", name="Upload and import").click()
     expect(page.get_by_role("heading", name="Columns of f123456.csv")).to_be_visible()
     expect(page.get_by_label("Query:", exact=True)).to_have_value("q")
-    expect(page.get_by_label("List A (columns, best first)")).to_have_value("d1a d2a")
+    expect(
+        page.get_by_role("textbox", name="List A (columns, best first):", exact=True)
+    ).to_have_value("d1a d2a")
     expect(page.get_by_label("Answer “Both are good” means")).to_have_value("both_good")
     expect(page.get_by_label("_golden")).to_be_checked()
     shot(page, "upload-crowdflower-columns")
