@@ -157,6 +157,7 @@ urlpatterns += [
         "collections/<id:pk>/delete/<slug:kind>/<id:item_pk>/", trash.delete_confirm, name="delete"
     ),
     path("collections/<id:pk>/trash/", trash.trash, name="trash"),
+    path("collections/<id:pk>/queries/<id:query_pk>/", collections.query_page, name="query"),
     path("trash/", trash.deleted_collections, name="deleted_collections"),
     path("trash/<id:item_pk>/restore/", trash.restore, name="trash_restore"),
     path(

@@ -195,6 +195,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:delete", "GET", f"{cp}/delete/system/{sa.pk}/", "write", 200),
         Url("judging:delete", "POST", f"{cp}/delete/system/{sa.pk}/", "write", 302),
         Url("judging:trash", "GET", f"{cp}/trash/", "read", 200),
+        Url("judging:query", "GET", f"{cp}/queries/{c.queries.first().pk}/", "read", 200),
         Url("judging:deleted_collections", "GET", "/trash/", "organiser", 200),
         Url("judging:trash_restore", "POST", f"/trash/{trashed.pk}/restore/", "write", 302),
         Url("judging:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),

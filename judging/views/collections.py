@@ -21,6 +21,7 @@ from judging.forms.collections import CollectionForm, ShareForm
 from judging.models import Clip
 from judging.roles import is_assessor, is_organiser, organiser_required
 from judging.search import MAX_SEARCH_LENGTH
+from judging.selectors.query_lists import DEPTH, query_lists
 from judging.services.collections import collection_archive, collection_create, collection_update
 from judging.services.sharing import collection_share, collection_unshare
 from judging.views.assessors import assessor_home
@@ -173,3 +174,16 @@ def clip_audio(request, token: str):
     if not clip.audio or not clip_audible_by(request, clip):
         raise Http404("No such audio.")
     return ranged_file_response(clip.audio, request.headers.get("Range"))
+
+
+@require_GET
+@organiser_required
+def query_page(request, pk: int, query_pk: int):
+    """What each system returned for one query, playable, with its judgments."""
+    collection = selectors.collection_for_organiser(
+        user=request.user, collection_id=pk, need="read"
+    )
+    query = get_object_or_404(collection.queries.select_related("clip"), pk=query_pk)
+    depth = 100 if request.GET.get("depth") == "100" else DEPTH
+    context = {"collection": collection, "lists": query_lists(query=query, depth=depth)}
+    return render(request, "judging/query_lists.html", context)
