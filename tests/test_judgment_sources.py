@@ -288,7 +288,7 @@ def test_a_read_only_co_organiser_sees_the_sources_but_cannot_change_them(person
     client.login(username=personas.other_organiser.username, password=PASSWORD)
     page = client.get(f"/collections/{collection.pk}/").content.decode()
     assert "Pilot run" in page and "official: counts" in page
-    assert "Leave out (pilot)" not in page  # no button offered...
+    assert "Leave “Pilot run” out of results" not in page  # no button offered...
     url = f"/collections/{collection.pk}/judgment-sources/{source.pk}/status/"
     assert client.post(url, {"status": "pilot"}).status_code == 403  # ...and none accepted
     source.refresh_from_db()
