@@ -76,3 +76,28 @@ def test_no_page_type_has_a_serious_or_critical_violation(page, personas, crowd_
     found["task link 404"] = violations(page)
     bad = {path: v for path, v in found.items() if v}
     assert len(found) > 25 and not bad, bad
+
+
+def test_organiser_pages_do_not_scroll_sideways_on_a_phone(page, personas, crowd_collection):
+    """Issue 25: organiser pages scrolled sideways on a phone. At 390 px wide (a current
+    phone) the page is as wide as the screen; wide tables scroll inside themselves."""
+    from urllib.parse import quote
+
+    c = crowd_collection
+    campaign = make_campaign(c, traps=2, quiz_length=1)
+    store_results(c)
+    page.set_viewport_size({"width": 390, "height": 844})
+    log_in(page, personas.organiser.username, PASSWORD)
+    paths = [
+        f"/collections/{c.pk}/", f"/collections/{c.pk}/?show=systems", f"/collections/{c.pk}/results/",
+        f"/collections/{c.pk}/results/leaderboard/?measure={quote(MEASURE)}", "/people/",
+        f"/campaigns/{campaign.pk}/", f"/campaigns/{campaign.pk}/examples/",
+        f"/campaigns/{campaign.pk}/workers/", f"/campaigns/{campaign.pk}/settings/", "/collections/",
+    ]  # fmt: skip
+    wide = {}
+    for path in paths:
+        page.goto(path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 390:
+            wide[path] = width
+    assert not wide, wide
