@@ -215,7 +215,9 @@ def test_an_assessor_without_work_hears_nothing(client, with_audio):
     assert as_(client, make_assessor("idle")).get(clip.audio_url()).status_code == 404
 
 
-def test_an_assessor_who_has_not_started_is_told_how_to_start_not_0_of_0(client, personas, campaign):
+def test_an_assessor_who_has_not_started_is_told_how_to_start_not_0_of_0(
+    client, personas, campaign
+):
     """Issue 25: the home page said "0 of 0 assigned" before the first query."""
     page = as_(client, personas.assessor).get("/").content.decode()
     assert "0 of 0" not in page and "You have not started yet: ask for your first query" in page
