@@ -206,7 +206,8 @@ function colour(t) {
 // labels and a square matrix (null where there is nothing, e.g. the diagonal).
 function heatmap(spec) {
   const n = spec.labels.length;
-  const cell = Math.max(3, Math.min(24, 480 / Math.max(1, n)));
+  // Big enough to read: up to 48 px a cell, each with its value written in when it fits.
+  const cell = Math.max(3, Math.min(48, 640 / Math.max(1, n)));
   const every = Math.ceil(12 / cell); // label every k-th row and column when cells are small
   const margin = 12 + CHAR * Math.max(4, ...spec.labels.map((l) => l.length));
   const width = margin + n * cell + 90;
@@ -216,8 +217,13 @@ function heatmap(spec) {
   spec.matrix.forEach((row, i) => {
     row.forEach((value, j) => {
       if (!finite(value)) return;
-      const rect = node(g, "rect", { x: f.x0 + j * cell, y: f.y1 + i * cell, width: cell, height: cell, fill: colour((value - vmin) / (vmax - vmin)) });
+      const t = (value - vmin) / (vmax - vmin);
+      const rect = node(g, "rect", { x: f.x0 + j * cell, y: f.y1 + i * cell, width: cell, height: cell, fill: colour(t) });
       node(rect, "title", {}, `${spec.labels[i]} – ${spec.labels[j]}: ${label(value)}`);
+      if (cell >= 30) {
+        const text = value < 0.001 && value >= 0 ? "<.001" : label(value);
+        node(g, "text", { x: f.x0 + (j + 0.5) * cell, y: f.y1 + (i + 0.5) * cell + 4, "text-anchor": "middle", class: "cell-value", fill: t > 0.45 ? "#fff" : "#000" }, text); // dark cells (high t) get white text
+      }
     });
   });
   spec.labels.forEach((name, i) => {
