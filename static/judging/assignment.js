@@ -200,6 +200,9 @@ async function send(c, attempt = 0) {
       retry = true;
     } else {
       setStatus(`Not saved: ${data.error || response.statusText}`, "error");
+      // beside the candidate too: what the server still needs before this score counts
+      c.listenEl.textContent = `Not saved: ${data.error || response.statusText}`;
+      c.listenEl.hidden = false;
     }
   } catch {
     retry = true;
