@@ -74,6 +74,7 @@ urlpatterns += [
     path("t/<str:token>/feedback/<str:key>/", crowd_tasks.task_feedback, name="task_feedback"),
     path("t/<str:token>/alive/<str:key>/", crowd_tasks.task_alive_view, name="task_alive"),
     path("t/<str:token>/end/", crowd_tasks.task_end, name="task_end"),
+    path("t/<str:token>/heard/<str:key>/", crowd_tasks.task_heard_view, name="task_heard"),
     path("t/<str:token>/done/", crowd_tasks.task_done, name="task_done"),
     path("t/", crowd_tasks.task_link_unknown),  # the styled page of a cut link, DEBUG or not
     path("t/<path:rest>", crowd_tasks.task_link_unknown),

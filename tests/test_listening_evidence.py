@@ -126,3 +126,28 @@ def test_the_window_is_the_first_thirty_seconds_by_bytes():
     assert window_bytes(size=3_000_000, duration=90.0) == 1_000_000
     assert window_bytes(size=3_000_000, duration=20.0) == 3_000_000  # shorter than 30 s
     assert bytes_within([[0, 0], [500_000, 1_499_999]], 1_000_000) == 1 + 500_000
+
+
+def test_the_task_page_is_told_which_clips_the_server_counts_as_heard(audible_collection):
+    """Issue 23, item 4: each clip is marked once heard enough, from the server's evidence,
+    and the page says what the answer still waits for."""
+    campaign = make_campaign(
+        audible_collection, traps=0, listening_check=True, min_seconds_on_task=0
+    )
+    worker = Browser(campaign)
+    worker.start("worker=marks")
+    heard_url = f"/t/{campaign.token}/heard/{worker.key}/"
+    assert f'data-heard-url="{heard_url}"' in worker.page.content.decode()
+    query_url = next(u for u in worker.audio_urls() if u.endswith("/query"))
+    worker.get(query_url, HTTP_RANGE="bytes=0-0")
+    nothing = worker.get(heard_url).json()
+    assert nothing["heard"] == [] and nothing["ready"] is False
+    assert "still to play: the query, list A, list B" in nothing["missing"]
+    worker.listen(then_wait=5)
+    assert worker.get(heard_url).json() == {
+        "heard": ["query", "a1", "b1"],
+        "ready": True,
+        "missing": "",
+    }
+    assert worker.answer("a_better").status_code == 302
+    assert worker.get(heard_url).status_code == 404  # an answered task is no longer asked about

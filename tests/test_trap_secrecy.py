@@ -24,6 +24,7 @@ def normalise_html(html: str) -> str:
     html = re.sub(r'name="key" value="[^"]+"', 'name="key" value="KEY"', html)
     html = re.sub(r"/audio/[\w-]+", "/audio/TOKEN", html)  # per-task audio URLs hold the key
     html = re.sub(r"/alive/[\w-]+/", "/alive/KEY/", html)  # and so does the heartbeat's
+    html = re.sub(r"/heard/[\w-]+/", "/heard/KEY/", html)  # and what the server heard
     html = re.sub(r"Task \d+ of", "Task N of", html)
     return html
 

@@ -34,9 +34,10 @@ from functools import wraps
 from urllib.parse import urlencode
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
@@ -47,6 +48,7 @@ from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, CHOICES, COMMENT_MAX_LENGTH, choice_as_stored
 from judging.services.crowd.answers import ListenFirst, answer_submit
+from judging.services.crowd.listening import task_heard
 from judging.services.crowd.tasks import (
     TASK_HEARTBEAT_SECONDS,
     TaskError,
@@ -255,6 +257,7 @@ def task(request, campaign, worker):
         "comment_max_length": COMMENT_MAX_LENGTH,
         "audio_base": audio_url.removesuffix("query"),
         "alive_url": reverse("judging:task_alive", args=(campaign.token, served.key)),
+        "heard_url": reverse("judging:task_heard", args=(campaign.token, served.key)),
         "alive_seconds": TASK_HEARTBEAT_SECONDS,
         "refusal": refusal,
         "reinstated": reinstated,
@@ -294,6 +297,16 @@ def task_alive_view(request, campaign, worker, key: str):
     if worker is None or not task_alive(worker=worker, key=key):
         raise Http404("No such open task.")
     return HttpResponse(status=204)
+
+
+@require_GET
+@task_page
+def task_heard_view(request, campaign, worker, key: str):
+    """The task page asks, after a clip plays, what the server counts as heard (JSON)."""
+    task = selectors.worker_task(worker=worker, key=key) if worker is not None else None
+    if task is None or task.answered_at is not None:
+        raise Http404("No such open task.")
+    return JsonResponse(task_heard(task=task, campaign=campaign, now=timezone.now()))
 
 
 @require_GET

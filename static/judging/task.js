@@ -45,3 +45,41 @@ if (aliveUrl && aliveSeconds > 0) {
     }
   }, aliveSeconds * 1000);
 }
+
+// What the server counts as heard (issue 23): after a clip pauses or ends, and every few
+// seconds while one plays, the page asks; each clip the server counts gets a mark, and the
+// line above the button says what the answer still waits for. The server decides; the
+// page only shows it.
+const heardUrl = form.dataset.heardUrl;
+const status = document.getElementById("listen-status");
+async function showHeard() {
+  if (!heardUrl) return;
+  try {
+    const response = await fetch(heardUrl, { credentials: "same-origin" });
+    if (!response.ok) return;
+    const { heard, ready, missing } = await response.json();
+    for (const audio of document.querySelectorAll("audio")) {
+      const slot = audio.getAttribute("src").split("/").pop();
+      const holder = audio.parentElement;
+      const done = heard.includes(slot);
+      holder.classList.toggle("heard", done);
+      let mark = holder.querySelector(".heard-mark");
+      if (done && !mark) {
+        mark = document.createElement("span");
+        mark.className = "heard-mark";
+        mark.textContent = "✓ heard";
+        holder.append(mark);
+      }
+    }
+    status.textContent = ready ? "Ready: you can answer." : missing;
+  } catch {
+    // offline for a moment: the next ask will tell
+  }
+}
+for (const audio of document.querySelectorAll("audio")) {
+  audio.addEventListener("pause", showHeard);
+  audio.addEventListener("ended", showHeard);
+}
+setInterval(() => {
+  if ([...document.querySelectorAll("audio")].some((a) => !a.paused)) showHeard();
+}, 4000);

@@ -120,3 +120,23 @@ def listening_rule() -> str:
     """The coverage rule in words, for the pages that state it."""
     share = round(settings.EARSHOT_LISTEN_COVERAGE * 100)
     return f"{share} % of its first {settings.EARSHOT_LISTEN_WINDOW_SECONDS} seconds"
+
+
+def task_heard(*, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime) -> dict:
+    """What the task page shows of the server's evidence (issue 23): the slots it counts as
+    played (``query``, ``a1`` …, as shown), and what the answer still waits for."""
+    clips = example_clips(task.example_id, task_id=task.pk)
+    shown = clips.shown(task.swapped)
+    slots = ["query"] if clips.query[0] in clips.heard else []
+    for side in ("a", "b"):
+        slots += [f"{side}{n}" for n, (c, _) in enumerate(shown[side], start=1) if c in clips.heard]
+    listening = task_listening(task=task, campaign=campaign, now=now)
+    return {
+        "heard": slots,
+        "ready": listening.enough,
+        "missing": ""
+        if listening.enough
+        else listening.message(campaign).removesuffix(
+            " Your answer is not saved yet: it is kept below; submit it again then."
+        ),
+    }
