@@ -36,6 +36,7 @@ from judging.services.crowd import headphones as screening
 from judging.services.crowd.workers import worker_reinstate
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -283,6 +284,11 @@ def test_the_campaign_page_shows_the_pass_rate(client, personas, screened_campai
     page = client.get(f"/campaigns/{screened_campaign.pk}/").content.decode()
     assert "1 of 2 passed (50%) · 1 taking it · pass mark 5 of 6" in page
     assert "stopped: failed the headphone check" in page
+    listed = client_for(personas.organiser).get(f"/api/campaigns/{screened_campaign.pk}/workers/")
+    results = {
+        w["platform_id"]: (w["headphones"], w["headphones_right"]) for w in listed.json()["results"]
+    }
+    assert results == {"w1": ("passed", 6), "w2": ("failed", 0), "w3": ("", None)}
 
 
 def test_the_new_campaign_form_turns_the_check_on(client, personas, audible_collection):

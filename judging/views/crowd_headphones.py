@@ -107,7 +107,9 @@ def task_headphone_trial(request, campaign, worker):
 @task_page
 def task_headphone_audio(request, campaign, worker, key: str):
     """The three tones of one of the worker's unanswered trials; 404 for any other key."""
-    data = headphone_trial_audio(worker=worker, key=key) if worker is not None else None
-    if data is None or _elsewhere(campaign, worker) is not None:
+    if worker is None or _elsewhere(campaign, worker) is not None:
+        raise Http404("No such audio.")
+    data = headphone_trial_audio(worker=worker, key=key)
+    if data is None:
         raise Http404("No such audio.")
     return _wav(data)
