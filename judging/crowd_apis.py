@@ -179,6 +179,10 @@ class WorkerSerializer(serializers.Serializer):
     fast_answers = serializers.IntegerField()
     mean_clips_heard = serializers.FloatField(allow_null=True)
     listening_refusals = serializers.IntegerField(source="worker.listening_refusals")
+    headphones = serializers.CharField(
+        source="worker.headphones", help_text="The headphone screen: '', 'passed' or 'failed'."
+    )
+    headphones_right = serializers.IntegerField(source="worker.headphones_right", allow_null=True)
     browser_bound = serializers.SerializerMethodField()
 
     def get_browser_bound(self, row) -> bool:

@@ -129,7 +129,7 @@ def world(personas, settings, tmp_path) -> World:
         "completion_code": "DONE1", "screen_out_code": "OUT1", "listening_check": "on",
         "min_clips_per_list": 1, "min_seconds_on_task": 5, "fast_answer_seconds": 10,
         "stop_after_fast_answers": 0, "min_work_answers": 1, "trust_check_every": 10,
-        "bonus_per_answer": "0",
+        "bonus_per_answer": "0", "headphone_pass_mark": 5,
     }  # fmt: skip
     active = Worker.objects.create(campaign=p, platform="generic", platform_id="w-on", seed=1,
                                    browser_key="k1")  # fmt: skip
@@ -335,8 +335,9 @@ NOT_IN_THE_MATRIX = {
     "home", "login", "logout", "judging:clip_audio", "judging:invitation",
     "judging:assignment_next", "judging:assignment", "judging:judgment_save",
     "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
-    "judging:task_done", "judging:task_audio", "judging:assignment_audio", "judging:task_alive",
-    "judging:task_end",
+    "judging:task_done", "judging:task_audio", "judging:assignment_audio", "judging:task_alive", "judging:task_heard",
+    "judging:task_end", "judging:task_headphones", "judging:task_headphones_calibration",
+    "judging:task_headphone_trial", "judging:task_headphone_audio",
     "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 

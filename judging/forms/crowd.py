@@ -83,6 +83,14 @@ class AnswerForm(forms.Form):
     )  # fmt: skip
 
 
+class HeadphoneAnswerForm(forms.Form):
+    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    interval = forms.TypedChoiceField(
+        choices=[(1, "The first"), (2, "The second"), (3, "The third")],
+        coerce=int, widget=forms.RadioSelect, label="Which tone was the quietest?",
+    )  # fmt: skip
+
+
 # --- organiser forms ------------------------------------------------------------------
 
 
@@ -96,7 +104,8 @@ class CampaignForm(forms.ModelForm):
             "minutes_estimate", "pay_text", "is_open",
             "listening_check", "min_clips_per_list", "min_seconds_on_task",
             "fast_answer_seconds", "stop_after_fast_answers", "min_work_answers",
-            "trust_check_every", "per_worker_codes", "bonus_per_answer",
+            "trust_check_every", "per_worker_codes", "bonus_per_answer", "headphone_check",
+            "headphone_pass_mark",
         ]  # fmt: skip
         labels = PREFERENCE_LABELS
         help_texts = PREFERENCE_HELP
@@ -105,6 +114,7 @@ class CampaignForm(forms.ModelForm):
         "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",
         "stop_after_fast_answers", "min_work_answers", "trust_check_every", "bonus_per_answer",
         "no_consent_code",
+        "headphone_pass_mark",
     )  # fmt: skip
     """Left empty, these take the model's default (a code: a new random one)."""
 

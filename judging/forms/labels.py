@@ -27,6 +27,8 @@ PREFERENCE_LABELS = {
     "trust_check_every": "Stop for low trust only every this many work answers",
     "per_worker_codes": "A completion code per worker (not on Prolific)",
     "bonus_per_answer": "Recommended bonus per answer beyond that minimum",
+    "headphone_check": "Screen for headphones after consent (with a volume calibration)",
+    "headphone_pass_mark": "Headphone screen: right answers out of 6 to pass",
 }
 
 RELEVANCE_LABELS = {
@@ -41,4 +43,6 @@ RELEVANCE_LABELS = {
 PREFERENCE_HELP = {
     "listening_check": "Refuse an answer until the server has sent enough of the query and of "
     "the clips each list must be played (below), and the seconds on each task have passed.",
+    "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
+    "told (Woods et al. 2017). A worker below the pass mark gets the screen-out code.",
 }

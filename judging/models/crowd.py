@@ -22,6 +22,7 @@ import hmac
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -175,12 +176,26 @@ class PreferenceCampaign(models.Model):
         help_text="Recommended bonus per work answer beyond that minimum, in the "
         "study's currency (approvals export); 0 recommends none.",
     )  # fmt: skip
+    headphone_check = models.BooleanField(
+        default=False,
+        help_text="After consent, a volume calibration and the antiphase headphone screen "
+        "(Woods et al. 2017: judging.headphones); a worker below the pass mark is screened out.",
+    )
+    headphone_pass_mark = models.PositiveSmallIntegerField(
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(6)],
+        help_text="Headphone screen: right answers out of 6 trials needed to pass.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["collection", "name"], name="campaign_name_once"),
+            models.CheckConstraint(
+                condition=Q(headphone_pass_mark__gte=1) & Q(headphone_pass_mark__lte=6),
+                name="campaign_headphone_pass_mark_1_6",
+            ),
             models.CheckConstraint(
                 condition=Q(trap_rate__gte=0) & Q(trap_rate__lte=1), name="campaign_trap_rate_0_1"
             ),
@@ -322,11 +337,14 @@ class Worker(models.Model):
     PROLIFIC, MTURK, GENERIC = "prolific", "mturk", "generic"
     ACTIVE, STOPPED, FINISHED = "active", "stopped", "finished"
     LOW_TRUST, FAST_ANSWERS, BY_ORGANISER = "low_trust", "fast_answers", "organiser"
+    HEADPHONES = "headphones"
     STOP_REASONS = [
         (LOW_TRUST, "low trust"),
         (FAST_ANSWERS, "too many fast answers"),
         (BY_ORGANISER, "excluded by the organiser"),
+        (HEADPHONES, "failed the headphone check"),
     ]
+    PASSED, FAILED = "passed", "failed"
 
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="workers"
@@ -373,6 +391,14 @@ class Worker(models.Model):
     reinstated_unseen = models.BooleanField(
         default=False, help_text="Reinstated, and not yet told so on their next visit."
     )
+    headphones = models.CharField(
+        max_length=6, blank=True,
+        choices=[("", "not taken"), (PASSED, "passed"), (FAILED, "failed")],
+        help_text="The headphone screen's result (campaigns with headphone_check).",
+    )  # fmt: skip
+    headphones_right = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Headphone screen: trials answered right."
+    )
     served_count = models.PositiveIntegerField(default=0)
     answer_count = models.PositiveIntegerField(default=0)
     listening_refusals = models.PositiveIntegerField(
@@ -413,6 +439,15 @@ class Worker(models.Model):
     def __str__(self) -> str:
         return f"{self.get_platform_display()} {self.platform_id}"
 
+    def headphones_pending(self) -> bool:
+        """The campaign screens for headphones and this worker has yet to pass (a worker
+        the organiser reinstated or vouched for is not screened again)."""
+        return (
+            self.campaign.headphone_check
+            and self.headphones != self.PASSED
+            and not self.trusted_by_organiser
+        )
+
     def completion_code_shown(self) -> str:
         """The completion code this worker is shown when they earned it: the campaign's,
         or with ``per_worker_codes`` (not on Prolific, which takes one code per study) the
@@ -436,6 +471,43 @@ class Worker(models.Model):
         if self.status == self.STOPPED and self.stop_reason:
             return f"stopped: {self.get_stop_reason_display()}"
         return self.get_status_display()
+
+
+class HeadphoneTrial(models.Model):
+    """One trial of a worker's headphone screen (:mod:`judging.headphones`): which of
+    its three intervals is the quiet target (the right answer) and which the antiphase
+    foil, drawn by the server and never sent; the page and the audio URL name the trial
+    by its ``key`` alone."""
+
+    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="headphone_trials")
+    position = models.PositiveSmallIntegerField(help_text="1 to 6, the order shown.")
+    key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
+    target = models.PositiveSmallIntegerField(help_text="The quiet interval: the right answer.")
+    antiphase = models.PositiveSmallIntegerField(help_text="The interval in antiphase.")
+    seed = models.BigIntegerField(help_text="Seeds the tones' phases: every trial's bytes differ.")
+    sent_at = models.DateTimeField(
+        null=True, blank=True, help_text="When its audio was first sent: no answer before."
+    )
+    chosen = models.PositiveSmallIntegerField(null=True, blank=True)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["worker", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["worker", "position"], name="headphone_trial_once"),
+            models.CheckConstraint(
+                condition=Q(target__gte=1, target__lte=3, antiphase__gte=1, antiphase__lte=3)
+                & ~Q(target=F("antiphase")),
+                name="headphone_trial_intervals",
+            ),
+            models.CheckConstraint(
+                condition=Q(chosen__isnull=True) | Q(chosen__gte=1, chosen__lte=3),
+                name="headphone_trial_chosen_1_3",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"headphone trial {self.position} of {self.worker}"
 
 
 class PreferenceTask(models.Model):

@@ -1,5 +1,6 @@
 """Reads for a crowd campaign's integrity (issue 22): how many trap questions its settings
-need, and which submissions earned payment (the approvals export, ``judging.exports``)."""
+need, which submissions earned payment (the approvals export, ``judging.exports``), and
+how the headphone screen went (issue 23)."""
 
 from __future__ import annotations
 
@@ -164,3 +165,37 @@ def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
             )
         )
     return result
+
+
+@dataclass(frozen=True)
+class HeadphoneRates:
+    """The headphone screen's results in a campaign (issue 23, item 2)."""
+
+    taken: int
+    """Workers who answered every trial."""
+    passed: int
+    in_progress: int
+    """Workers who started the trials and have not answered them all."""
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.taken if self.taken else None
+
+
+def campaign_headphone_rates(*, campaign: PreferenceCampaign) -> HeadphoneRates:
+    """How many workers took the headphone screen, passed it, and are taking it."""
+    counts = (
+        Worker.objects.filter(campaign=campaign)
+        .order_by()
+        .aggregate(
+            # distinct: the join to the trials repeats each worker once per trial
+            taken=Count("pk", distinct=True, filter=~Q(headphones="")),
+            passed=Count("pk", distinct=True, filter=Q(headphones=Worker.PASSED)),
+            started=Count(
+                "pk", distinct=True, filter=Q(headphones="", headphone_trials__isnull=False)
+            ),
+        )
+    )
+    return HeadphoneRates(
+        taken=counts["taken"], passed=counts["passed"], in_progress=counts["started"]
+    )

@@ -23,6 +23,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 
 from judging import handoff
+from judging.headphones import TRIALS as HEADPHONE_TRIALS
 from judging.models import Assignment, PreferenceCampaign, RelevanceCampaign
 from judging.roles import is_assessor
 from judging.selectors.crowd_integrity import campaign_pool_needs
@@ -53,6 +54,8 @@ PREFERENCE_SETTINGS = (
     "trust_check_every",
     "per_worker_codes",
     "bonus_per_answer",
+    "headphone_check",
+    "headphone_pass_mark",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
@@ -151,6 +154,11 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
         errors["min_seconds_on_task"] = (
             f"At most {MAX_SECONDS_ON_TASK} s: a longer wait on every task would drive "
             "honest workers away."
+        )
+    if not 1 <= values.get("headphone_pass_mark", HEADPHONE_TRIALS) <= HEADPHONE_TRIALS:
+        errors["headphone_pass_mark"] = (
+            f"The headphone screen has {HEADPHONE_TRIALS} trials: ask for 1 to "
+            f"{HEADPHONE_TRIALS} right ({HEADPHONE_TRIALS - 1}, Woods et al.'s, by default)."
         )
     codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
     if codes[0] and codes[0] == codes[1]:

@@ -97,6 +97,11 @@ def campaign_detail(request, pk: int):
         "traps": selectors.campaign_trap_questions(campaign=campaign),
         "quiz_pool": selectors.campaign_quiz_target(campaign=campaign),
         "pool_needs": selectors.campaign_pool_needs(campaign=campaign),
+        "headphones": (
+            selectors.campaign_headphone_rates(campaign=campaign)
+            if campaign.headphone_check
+            else None
+        ),
         "pair_form": SystemPairForm(collection=campaign.collection),
         "csv_form": ExamplesCsvForm(),
     }

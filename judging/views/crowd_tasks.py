@@ -1,7 +1,8 @@
 """The worker's pages of a preference campaign, reached through the task link ``/t/<token>/``.
 
 arrive (platform ids in the query string; binds the worker to this browser's cookie)
-→ consent → task (GET shows the current task, POST answers it; its audio comes from
+→ consent → [the headphone screen, if the campaign asks: :mod:`judging.views.crowd_headphones`]
+→ task (GET shows the current task, POST answers it; its audio comes from
 URLs made for that task; while it is open the page beats ``alive``) → [quiz feedback]
 → … → end (no more tasks) → done.
 
@@ -104,7 +105,7 @@ def task_page(view):
     return wrapped
 
 
-def _worker_or_403(worker: Worker | None) -> Worker:
+def worker_or_403(worker: Worker | None) -> Worker:
     if worker is None:
         raise PermissionDenied("Please open the study through the link on your platform.")
     return worker
@@ -189,7 +190,7 @@ def task_arrive(request, campaign, browser_worker):
 
 @task_page
 def task_consent(request, campaign, worker):
-    worker = _worker_or_403(worker)
+    worker = worker_or_403(worker)
     if worker.consented_at is not None:
         return redirect("judging:task", campaign.token)
     if request.method == "POST" and request.POST.get("decline"):
@@ -204,15 +205,19 @@ def task_consent(request, campaign, worker):
         if not consent_token_valid(worker, form.cleaned_data["token"]):
             raise PermissionDenied("This consent form was not made for you.")
         worker_consent(worker=worker)
+        if worker.headphones_pending():
+            return redirect("judging:task_headphones", campaign.token)
         return redirect("judging:task", campaign.token)
     return render(request, "judging/task_consent.html", {"campaign": campaign, "form": form})
 
 
 @task_page
 def task(request, campaign, worker):
-    worker = _worker_or_403(worker)
+    worker = worker_or_403(worker)
     if worker.consented_at is None:
         return redirect("judging:task_consent", campaign.token)
+    if worker.headphones_pending() and worker.status == Worker.ACTIVE:  # no statement when off
+        return redirect("judging:task_headphones", campaign.token)
     form, refusal = None, ""
     if request.method == "POST":
         form = AnswerForm(request.POST)
@@ -313,14 +318,14 @@ def task_heard_view(request, campaign, worker, key: str):
 @task_page
 def task_end(request, campaign, worker):
     """No more tasks: the same page for every worker (see the module doc)."""
-    _worker_or_403(worker)
+    worker_or_403(worker)
     return render(request, "judging/task_end.html", {"campaign": campaign})
 
 
 @task_page
 def task_feedback(request, campaign, worker, key: str):
     """After a quiz answer: right, or the accepted answer(s) and the explanation."""
-    worker = _worker_or_403(worker)
+    worker = worker_or_403(worker)
     answer = selectors.quiz_answer(worker=worker, key=key)
     if answer is None:
         raise Http404("No such quiz answer.")
@@ -341,15 +346,22 @@ def task_feedback(request, campaign, worker, key: str):
 @task_page
 def task_done(request, campaign, worker):
     """The end, if it is earned (see the module doc); otherwise back to the task."""
-    worker = _worker_or_403(worker)
+    worker = worker_or_403(worker)
     worker.refresh_from_db()
     if worker.status == Worker.STOPPED:
-        context = {"campaign": campaign, "worker": worker, "code": campaign.screen_out_code}
+        context = {
+            "campaign": campaign,
+            "worker": worker,
+            "code": campaign.screen_out_code,
+            "headphones": worker.stop_reason == Worker.HEADPHONES,
+        }
         if worker.platform == Worker.PROLIFIC:
             context["prolific_url"] = _prolific_url(campaign.screen_out_code)
         return render(request, "judging/task_screened_out.html", context)
     if worker.consented_at is None:
         return redirect("judging:task_consent", campaign.token)
+    if worker.headphones_pending():  # before a task is served and its slot taken
+        return redirect("judging:task_headphones", campaign.token)
     if task_serve(worker=worker) is not None:
         return redirect("judging:task", campaign.token)
     worker.refresh_from_db()
