@@ -358,16 +358,17 @@ class Recompute(Work):
     def active(self) -> bool:
         return self.status in (self.PENDING, self.RUNNING)
 
+    @property
+    def fraction(self) -> float:
+        """Progress in [0, 1] (1 once done)."""
+        return 1.0 if self.status == self.DONE else self.progress
+
     def to_dict(self) -> dict:
         return {
+            **self.work_status(),  # active, fraction, message, error (file, line), queue, end
             "status": self.status,
-            "active": self.active,
             "dirty": self.dirty,
             "progress": round(self.progress, 4),
-            "message": self.message,
-            "error": self.error,
             "runs": self.runs,
-            "queue": self.queue,
             "requested_at": self.requested_at.isoformat() if self.requested_at else None,
-            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
         }

@@ -113,7 +113,7 @@ def test_a_job_that_outlived_its_runs_is_failed_keeps_its_files_and_can_be_tried
     assert RunEntry.objects.filter(system__name="Alpha").count() == 2
 
 
-def test_the_recompute_sweep_sweeps_the_jobs_too(personas, django_capture_on_commit_callbacks):
+def test_the_one_sweep_sweeps_the_jobs_too(personas, django_capture_on_commit_callbacks):
     job = job_start(kind="a", owner=personas.organiser)
     job_claim(job_id=job.pk)
     silent(job, state=Job.RUNNING, runs=MAX_RUNS)

@@ -1,4 +1,5 @@
-"""What every table of background work has: its message, error, queue and end.
+"""What every table of background work has: its message, error, queue and end, and the
+status document they all give.
 
 :class:`Work` is abstract: each kind of work keeps its own table (``judging.models.Job``,
 ``evaluation.models.Recompute``) with these fields, and :mod:`work.state` is the one
@@ -30,3 +31,28 @@ class Work(models.Model):
 
     class Meta:
         abstract = True
+
+    @property
+    def active(self) -> bool:
+        """Queued or running (each table names its states)."""
+        raise NotImplementedError
+
+    @property
+    def fraction(self) -> float | None:
+        """Progress in [0, 1]; ``None`` while it is unknown."""
+        raise NotImplementedError
+
+    def work_status(self) -> dict:
+        """What every status document of background work says, the same for all (a job's
+        page and API, the results pages' recompute status): the one progress document."""
+        fraction = self.fraction
+        return {
+            "active": self.active,
+            "fraction": None if fraction is None else round(fraction, 4),
+            "message": self.message,
+            "error": self.error,
+            "error_file": self.error_file,
+            "error_line": self.error_line,
+            "queue": self.queue,
+            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
+        }

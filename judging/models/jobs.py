@@ -87,22 +87,15 @@ class Job(Work):
     def to_dict(self) -> dict:
         """The small document the job page polls (``/jobs/<id>/status.json``, the API)."""
         return {
+            **self.work_status(),  # active, fraction, message, error (file, line), queue, end
             "id": self.pk,
             "kind": self.kind,
             "state": self.state,
-            "active": self.active,
             "done": self.done,
             "total": self.total,
-            "fraction": None if self.fraction is None else round(self.fraction, 4),
-            "message": self.message,
-            "error": self.error,
-            "error_file": self.error_file,
-            "error_line": self.error_line,
             "cancel_requested": self.cancel_requested,
-            "queue": self.queue,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "started_at": self.started_at.isoformat() if self.started_at else None,
-            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "url": self.get_absolute_url(),
             "result_url": reverse("judging:job_result", args=[self.pk]),
         }
