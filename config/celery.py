@@ -46,8 +46,8 @@ def _restore_unacked_unless_gone(self, client=None):
     'hostname'`` escapes and the worker stops with "Unrecoverable error" instead of
     reconnecting (the kombu issues about ``_connparams``, e.g. celery/kombu#582). Nothing
     can be restored through a lost connection anyway: Redis gives unacknowledged messages
-    back after its visibility timeout, and evaluation's sweep sends again whatever a lost
-    message left pending (``evaluation/services/sweep.py``). So the worker carries on and
+    back after its visibility timeout, and the one sweep sends again whatever a lost
+    message left pending (``work/sweep.py``). So the worker carries on and
     reconnects (``tests/test_faults_real.py`` restarts Redis under it)."""
     try:
         return _restore_unacked(self, client)

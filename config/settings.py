@@ -145,7 +145,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Sending a task must never hang a request when the broker is down: two tries of at most
 # 0.5 s to connect, 0.2 s apart, so a send gives up within ~1.5 s (the senders log it in
-# one line and the sweep sends again: evaluation/services/sweep.py).
+# one line and the one sweep sends again: work/sweep.py).
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,
     "interval_start": 0.2,

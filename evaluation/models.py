@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
-from work.queues import INTERACTIVE
+from work.models import Work
 
 DEFAULT_TEST = "bootstrap"
 """The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
@@ -295,7 +295,7 @@ class SatisfactionMapping(models.Model):
         return f"{self.campaign} · {self.measure}"
 
 
-class Recompute(models.Model):
+class Recompute(Work):
     """The one row per target that coalesces recompute requests (thesis-free plumbing).
 
     ``kind`` names what is recomputed (``collection``: leaderboards and reliability;
@@ -304,7 +304,10 @@ class Recompute(models.Model):
     order) and ``target_id`` its primary key. A request sets ``dirty`` and moves
     an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
     row by a conditional ``update()``, and finishes only if nothing made it dirty
-    meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`.
+    meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`; the
+    transitions are those of the one state machine of background work (:mod:`work.state`,
+    ``pending`` being its ``queued``), and the fields every piece of background work has
+    (message, error with file and line, queue, end) come from :class:`work.models.Work`.
     """
 
     IDLE = "idle"
@@ -324,16 +327,11 @@ class Recompute(models.Model):
     status = models.CharField(max_length=10, choices=STATUSES, default=IDLE)
     dirty = models.BooleanField(default=False)
     progress = models.FloatField(default=0.0, help_text="0–1 while running")
-    message = models.CharField(max_length=300, blank=True)
-    error = models.TextField(blank=True)
     requests = models.PositiveIntegerField(default=0, help_text="requests received")
     runs = models.PositiveIntegerField(default=0, help_text="computations started")
     attempts = models.PositiveSmallIntegerField(
         default=0,
         help_text="Claims by a worker since the row was last requested anew (work.runs.MAX_RUNS).",
-    )
-    queue = models.CharField(
-        max_length=20, default=INTERACTIVE, help_text="The Celery queue its task is sent to."
     )
     requested_at = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
@@ -343,7 +341,6 @@ class Recompute(models.Model):
     )
     claimed_by = models.CharField(max_length=255, blank=True, help_text="The worker running it.")
     task_id = models.CharField(max_length=255, blank=True, help_text="The task running it.")
-    finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["kind", "target_id"]
@@ -361,16 +358,17 @@ class Recompute(models.Model):
     def active(self) -> bool:
         return self.status in (self.PENDING, self.RUNNING)
 
+    @property
+    def fraction(self) -> float:
+        """Progress in [0, 1] (1 once done)."""
+        return 1.0 if self.status == self.DONE else self.progress
+
     def to_dict(self) -> dict:
         return {
+            **self.work_status(),  # active, fraction, message, error (file, line), queue, end
             "status": self.status,
-            "active": self.active,
             "dirty": self.dirty,
             "progress": round(self.progress, 4),
-            "message": self.message,
-            "error": self.error,
             "runs": self.runs,
-            "queue": self.queue,
             "requested_at": self.requested_at.isoformat() if self.requested_at else None,
-            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
         }

@@ -22,7 +22,6 @@ from evaluation.services.handoffs import (
 )
 from evaluation.services.heartbeat import worker_heartbeat_record
 from evaluation.services.recompute import RECOMPUTE_TASK, TRANSIENT_ERRORS, recompute_fail
-from evaluation.services.sweep import recompute_sweep
 from judging.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
@@ -30,6 +29,7 @@ from judging.handoff import (
     handoff_started,
 )
 from work.queues import delivered_on, running_on
+from work.sweep import work_sweep
 
 MAX_RETRIES = 5
 SWEEP_TASK = "evaluation.recompute_sweep"
@@ -125,9 +125,9 @@ def recompute(self, recompute_id: int) -> bool:
 
 @shared_task(name=SWEEP_TASK, ignore_result=True)
 def sweep() -> None:
-    """Send again what a dead broker or worker left undone (:mod:`evaluation.services.sweep`);
-    on the beat schedule (``CELERY_BEAT_SCHEDULE``)."""
-    recompute_sweep()
+    """The one sweep of background work (:mod:`work.sweep`: jobs and recomputes a dead
+    broker or worker left undone); on the beat schedule (``CELERY_BEAT_SCHEDULE``)."""
+    work_sweep()
 
 
 @worker_ready.connect
@@ -136,7 +136,7 @@ def sweep_when_a_worker_starts(sender=None, **kwargs) -> None:
     whatever is pending: nothing waits for the schedule after a crash and a restart."""
     started_at = timezone.now()
     try:
-        recompute_sweep(worker=getattr(sender, "hostname", "") or "", started_at=started_at)
+        work_sweep(worker=getattr(sender, "hostname", "") or "", started_at=started_at)
     except Exception:  # the database may be down too: the schedule tries again
         logger.warning("the start-up sweep failed; the scheduled sweep tries again", exc_info=True)
     finally:

@@ -25,7 +25,6 @@ from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
-from evaluation.services.sweep import recompute_sweep
 from judging import handoff
 from judging.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
 from judging.models import PendingHandoff, RunEntry
@@ -33,6 +32,7 @@ from tests.conftest import ROOT, _worker_database_url
 from tests.importing import write_lines
 from tests.sources import source_for
 from work import send
+from work.sweep import work_sweep
 
 
 def probe_app(broker_url: str) -> Celery:
@@ -130,7 +130,7 @@ def test_a_change_not_handed_over_is_written_down_and_the_sweep_hands_it_over(
     ]
     sent = []
     monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: sent.append(pk) or True)
-    report = recompute_sweep()
+    report = work_sweep()
     row = Recompute.objects.get(kind="collection", target_id=personas.collection.pk)
     assert (report.handed_over, row.status, sent) == (1, "pending", [row.pk])
     assert not PendingHandoff.objects.exists()
@@ -149,7 +149,7 @@ def test_the_sweep_revives_a_dead_workers_recompute_and_resends_lost_ones(monkey
                                     enqueued_at=now - timedelta(hours=1))  # fmt: skip
     fresh = Recompute.objects.create(kind="campaign", target_id=4, status="pending",
                                      enqueued_at=now)  # fmt: skip
-    report = recompute_sweep()
+    report = work_sweep()
     assert (report.revived, report.sent) == (1, 2)
     assert sorted(sent) == sorted([dead.pk, lost.pk])
     statuses = dict(Recompute.objects.values_list("pk", "status"))
@@ -166,7 +166,7 @@ def test_a_starting_worker_revives_what_its_earlier_life_left_running_at_once(mo
                                     heartbeat_at=now)  # fmt: skip
     other = Recompute.objects.create(kind="collection", target_id=2, status="running",
                                      claimed_by="celery@other", claimed_at=now, heartbeat_at=now)  # fmt: skip
-    recompute_sweep(worker="celery@box", started_at=now)
+    work_sweep(worker="celery@box", started_at=now)
     assert Recompute.objects.get(pk=mine.pk).status == "pending"
     assert Recompute.objects.get(pk=other.pk).status == "running"
 

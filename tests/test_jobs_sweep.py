@@ -1,6 +1,6 @@
 """The sweep takes over or fails the jobs a dead worker left running, and sends again the
-jobs whose message may be lost (:func:`judging.services.jobs.jobs_sweep`, step 4 of
-:func:`evaluation.services.sweep.recompute_sweep`, which a starting worker and the beat
+jobs whose message may be lost (:func:`judging.services.jobs.jobs_sweep`, a step of
+:func:`work.sweep.work_sweep`, the one sweep, which a starting worker and the beat
 schedule run; their wiring is tested with the recomputes in ``tests/test_faults*.py``).
 
 A worker's death is what it leaves in the database: a ``running`` job that reported
@@ -15,13 +15,11 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from evaluation.services.sweep import recompute_sweep
 from judging import handoff
 from judging.models import Job, RunEntry
 from judging.services import job_runners
 from judging.services.job_runners import job_run
 from judging.services.jobs import (
-    MAX_RUNS,
     STALE_AFTER,
     WORKER_LOST,
     job_claim,
@@ -30,6 +28,8 @@ from judging.services.jobs import (
     jobs_sweep,
 )
 from tests.uploads import form_data, post, upload_dirs_root
+from work.runs import MAX_RUNS
+from work.sweep import work_sweep
 
 pytestmark = pytest.mark.django_db
 LONG_AGO = STALE_AFTER + timedelta(minutes=1)
@@ -113,11 +113,11 @@ def test_a_job_that_outlived_its_runs_is_failed_keeps_its_files_and_can_be_tried
     assert RunEntry.objects.filter(system__name="Alpha").count() == 2
 
 
-def test_the_recompute_sweep_sweeps_the_jobs_too(personas, django_capture_on_commit_callbacks):
+def test_the_one_sweep_sweeps_the_jobs_too(personas, django_capture_on_commit_callbacks):
     job = job_start(kind="a", owner=personas.organiser)
     job_claim(job_id=job.pk)
     silent(job, state=Job.RUNNING, runs=MAX_RUNS)
     with django_capture_on_commit_callbacks(execute=True):
-        report = recompute_sweep()
+        report = work_sweep()
     assert (report.jobs_sent, report.jobs_failed) == (0, 1)
     assert Job.objects.get(pk=job.pk).error == WORKER_LOST

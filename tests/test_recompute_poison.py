@@ -21,10 +21,10 @@ from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import WORKER_LOST, recompute_claim, recompute_request
-from evaluation.services.sweep import recompute_sweep
 from work.limits import TooHeavyHere, WorkRefused
 from work.queues import HEAVY, INTERACTIVE, running_on
 from work.runs import MAX_RUNS, TIMED_OUT
+from work.sweep import work_sweep
 
 pytestmark = pytest.mark.django_db
 
@@ -87,7 +87,7 @@ def test_the_sweep_fails_a_row_whose_worker_died_on_its_second_run_and_revives_a
                                       attempts=2, claimed_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
     first = Recompute.objects.create(kind="collection", target_id=2, status="running",
                                      attempts=1, claimed_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
-    report = recompute_sweep()
+    report = work_sweep()
     assert (report.revived, report.sent) == (1, 1) and enqueued == [first.pk]
     second.refresh_from_db()
     assert (second.status, second.error) == ("failed", WORKER_LOST)
@@ -99,7 +99,7 @@ def test_a_starting_worker_fails_what_died_twice_under_its_earlier_lives(enqueue
     row = Recompute.objects.create(kind="collection", target_id=1, status="running", attempts=2,
                                    claimed_by="celery@box", claimed_at=now - timedelta(seconds=5),
                                    heartbeat_at=now)  # fmt: skip
-    recompute_sweep(worker="celery@box", started_at=now)
+    work_sweep(worker="celery@box", started_at=now)
     row.refresh_from_db()
     assert (row.status, row.error) == ("failed", WORKER_LOST) and enqueued == []
 

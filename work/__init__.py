@@ -1,7 +1,13 @@
-"""Background work shared by ``judging`` and ``evaluation``: queues, runs, limits.
+"""Background work shared by ``judging`` and ``evaluation``: one state machine, one sweep,
+one sender, queues, runs, limits.
 
 Both apps import this package and it imports neither (``tests/test_project_structure.py``):
 
+- :mod:`work.models` — :class:`~work.models.Work`, the abstract model of every table of
+  background work (``judging.models.Job``, ``evaluation.models.Recompute``);
+- :mod:`work.state` — the one state machine that moves them all (claim, heartbeat,
+  progress, release, finish, fail, cancel, revive, resend; runs counted);
+- :mod:`work.sweep` — the one sweep, whose steps the apps register;
 - :mod:`work.send` — the one sender: a task by name, fire and forget, within a deadline;
 - :mod:`work.queues` — the two Celery queues (``interactive``, ``heavy``), which one a
   piece of work goes to, and where a message waits in its queue;

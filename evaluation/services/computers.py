@@ -8,10 +8,8 @@ machine of :mod:`evaluation.services.recompute` around a computer.
 from __future__ import annotations
 
 import logging
-import threading
 
 from celery.exceptions import SoftTimeLimitExceeded
-from django.db import DatabaseError, connections
 
 from evaluation.models import Recompute
 from evaluation.services.estimates import campaign_estimate_compute
@@ -19,6 +17,7 @@ from evaluation.services.mappings import campaign_mapping_recompute
 from evaluation.services.recompute import (
     HEARTBEAT_EVERY,
     MAX_INLINE_RUNS,
+    RECOMPUTES,
     TRANSIENT_ERRORS,
     Computer,
     ProgressReport,
@@ -28,12 +27,12 @@ from evaluation.services.recompute import (
     recompute_finish,
     recompute_hand_over,
     recompute_hand_to_heavy,
-    recompute_heartbeat,
     recompute_may_rerun_now,
     recompute_release,
     recompute_time_out,
 )
 from evaluation.services.results import collection_results_compute
+from work import state
 from work.limits import TooHeavyHere, WorkRefused
 
 logger = logging.getLogger(__name__)
@@ -44,35 +43,6 @@ COMPUTERS: dict[str, Computer] = {
     "lowcost": campaign_estimate_compute,  # a low-cost campaign's estimates and judging order
 }
 """``kind`` of a :class:`~evaluation.models.Recompute` → ``computer(*, target_id, report)``."""
-
-
-class _Heartbeat:
-    """Stamps a running row every :data:`HEARTBEAT_EVERY` seconds from a thread of its own
-    (with its own database connection), so that a long step of a computation never looks
-    like a dead worker, and a killed worker's row is seen to stop beating."""
-
-    def __init__(self, recompute_id: int) -> None:
-        self.recompute_id = recompute_id
-        self.stopped = threading.Event()
-        self.thread = threading.Thread(target=self._beat, name="recompute-heartbeat", daemon=True)
-
-    def _beat(self) -> None:
-        try:
-            while not self.stopped.wait(HEARTBEAT_EVERY):
-                try:
-                    recompute_heartbeat(recompute_id=self.recompute_id)
-                except DatabaseError:
-                    logger.warning("recompute %s: heartbeat not written", self.recompute_id)
-        finally:
-            connections.close_all()  # this thread's connections only
-
-    def __enter__(self):
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stopped.set()
-        self.thread.join(timeout=5)
 
 
 def recompute_run(
@@ -92,7 +62,7 @@ def recompute_run(
         return True
     stored = ProgressReport(recompute_id)
     progress = stored if report is None else _Both(stored, report)
-    with _Heartbeat(recompute_id):
+    with state.Heartbeat(RECOMPUTES, recompute_id, every=HEARTBEAT_EVERY):
         for run in range(1, MAX_INLINE_RUNS + 1):
             try:
                 computer(target_id=row.target_id, report=progress)

@@ -1,6 +1,9 @@
 """Coalesced recomputes: a burst of a hundred requests causes one computation, not a hundred.
 
-One :class:`~evaluation.models.Recompute` row per target holds the state machine::
+One :class:`~evaluation.models.Recompute` row per target holds its state, and moves by
+the one state machine of background work (:mod:`work.state`, with :data:`RECOMPUTES`
+naming the row's fields; ``pending`` is its ``queued``). What is the recomputes' own is
+here: the coalescing, the debouncing and when a task is sent::
 
     idle/done/failed ──request──▶ pending ──task claims──▶ running ──▶ done
                                      ▲                       │ dirty meanwhile?
@@ -61,7 +64,6 @@ computers nor the tasks, and they may all ask for recomputes here.
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -74,8 +76,9 @@ from django.db.models import Case, F, PositiveSmallIntegerField, Q, Value, When
 from django.utils import timezone
 
 from evaluation.models import Recompute
+from work import state
 from work.queues import HEAVY
-from work.runs import MAX_RUNS, TIMED_OUT
+from work.runs import TIMED_OUT
 from work.send import publish, send_within_deadline
 
 logger = logging.getLogger(__name__)
@@ -104,6 +107,14 @@ WORKER_LOST = (
     "the worker's log, or make the work smaller in Results settings."
 )
 """The error of a row failed for good because its workers died under it (MAX_RUNS)."""
+
+RECOMPUTES = state.Machine(
+    Recompute, lost=WORKER_LOST, stale_after=DEAD_AFTER,
+    state="status", queued=Recompute.PENDING, claims="attempts", started="claimed_at",
+    beat="heartbeat_at",
+)  # fmt: skip
+"""Where a recompute keeps its state, for the one state machine (:mod:`work.state`):
+``pending`` is its ``queued``, ``attempts`` its claims, ``heartbeat_at`` its beat."""
 
 RECOMPUTE_TASK = "evaluation.recompute"
 """The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
@@ -178,10 +189,7 @@ def poisoned() -> Q:
 
 def dead(now) -> Q:
     """Running rows whose worker stopped beating."""
-    stale = now - DEAD_AFTER
-    return Q(status=Recompute.RUNNING) & (
-        Q(heartbeat_at__lt=stale) | Q(heartbeat_at__isnull=True, claimed_at__lt=stale)
-    )
+    return RECOMPUTES.stale(now)
 
 
 def _countdown(kind: str, claimed_at, *, now, delay: float | None = None) -> float:
@@ -226,8 +234,10 @@ def recompute_request(
     if not resend:
         idle &= ~poisoned()
     lost = Q(status=Recompute.PENDING) if resend else resendable(now)
-    enqueued = rows.filter(idle | lost).update(
-        status=Recompute.PENDING,
+    enqueued = state.enqueue(
+        RECOMPUTES,
+        rows,
+        when=idle | lost,
         enqueued_at=now,
         progress=0.0,
         message="waiting for a worker",
@@ -255,18 +265,13 @@ class ProgressReport:
 
     def __init__(self, recompute_id: int, *, interval: float = 0.25) -> None:
         self.recompute_id = recompute_id
-        self.interval = interval
-        self._last = 0.0
+        self.throttle = state.Throttle(interval=interval)
 
     def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None:
-        now = time.monotonic()
-        if not force and now - self._last < self.interval:
+        if not self.throttle.due(force=force):
             return
-        self._last = now
         fraction = min(1.0, max(0.0, float(fraction)))
-        Recompute.objects.filter(pk=self.recompute_id, status=Recompute.RUNNING).update(
-            progress=fraction, message=message[:300], heartbeat_at=timezone.now()
-        )
+        state.progress(RECOMPUTES, self.recompute_id, progress=fraction, message=message[:300])
 
 
 def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -> bool:
@@ -276,56 +281,32 @@ def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -
     A row claimed :data:`~work.runs.MAX_RUNS` times already (its workers died under it)
     is failed for good (:data:`WORKER_LOST`) instead, and ``False`` returned.
     """
-    now = timezone.now()
-    claimable = Q(status=Recompute.PENDING) | dead(now)
-    if task_id:
-        claimable |= Q(status=Recompute.RUNNING, task_id=task_id)
-    rows = Recompute.objects.filter(claimable, pk=recompute_id)
-    if rows.filter(attempts__gte=MAX_RUNS).update(
-        status=Recompute.FAILED, error=WORKER_LOST, message="failed", finished_at=now
-    ):
-        logger.warning("recompute %s failed for good: its workers died under it", recompute_id)
-        return False
-    return bool(
-        rows.update(
-            status=Recompute.RUNNING,
-            dirty=False,
-            claimed_at=now,
-            heartbeat_at=now,
-            claimed_by=worker[:255],
-            task_id=task_id[:255],
-            progress=0.0,
-            message="starting",
-            error="",
-            runs=F("runs") + 1,
-            attempts=F("attempts") + 1,
-        )
-    )
+    also = Q(status=Recompute.RUNNING, task_id=task_id) if task_id else None
+    return state.claim(
+        RECOMPUTES, recompute_id, also=also, dirty=False, claimed_by=worker[:255],
+        task_id=task_id[:255], progress=0.0, runs=F("runs") + 1,
+    )  # fmt: skip
 
 
 def recompute_heartbeat(*, recompute_id: int) -> bool:
     """A running computation is alive: stamp its row (every :data:`HEARTBEAT_EVERY` s)."""
-    return bool(
-        Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
-            heartbeat_at=timezone.now()
-        )
-    )
+    return state.heartbeat(RECOMPUTES, recompute_id)
 
 
 def recompute_release(*, recompute_id: int, message: str = "retrying") -> None:
-    """Give a claimed row back (before a retry), keeping the request it served."""
-    Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
-        status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now(), message=message[:300],
-        attempts=F("attempts") - 1,  # its worker is alive: the claim does not count
-    )  # fmt: skip
+    """Give a claimed row back (before a retry), keeping the request it served; its
+    worker is alive, so the claim does not count."""
+    state.release(
+        RECOMPUTES, recompute_id, dirty=True, enqueued_at=timezone.now(), message=message[:300]
+    )
 
 
 def recompute_hand_to_heavy(*, recompute_id: int) -> None:
     """running → pending on the heavy queue, before computing anything (the computation
     found its cost over the interactive budget); its claim does not count."""
-    if Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING).update(
-        status=Recompute.PENDING, dirty=True, enqueued_at=timezone.now(), queue=HEAVY,
-        attempts=F("attempts") - 1, message="waiting for a worker of big computations",
+    if state.release(
+        RECOMPUTES, recompute_id, dirty=True, enqueued_at=timezone.now(), queue=HEAVY,
+        message="waiting for a worker of big computations",
     ):  # fmt: skip
         _enqueue(recompute_id, countdown=0)
 
@@ -336,9 +317,7 @@ def recompute_time_out(*, recompute_id: int) -> None:
 
 
 def recompute_fail(*, recompute_id: int, error: str) -> None:
-    Recompute.objects.filter(pk=recompute_id).update(
-        status=Recompute.FAILED, error=error, message="failed", finished_at=timezone.now()
-    )
+    state.fail(RECOMPUTES, recompute_id, error=error)
 
 
 def recompute_finish(*, recompute_id: int, compute_again: bool = True) -> bool:
@@ -348,21 +327,14 @@ def recompute_finish(*, recompute_id: int, compute_again: bool = True) -> bool:
     as computing again with the new data (without it, the caller hands over:
     :func:`recompute_hand_over`).
     """
-    rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-    if rows.filter(dirty=False).update(
-        status=Recompute.DONE, progress=1.0, message="", finished_at=timezone.now(), attempts=0
-    ):
+    if state.finish(RECOMPUTES, recompute_id, only=Q(dirty=False), progress=1.0, attempts=0):
         return True
     if not compute_again:
         return False
-    rows.update(
-        dirty=False,
-        runs=F("runs") + 1,
-        progress=0.0,
-        claimed_at=timezone.now(),
-        heartbeat_at=timezone.now(),
-        message="new data arrived; computing again",
-    )
+    state.progress(
+        RECOMPUTES, recompute_id, dirty=False, runs=F("runs") + 1, progress=0.0,
+        claimed_at=timezone.now(), message="new data arrived; computing again",
+    )  # fmt: skip
     return False
 
 
@@ -370,9 +342,12 @@ def recompute_hand_over(*, recompute_id: int) -> None:
     """running → pending with a fresh task, so that one busy target cannot hold a worker;
     the task waits the coalescing delay, or the rest of the minimum interval."""
     now = timezone.now()
-    rows = Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-    started = rows.values_list("kind", "claimed_at").first()
-    if rows.update(
-        status=Recompute.PENDING, dirty=True, enqueued_at=now, message="waiting", attempts=0
+    started = (
+        Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
+        .values_list("kind", "claimed_at")
+        .first()
+    )
+    if state.release(
+        RECOMPUTES, recompute_id, dirty=True, enqueued_at=now, message="waiting", attempts=0
     ):
         _enqueue(recompute_id, countdown=_countdown(*started, now=now))

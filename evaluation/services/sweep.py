@@ -1,8 +1,11 @@
-"""The sweep: whatever a dead broker or a dead worker left undone is sent again.
+"""Evaluation's steps of the one sweep (:mod:`work.sweep`): what a dead broker or a dead
+worker left undone of the recomputes is sent again.
 
-Runs when a worker starts (:func:`evaluation.tasks` connects it to ``worker_ready``),
-every ``EARSHOT_SWEEP_SECONDS`` on the Celery beat schedule (``make run``'s worker runs
-the schedule itself with ``-B``), and at the start of ``manage.py recompute``:
+The one sweep runs when a worker starts (:func:`evaluation.tasks` connects it to
+``worker_ready``), every ``EARSHOT_SWEEP_SECONDS`` on the Celery beat schedule (``make
+run``'s worker runs the schedule itself with ``-B``), and at the start of ``manage.py
+recompute``; evaluation registers :func:`recomputes_sweep_step` with it when the app is
+ready:
 
 1. changes judging could not hand over (:class:`judging.models.PendingHandoff`) are
    handed over now: the recompute each would have asked for is requested;
@@ -11,10 +14,10 @@ the schedule itself with ``-B``), and at the start of ``manage.py recompute``:
    claimed by an earlier life of that same worker — go back to ``pending``, unless that
    was their second run (:data:`work.runs.MAX_RUNS`): then they are failed for good
    (:data:`~evaluation.services.recompute.WORKER_LOST`);
-3. every ``pending`` row whose message was never sent or may be lost is sent again;
-4. judging's background jobs (uploads, the example generator) the same way: a job
-   whose worker went silent is taken over or failed with its files kept, a queued job
-   whose message may be lost is sent again (:func:`judging.services.jobs.jobs_sweep`).
+3. every ``pending`` row whose message was never sent or may be lost is sent again.
+
+Judging registers its jobs' step itself (:func:`judging.services.jobs.jobs_sweep_step`);
+both are written with :func:`work.state.revive` and :func:`work.state.resend`.
 
 Sending the same recompute twice is harmless (the claim is a conditional update), so the
 sweep never needs to know whether a message is still somewhere in the broker.
@@ -23,31 +26,19 @@ sweep never needs to know whether a message is still somewhere in the broker.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from evaluation.models import Recompute
 from evaluation.services import recompute
 from evaluation.services.handoffs import RECEIVERS
-from evaluation.services.recompute import WORKER_LOST, dead, resendable
+from evaluation.services.recompute import RECOMPUTES, dead, resendable
 from judging.models import PendingHandoff
-from judging.services.jobs import jobs_sweep
-from work.runs import MAX_RUNS
+from work import state
 
 logger = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class SweepReport:
-    handed_over: int
-    revived: int
-    sent: int
-    jobs_sent: int = 0
-    jobs_failed: int = 0
 
 
 def pending_handoffs_hand_over() -> int:
@@ -70,42 +61,33 @@ def dead_recomputes_revive(*, worker: str = "", started_at: datetime | None = No
 
     ``worker`` and ``started_at`` (a worker starting up) also revive what an earlier
     life of that same worker left running, without waiting for its heartbeat to age.
+    A row a second worker died under is failed for good; "Recompute now" tries again.
     """
-    now = timezone.now()
-    gone = dead(now)
+    gone = dead(timezone.now())
     if worker and started_at is not None:
-        gone |= Q(status=Recompute.RUNNING, claimed_by=worker, claimed_at__lt=started_at)
-    # A second worker died under it: failed for good, "Recompute now" tries again.
-    Recompute.objects.filter(gone, attempts__gte=MAX_RUNS).update(
-        status=Recompute.FAILED, error=WORKER_LOST, message="failed", finished_at=now
-    )
-    return Recompute.objects.filter(gone).update(
-        status=Recompute.PENDING, dirty=True, enqueued_at=None,
+        gone |= Q(claimed_by=worker, claimed_at__lt=started_at)
+    _, revived = state.revive(
+        RECOMPUTES, gone, dirty=True, enqueued_at=None,
         message="its worker stopped: waiting to compute again",
     )  # fmt: skip
+    return revived
 
 
 def pending_recomputes_send() -> int:
-    """Send every pending row whose message was never sent or may be lost; how many sent."""
-    sent = 0
-    for pk in Recompute.objects.filter(resendable(timezone.now())).values_list("pk", flat=True):
-        # Claim the resend with a conditional update, so two sweeps never both send it.
-        marked = Recompute.objects.filter(resendable(timezone.now()), pk=pk).update(
-            enqueued_at=timezone.now(), message="waiting for a worker"
-        )
-        if marked and recompute._enqueue(pk, countdown=0):
-            sent += 1
-    return sent
+    """Send every pending row whose message was never sent or may be lost; how many sent.
+    Each resend is claimed with a conditional update, so two sweeps never both send it."""
+    return state.resend(
+        RECOMPUTES,
+        lambda: resendable(timezone.now()),
+        mark=lambda: {"enqueued_at": timezone.now(), "message": "waiting for a worker"},
+        send=lambda pk: recompute._enqueue(pk, countdown=0),
+    )
 
 
-def recompute_sweep(*, worker: str = "", started_at: datetime | None = None) -> SweepReport:
-    """The four steps of the module, in order; see there."""
-    handed = pending_handoffs_hand_over()
-    revived = dead_recomputes_revive(worker=worker, started_at=started_at)
-    sent = pending_recomputes_send()
-    jobs = jobs_sweep()
-    if handed or revived or sent or jobs.sent_again or jobs.failed:
-        logger.info("sweep: %s handoffs handed over, %s recomputes revived, %s sent; %s jobs "
-                    "sent again, %s failed", handed, revived, sent, jobs.sent_again, jobs.failed)  # fmt: skip
-    return SweepReport(handed_over=handed, revived=revived, sent=sent, jobs_sent=jobs.sent_again,
-                       jobs_failed=jobs.failed)  # fmt: skip
+def recomputes_sweep_step(*, worker: str = "", started_at: datetime | None = None) -> dict:
+    """Steps 1–3 of the module, in order, as a step of the one sweep (:mod:`work.sweep`)."""
+    return {
+        "handed_over": pending_handoffs_hand_over(),
+        "revived": dead_recomputes_revive(worker=worker, started_at=started_at),
+        "sent": pending_recomputes_send(),
+    }

@@ -13,16 +13,18 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
-from work.queues import INTERACTIVE
+from work.models import Work
 
 
-class Job(models.Model):
+class Job(Work):
     """A piece of background work: its kind, who started it, its state and its progress.
 
     ``key`` names what the job works on (``campaign:12``): while one job of a kind is
     queued or running on a key, starting another returns the same job (a double click
     starts nothing twice). ``result`` is the runner's JSON document; a failure keeps
     its message and, for a bad file, the file and line (``error_file``, ``error_line``).
+    The fields every piece of background work has (message, error, queue, end) come from
+    :class:`work.models.Work`; :mod:`work.state` moves it from state to state.
     """
 
     QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
@@ -41,21 +43,13 @@ class Job(models.Model):
     state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
     done = models.PositiveBigIntegerField(default=0)
     total = models.PositiveBigIntegerField(null=True, blank=True)
-    message = models.CharField(max_length=300, blank=True)
     result = models.JSONField(default=dict, blank=True)
-    error = models.TextField(blank=True)
-    error_file = models.CharField(max_length=300, blank=True)
-    error_line = models.PositiveIntegerField(null=True, blank=True)
     cancel_requested = models.BooleanField(default=False)
-    queue = models.CharField(
-        max_length=20, default=INTERACTIVE, help_text="The Celery queue it waits in (work.queues)."
-    )
     runs = models.PositiveSmallIntegerField(
         default=0, help_text="Times a worker claimed the job (work.runs.MAX_RUNS)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -93,22 +87,15 @@ class Job(models.Model):
     def to_dict(self) -> dict:
         """The small document the job page polls (``/jobs/<id>/status.json``, the API)."""
         return {
+            **self.work_status(),  # active, fraction, message, error (file, line), queue, end
             "id": self.pk,
             "kind": self.kind,
             "state": self.state,
-            "active": self.active,
             "done": self.done,
             "total": self.total,
-            "fraction": None if self.fraction is None else round(self.fraction, 4),
-            "message": self.message,
-            "error": self.error,
-            "error_file": self.error_file,
-            "error_line": self.error_line,
             "cancel_requested": self.cancel_requested,
-            "queue": self.queue,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "started_at": self.started_at.isoformat() if self.started_at else None,
-            "finished_at": self.finished_at.isoformat() if self.finished_at else None,
             "url": self.get_absolute_url(),
             "result_url": reverse("judging:job_result", args=[self.pk]),
         }

@@ -1,6 +1,8 @@
 """Background jobs with progress: start one, report progress from it, cancel it.
 
-The life of a :class:`~judging.models.Job`::
+The life of a :class:`~judging.models.Job` is the one state machine of background work
+(:mod:`work.state`, with :data:`JOBS` naming the job's fields); this module says when a
+job moves, ``work.state`` how::
 
     job_start ──(commit: handoff.job_queued → Celery "judging.job_run")──▶ queued
     queued ──job_run claims it──▶ running ──runner returns──▶ done (result)
@@ -9,8 +11,9 @@ The life of a :class:`~judging.models.Job`::
                                           └─anything else──▶ failed ("unexpected error", logged)
     queued ──broker unreachable──▶ failed ("the background worker could not be reached")
     running, silent for STALE_AFTER (its worker died) ──jobs_sweep──▶ queued, sent again
-        (its first run: another worker takes it over) or failed (WORKER_LOST: it ran
-        MAX_RUNS times, so it may be what kills its worker); its files are kept
+        (its first run: another worker takes it over, or a redelivered task claims it) or
+        failed (WORKER_LOST: it ran MAX_RUNS times, so it may be what kills its worker;
+        the sweep or a late claim fails it); its files are kept
     queued, silent for STALE_AFTER (the message may be lost) ──jobs_sweep──▶ sent again
     failed (never sent, or WORKER_LOST) ──job_retry ("Try again")──▶ queued (sent on commit)
 
@@ -24,24 +27,25 @@ neither, so they may all use it.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Protocol
 
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Q, Value, When
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from judging import handoff
 from judging.models import Collection, Job
+from work import state
 from work.queues import INTERACTIVE, queue_position
-from work.runs import MAX_RUNS, TIMED_OUT
+from work.runs import TIMED_OUT
 
 STALE_AFTER = timedelta(minutes=15)
 """A running job that reported nothing for this long is taken to have lost its worker."""
 
-# MAX_RUNS (work.runs): times a worker may claim a job (``Job.runs``): its run, and one
+# work.runs.MAX_RUNS: times a worker may claim a job (``Job.runs``): its run, and one
 # more after a worker died under it. A job that outlives two workers is failed
 # (:data:`WORKER_LOST`) rather than run forever: it may be the job (a file too large for
 # memory) that kills them.
@@ -51,6 +55,9 @@ WORKER_LOST = (
     "was changed. The job and its files are kept: try again; if it stops again, ask an "
     "administrator to look at the worker's log (the file may need more memory than it has)."
 )
+
+JOBS = state.Machine(Job, lost=WORKER_LOST, stale_after=STALE_AFTER)
+"""Where a job keeps its state, for the one state machine (:mod:`work.state`)."""
 
 NOT_SENT = (
     "The background worker could not be reached, so the job never started and nothing "
@@ -118,9 +125,7 @@ def _named(queue: str) -> str:
 
 
 def _not_sent(job_id: int) -> None:
-    Job.objects.filter(pk=job_id, state=Job.QUEUED).update(
-        state=Job.FAILED, error=NOT_SENT, message="not started", finished_at=timezone.now()
-    )
+    state.fail(JOBS, job_id, error=NOT_SENT, only=Q(state=Job.QUEUED), message="not started")
 
 
 RETRYABLE = (NOT_SENT, WORKER_LOST, TIMED_OUT)
@@ -138,9 +143,9 @@ def job_retry(*, job: Job) -> Job:
     """
     try:
         with transaction.atomic():
-            sent_again = Job.objects.filter(pk=job.pk, state=Job.FAILED, error__in=RETRYABLE).update(
-                state=Job.QUEUED, error="", message="waiting for a worker", finished_at=None,
-                runs=0,
+            sent_again = state.enqueue(
+                JOBS, Job.objects.filter(pk=job.pk), when=Q(state=Job.FAILED, error__in=RETRYABLE),
+                error="", message="waiting for a worker", finished_at=None, runs=0,
             )  # fmt: skip
             if sent_again:
                 handoff.job_queued(
@@ -158,50 +163,27 @@ def job_retryable(job: Job) -> bool:
 
 
 def job_claim(*, job_id: int) -> bool:
-    """queued (or running but stale: its worker died, and it has a run left) → running,
-    one more run counted; ``False`` if not claimable."""
-    now = timezone.now()
-    stale = Q(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER, runs__lt=MAX_RUNS)
-    return bool(
-        Job.objects.filter(Q(state=Job.QUEUED) | stale, pk=job_id).update(
-            state=Job.RUNNING,
-            started_at=now,
-            updated_at=now,
-            message="starting",
-            runs=F("runs") + 1,
-        )
-    )
+    """queued (or running but stale: its worker died) → running, one more run counted;
+    ``False`` if not claimable (a stale job out of runs is failed, :data:`WORKER_LOST`)."""
+    return state.claim(JOBS, job_id)
 
 
 def job_finish(*, job_id: int, result: dict) -> None:
-    now = timezone.now()
-    Job.objects.filter(pk=job_id, state=Job.RUNNING).update(
-        state=Job.DONE, result=result, message="", finished_at=now, updated_at=now
-    )
-    Job.objects.filter(pk=job_id, total__isnull=False).update(done=F("total"))
+    state.finish(JOBS, job_id, result=result, done=Coalesce(F("total"), F("done")))
 
 
 def job_fail(*, job_id: int, error: str, file: str = "", line: int | None = None) -> None:
-    now = timezone.now()
-    Job.objects.filter(pk=job_id, state__in=Job.ACTIVE).update(
-        state=Job.FAILED, error=error, error_file=file[:300], error_line=line,
-        message="failed", finished_at=now, updated_at=now,
-    )  # fmt: skip
+    state.fail(JOBS, job_id, error=error, file=file, line=line)
 
 
 def job_mark_cancelled(*, job_id: int) -> None:
-    now = timezone.now()
-    Job.objects.filter(pk=job_id, state__in=Job.ACTIVE).update(
-        state=Job.CANCELLED, message="cancelled", finished_at=now, updated_at=now
-    )
+    state.mark_cancelled(JOBS, job_id)
 
 
 def job_release(*, job_id: int) -> None:
     """running → queued again (before a retry after a transient database error): that run
-    does not count against :data:`MAX_RUNS`, its worker is alive."""
-    Job.objects.filter(pk=job_id, state=Job.RUNNING).update(
-        state=Job.QUEUED, message="retrying", updated_at=timezone.now(), runs=F("runs") - 1
-    )
+    does not count against ``work.runs.MAX_RUNS``, its worker is alive."""
+    state.release(JOBS, job_id, updated_at=timezone.now())
 
 
 def job_cancel(*, job: Job) -> Job:
@@ -210,16 +192,7 @@ def job_cancel(*, job: Job) -> Job:
     A running job whose worker went silent (:data:`STALE_AFTER`) is failed at once.
     Cancelling a finished job changes nothing.
     """
-    now = timezone.now()
-    rows = Job.objects.filter(pk=job.pk)
-    if not rows.filter(state=Job.QUEUED).update(
-        state=Job.CANCELLED, cancel_requested=True, message="cancelled", finished_at=now
-    ):
-        rows.filter(state=Job.RUNNING).update(cancel_requested=True)
-        rows.filter(state=Job.RUNNING, updated_at__lt=now - STALE_AFTER).update(
-            state=Job.FAILED, error="The worker running this job stopped answering.",
-            message="failed", finished_at=now,
-        )  # fmt: skip
+    state.cancel(JOBS, job.pk, silent_error="The worker running this job stopped answering.")
     job.refresh_from_db()
     return job
 
@@ -249,11 +222,12 @@ class JobSweep:
 
 
 def jobs_sweep() -> JobSweep:
-    """Jobs a dead worker or a lost message left behind, as the recomputes' sweep does
-    for recomputes (:mod:`evaluation.services.sweep` calls it, at every worker start and
-    on the beat schedule): nothing reported for :data:`STALE_AFTER`, and then
+    """Jobs a dead worker or a lost message left behind (the jobs' step of the one sweep,
+    :mod:`work.sweep`, at every worker start and on the beat schedule; written with
+    :func:`work.state.revive` and :func:`work.state.resend`, as the recomputes' step is):
+    nothing reported for :data:`STALE_AFTER`, and then
 
-    - a running job that has a run left (:data:`MAX_RUNS`) is queued and sent again: a
+    - a running job that has a run left (``work.runs.MAX_RUNS``) is queued and sent again: a
       worker takes it over (the dead worker's transaction was rolled back);
     - a running job that has run out of runs is failed (:data:`WORKER_LOST`), its files
       kept, and "Try again" (:func:`job_retry`) sends it once more;
@@ -263,24 +237,26 @@ def jobs_sweep() -> JobSweep:
     message runs the job. A job claimed for a resend is touched (``updated_at``), so the
     next sweep leaves it alone for another :data:`STALE_AFTER`.
     """
-    now = timezone.now()
-    silent = Q(updated_at__lt=now - STALE_AFTER)
-    failed = Job.objects.filter(silent, state=Job.RUNNING, runs__gte=MAX_RUNS).update(
-        state=Job.FAILED, error=WORKER_LOST, message="failed", finished_at=now, updated_at=now
+    failed, _ = state.revive(JOBS, JOBS.stale(timezone.now()))
+    sent = state.resend(
+        JOBS,
+        lambda: Q(updated_at__lt=timezone.now() - STALE_AFTER),
+        mark=lambda: {"message": "sent again: waiting for a worker", "updated_at": timezone.now()},
+        send=_send_again,
     )
-    resend = Q(state=Job.QUEUED) | Q(state=Job.RUNNING, runs__lt=MAX_RUNS)
-    sent = 0
-    for pk, queue in Job.objects.filter(silent, resend).values_list("pk", "queue"):
-        with transaction.atomic():
-            if Job.objects.filter(silent, resend, pk=pk).update(
-                state=Job.QUEUED, message="sent again: waiting for a worker",
-                updated_at=timezone.now(),
-            ):  # fmt: skip
-                handoff.job_queued(
-                    job_id=pk, queue=_named(queue), on_error=lambda error, pk=pk: _not_sent(pk)
-                )
-                sent += 1
     return JobSweep(sent_again=sent, failed=failed)
+
+
+def _send_again(pk: int) -> bool:
+    queue = Job.objects.filter(pk=pk).values_list("queue", flat=True).first() or INTERACTIVE
+    handoff.job_queued(job_id=pk, queue=_named(queue), on_error=lambda error: _not_sent(pk))
+    return True
+
+
+def jobs_sweep_step(*, worker: str = "", started_at=None) -> dict[str, int]:
+    """:func:`jobs_sweep` as a step of the one sweep (:mod:`work.sweep`)."""
+    swept = jobs_sweep()
+    return {"jobs_sent": swept.sent_again, "jobs_failed": swept.failed}
 
 
 class JobReport:
@@ -292,24 +268,18 @@ class JobReport:
 
     def __init__(self, job_id: int, *, interval: float = 0.25) -> None:
         self.job_id = job_id
-        self.interval = interval
-        self._last = 0.0
+        self.throttle = state.Throttle(interval=interval)
 
     def __call__(
         self, done: int, total: int | None = None, message: str = "", *, force: bool = False
     ) -> None:
-        now = time.monotonic()
-        if not force and now - self._last < self.interval:
+        if not self.throttle.due(force=force):
             return
-        self._last = now
         done = max(0, int(done))
-        changes = {"message": message[:300], "updated_at": timezone.now()}
+        changes = {"message": message[:300]}
         if total is not None:
             changes["done"], changes["total"] = done, max(int(total), done)
         else:  # never past the total said earlier
             changes["done"] = Case(When(total__lt=done, then=F("total")), default=Value(done))
-        written = Job.objects.filter(
-            pk=self.job_id, state=Job.RUNNING, cancel_requested=False
-        ).update(**changes)
-        if not written:
+        if not state.progress(JOBS, self.job_id, only=Q(cancel_requested=False), **changes):
             raise JobCancelled

@@ -23,13 +23,19 @@ import socket
 import time
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import F
 
 from evaluation.models import Recompute
 from evaluation.services.computers import recompute_run
-from evaluation.services.recompute import computed_in_the_foreground, recompute_request
+from evaluation.services.recompute import (
+    RECOMPUTES,
+    computed_in_the_foreground,
+    recompute_request,
+)
 from evaluation.services.sweep import dead_recomputes_revive, pending_handoffs_hand_over
 from judging.importers.command import collection_from_argument, named_from_argument
 from judging.models import Collection, PreferenceCampaign
+from work import state
 
 
 def campaign_from_argument(value: str) -> PreferenceCampaign:
@@ -106,8 +112,8 @@ class Command(BaseCommand):
                         "skipped (--force computes it here too)"
                     )
                     continue
-                if row.status == Recompute.RUNNING:
-                    Recompute.objects.filter(pk=row.pk).update(status=Recompute.PENDING)
+                if row.status == Recompute.RUNNING:  # taken over: its claims are kept
+                    state.release(RECOMPUTES, row.pk, attempts=F("attempts"), message="taken over")
                 self.stdout.write(f"{label}: computing")
                 began = time.monotonic()
                 recompute_run(recompute_id=row.pk, task_id=me, worker=me,
