@@ -19,7 +19,8 @@ import pytest
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from judging.models import Answer, AudioServed, RelevanceJudgment
+from judging import selectors
+from judging.models import Answer, AudioServed, PreferenceTask, RelevanceJudgment
 from judging.services.listening import bytes_within, window_bytes
 from judging.services.relevance import assignment_next
 from tests.audio_files import sine_wav
@@ -144,10 +145,12 @@ def test_the_task_page_is_told_which_clips_the_server_counts_as_heard(audible_co
     assert nothing["heard"] == [] and nothing["ready"] is False
     assert "still to play: the query, list A, list B" in nothing["missing"]
     worker.listen(then_wait=5)
-    assert worker.get(heard_url).json() == {
-        "heard": ["query", "a1", "b1"],
-        "ready": True,
-        "missing": "",
-    }
+    # every slot holding a clip that was played is marked (lists can share a clip)
+    task = PreferenceTask.objects.get(key=worker.key)
+    slots = ["query"] + [f"{side}{n}" for side in "ab" for n in range(1, 6)]
+    clip_of = {slot: selectors.task_clip(task=task, slot=slot).pk for slot in slots}
+    played = {clip_of["query"], clip_of["a1"], clip_of["b1"]}
+    expected = [slot for slot in slots if clip_of[slot] in played]
+    assert worker.get(heard_url).json() == {"heard": expected, "ready": True, "missing": ""}
     assert worker.answer("a_better").status_code == 302
     assert worker.get(heard_url).status_code == 404  # an answered task is no longer asked about
