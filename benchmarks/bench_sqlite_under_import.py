@@ -207,26 +207,18 @@ class SqliteStack:
         self.manage("migrate", "--noinput")
         self.setup = json.loads(self.inside("setup"))
         log = self.tmp / "var"
-        self.spawn(
-            "celery",
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--loglevel",
-                "INFO",
-                "--concurrency",
-                "1",
-                "--hostname",
-                f"bench-{uuid.uuid4().hex[:8]}@%h",
-                "--beat",
-                "--schedule",
-                str(log / "celerybeat-schedule"),
-            ],
-        )
+        # make run's workers: one per queue where the checkout has queues (work/queues.py),
+        # the interactive one running the schedule; else its one worker
+        queues = ["interactive", "heavy"] if (self.root / "work" / "queues.py").exists() else [None]
+        for n, queue in enumerate(queues):
+            command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--loglevel",
+                       "INFO", "--concurrency", "1",
+                       "--hostname", f"bench-{queue or 'all'}-{uuid.uuid4().hex[:8]}@%h"]  # fmt: skip
+            if queue:
+                command += ["--queues", queue]
+            if n == 0:
+                command += ["--beat", "--schedule", str(log / "celerybeat-schedule")]
+            self.spawn(f"celery-{queue}" if queue else "celery", command)
         self.spawn(
             "runserver",
             [sys.executable, "manage.py", "runserver", f"127.0.0.1:{self.port}", "--noreload"],
@@ -283,7 +275,7 @@ class SqliteStack:
 
     def stop(self) -> None:
         stop_group = _stop_group()
-        for name in ("runserver", "celery"):
+        for name in ["runserver", *(n for n in self.processes if n.startswith("celery"))]:
             if name in self.processes:
                 stop_group(self.processes[name], timeout=15)
         self.redis.stop()
