@@ -52,7 +52,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(1, str(HERE))
-MIREX = Path(os.environ.get("MIREX2011", "/work/shared/data/mirex2011-ams"))
+sys.path.insert(2, str(ROOT))
+
+from tests.shared_data import MIREX2011  # noqa: E402  (shared/ found beside the checkout)
+
+MIREX = Path(os.environ.get("MIREX2011", str(MIREX2011)))
 CAMPAIGN_OPTIONS = {
     "answers_per_example": 3,
     "max_answers_per_worker": 1000,

@@ -48,8 +48,9 @@ from evaluation.services.leaderboards import (  # noqa: E402
     leaderboard_payload,
     reliability_payload,
 )
+from tests.shared_data import MIREX2011  # noqa: E402
 
-MIREX = Path(os.environ.get("MIREX2011", "/work/shared/data/mirex2011-ams"))
+MIREX = Path(os.environ.get("MIREX2011", str(MIREX2011)))
 
 
 def mirex() -> tuple[CollectionRuns, list[QrelsRecord]]:

@@ -1,7 +1,5 @@
 """The §3.2.1 example generator, on hand-checked lists and on the MIREX 2011 judgments."""
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from numpy.testing import assert_allclose
@@ -10,8 +8,9 @@ from evaluation.core.example_generator import bin_of, generate_examples, list_sc
 from judging.models import Example
 from judging.services.crowd.examples import examples_generate
 from tests.crowd_fixtures import make_campaign
+from tests.shared_data import MIREX2011
 
-MIREX = Path("/work/shared/data/mirex2011-ams/judgments.tsv")
+MIREX = MIREX2011 / "judgments.tsv"
 P5_REL60 = "P(rel=60,scale=fine)@5"
 CG5_FINE = "CG(scale=fine)@5"
 

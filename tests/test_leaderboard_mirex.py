@@ -7,7 +7,6 @@
 """
 
 from collections import defaultdict
-from pathlib import Path
 from unittest import mock
 
 import pytest
@@ -21,10 +20,9 @@ from judging import handoff
 from judging.importers import mirex_import
 from judging.models import RunEntry
 from tests.personas import make_user
+from tests.shared_data import MIREX2011
 
-DATA = Path(__file__).resolve().parents[1].parent.parent / "shared" / "data" / "mirex2011-ams"
-if not DATA.is_dir():
-    DATA = Path("/work/shared/data/mirex2011-ams")
+DATA = MIREX2011
 MEASURE = "CG(scale=fine)@5"
 
 pytestmark = pytest.mark.django_db
