@@ -9,7 +9,7 @@ from django.db.models import Avg, Count
 
 from judging.models import JudgmentSource, Query, RelevanceJudgment, RunEntry
 
-__all__ = ["QueryLists", "query_lists"]
+__all__ = ["QueryLists", "official_judgment_means", "query_lists"]
 
 DEPTH = 10
 """Ranks shown of each system's list unless the page asks for more."""
@@ -31,6 +31,19 @@ class QueryLists:
     systems: list[tuple[object, list[Returned]]]
 
 
+def official_judgment_means(*, query_id: int, clip_ids) -> dict[int, dict]:
+    """For each judged clip of ``clip_ids``: the mean Fine and Broad (and how many
+    judgments) of the official judgments for the query, in one statement."""
+    rows = (
+        RelevanceJudgment.objects.filter(
+            query_id=query_id, clip__in=clip_ids, source__status=JudgmentSource.OFFICIAL
+        )
+        .values("clip")
+        .annotate(fine=Avg("fine"), broad=Avg("broad"), n=Count("pk"))
+    )
+    return {row["clip"]: row for row in rows}
+
+
 def query_lists(*, query: Query, depth: int = DEPTH) -> QueryLists:
     """Each system's top ``depth`` for ``query`` (systems by name), each clip with the
     mean Fine and Broad of its official judgments for the query: two statements."""
@@ -39,13 +52,7 @@ def query_lists(*, query: Query, depth: int = DEPTH) -> QueryLists:
         .select_related("system", "clip")
         .order_by("system__name", "rank")
     )
-    judged = {
-        row["clip"]: row
-        for row in RelevanceJudgment.objects.filter(
-            query=query, clip__in={e.clip_id for e in entries},
-            source__status=JudgmentSource.OFFICIAL,
-        ).values("clip").annotate(fine=Avg("fine"), broad=Avg("broad"), n=Count("pk"))
-    }  # fmt: skip
+    judged = official_judgment_means(query_id=query.pk, clip_ids={e.clip_id for e in entries})
     systems: dict[int, tuple[object, list[Returned]]] = {}
     for entry in entries:
         seen = judged.get(entry.clip_id, {})

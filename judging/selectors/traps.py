@@ -7,11 +7,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import numpy as np
-from django.db.models import Avg
 
 from evaluation.core.example_generator import list_score
-from judging.models import Answer, Example, JudgmentSource, RelevanceJudgment
+from judging.models import Answer, Example
 from judging.models.crowd import CHOICE_LABELS
+from judging.selectors.query_lists import official_judgment_means
 
 __all__ = ["TrapEvidence", "trap_evidence"]
 
@@ -49,13 +49,7 @@ def trap_evidence(*, example: Example, list_length: int) -> TrapEvidence:
     and Broad over assessors), each list's λ, and the answers it got."""
     measure = f"CG(scale=fine)@{list_length}"
     items = list(example.items.select_related("clip").order_by("side", "rank"))
-    judged = {
-        row["clip"]: row
-        for row in RelevanceJudgment.objects.filter(
-            query_id=example.query_id, clip__in=[i.clip_id for i in items],
-            source__status=JudgmentSource.OFFICIAL,
-        ).values("clip").annotate(fine=Avg("fine"), broad=Avg("broad"))
-    }  # fmt: skip
+    judged = official_judgment_means(query_id=example.query_id, clip_ids=[i.clip_id for i in items])
     listed = [
         ListedClip(i.side, i.rank, i.clip, judged.get(i.clip_id, {}).get("fine"),
                    judged.get(i.clip_id, {}).get("broad"))
