@@ -3,6 +3,7 @@ with "Restore", and the owner's deleted collections (:mod:`judging.services.tras
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
@@ -52,8 +53,6 @@ def delete_confirm(request, pk: int, kind: str, item_pk: int):
 
 
 def days() -> int:
-    from django.conf import settings
-
     return settings.EARSHOT_TRASH_DAYS
 
 
