@@ -21,8 +21,9 @@ from judging.models.collection import BROAD_LABELS
 from judging.selectors.crowd import campaign_answers_for_export
 from judging.selectors.crowd_integrity import APPROVE, campaign_approvals
 from judging.selectors.relevance import campaign_judgments
+from judging.validation import SPREADSHEET_FORMULA_STARTS
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+FORMULA_STARTS = (*SPREADSHEET_FORMULA_STARTS, "\t", "\r")
 """A cell beginning with one of these is run as a formula by Excel, LibreOffice or Google
 Sheets (OWASP, "CSV Injection")."""
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]?(inf|nan)")

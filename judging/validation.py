@@ -156,6 +156,31 @@ def identifier_validator(max_length: int | None = None) -> TextValidator:
     return TextValidator("identifier", max_length)
 
 
+SPREADSHEET_FORMULA_STARTS = ("=", "+", "-", "@")
+"""How a cell a spreadsheet would run as a formula begins (OWASP, "CSV Injection")."""
+
+
+def check_platform_code(value) -> None:
+    """A completion, screen-out or no-consent code may not begin like a spreadsheet formula.
+
+    Organisers paste these codes into Prolific or MTurk and match them against the
+    approvals export; a code beginning with ``=``, ``+``, ``-`` or ``@`` would have to be
+    written there with a leading apostrophe (``judging.exports.spreadsheet_safe``) and would
+    no longer match what the worker typed.
+
+    >>> check_platform_code("C1A2B3C4")
+    >>> check_platform_code("-C1A2")
+    Traceback (most recent call last):
+    ...
+    django.core.exceptions.ValidationError: ['A code may not begin with “-”: spreadsheets read it as a formula.']
+    """
+    if isinstance(value, str) and value.startswith(SPREADSHEET_FORMULA_STARTS):
+        raise ValidationError(
+            f"A code may not begin with “{value[0]}”: spreadsheets read it as a formula.",
+            code="formula_start",
+        )
+
+
 def name_validator(max_length: int | None = None) -> TextValidator:
     return TextValidator("name", max_length)
 

@@ -57,6 +57,9 @@ def test_every_setting_of_the_create_form_but_the_lists_length_is_on_the_setting
         ({"quiz_length": 0, "min_trap_answers": 0, "trap_rate": 0.1}, "min_trap_answers", "at least 1"),
         ({"screen_out_code": "SAME", "completion_code": "SAME"}, "screen_out_code", "paid as if"),
         ({"completion_code": "has space"}, "completion_code", "no spaces"),
+        # The approvals export would write it as '-C1 and it would match no worker's code.
+        ({"completion_code": "-C1"}, "completion_code", "spreadsheets read it as a formula"),
+        ({"no_consent_code": "=1+1"}, "no_consent_code", "spreadsheets read it as a formula"),
         ({"name": "  "}, "name", "Give the campaign a name."),
         ({"answers_per_example": "many"}, "answers_per_example", "must be an integer"),
     ],

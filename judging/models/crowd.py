@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import string
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -29,7 +30,12 @@ from django.urls import reverse
 
 from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 from judging.models.collection import Clip, Collection, Query, System
-from judging.validation import identifier_validator, name_validator, text_validator
+from judging.validation import (
+    check_platform_code,
+    identifier_validator,
+    name_validator,
+    text_validator,
+)
 
 CHOICES = [
     (A_BETTER, "A is better"),
@@ -57,6 +63,19 @@ COMMENT_MAX_LENGTH = 2000
 
 def _token() -> str:
     return secrets.token_urlsafe(18)
+
+
+CODE_ALPHABET = string.ascii_uppercase + string.digits
+
+
+def _code() -> str:
+    """A new completion, screen-out or no-consent code: 12 capital letters and digits.
+
+    Like Prolific's own codes (``C1A2B3C4``): easy to read out, and nothing a spreadsheet
+    would read as a formula, so the approvals export writes it exactly as workers saw it
+    (a URL-safe token starts with ``-`` once in 64 codes). 36¹² ≈ 4.7·10¹⁸ codes.
+    """
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
 
 
 class PreferenceCampaign(models.Model):
@@ -108,13 +127,13 @@ class PreferenceCampaign(models.Model):
         default=3, help_text="Trust is acted on only after this many trap answers."
     )
     completion_code = models.CharField(
-        max_length=64, default=_token, validators=[identifier_validator(64)]
+        max_length=64, default=_code, validators=[identifier_validator(64), check_platform_code]
     )
     screen_out_code = models.CharField(
-        max_length=64, default=_token, validators=[identifier_validator(64)]
+        max_length=64, default=_code, validators=[identifier_validator(64), check_platform_code]
     )
     no_consent_code = models.CharField(
-        max_length=64, default=_token, validators=[identifier_validator(64)],
+        max_length=64, default=_code, validators=[identifier_validator(64), check_platform_code],
         help_text="Shown to someone who does not consent (Prolific's convention).",
     )  # fmt: skip
     minutes_estimate = models.PositiveSmallIntegerField(
