@@ -23,7 +23,7 @@ from judging.apis import CampaignSerializer, OrganiserApi
 from judging.forms.crowd import CampaignForm
 from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS
-from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.campaigns import preference_campaign_new
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
@@ -38,17 +38,29 @@ class CampaignCreateApi(OrganiserApi):
             model = PreferenceCampaign
             fields = CampaignForm.Meta.fields
 
-    @extend_schema(request=InputSerializer, responses={201: CampaignSerializer})
+    class OutputSerializer(CampaignSerializer):
+        closed_because = serializers.ListField(
+            child=serializers.CharField(),
+            help_text="Why the campaign was created closed although is_open was asked for "
+            "(its trap pools are too small until examples and trap questions are added); "
+            "empty when it is as asked.",
+        )
+
+        class Meta(CampaignSerializer.Meta):
+            fields = [*CampaignSerializer.Meta.fields, "closed_because"]
+
+    @extend_schema(request=InputSerializer, responses={201: OutputSerializer})
     def post(self, request, collection_id: int):
         collection = self.get_collection(collection_id)
         data = self.InputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         options = dict(data.validated_data)
-        campaign = preference_campaign_create(
-            collection=collection, name=options.pop("name"), system_pairs=None, **options
+        campaign, closed_because = preference_campaign_new(
+            collection=collection, name=options.pop("name"), **options
         )
         campaign = selectors.campaign_with_counts(user=request.user, campaign_id=campaign.pk)
-        return Response(CampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
+        campaign.closed_because = closed_because
+        return Response(self.OutputSerializer(campaign).data, status=status.HTTP_201_CREATED)
 
 
 class ExamplesAddedSerializer(serializers.Serializer):

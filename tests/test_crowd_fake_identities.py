@@ -34,13 +34,14 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from judging.models import PreferenceTask, TrapQuestion, Worker
+from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.campaign_settings import campaign_open_set
 from judging.services.crowd import workers as workers_service
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
+from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +130,35 @@ def test_a_campaign_whose_trap_pools_are_too_small_is_not_opened_and_says_how_ma
     assert "quiz pool has 3 questions and needs 4" in message
     campaign.refresh_from_db()
     assert not campaign.is_open
+
+
+def test_a_campaign_asked_for_open_but_created_empty_starts_closed_and_admits_no_one(
+    crowd_collection, personas, client
+):
+    """The gap of the opening rule: created "open" with no examples, a campaign was filled
+    afterwards and workers met a quiz from a pool that a few identities learn."""
+    client.force_login(personas.organiser)
+    form = {"name": "Live", "list_length": 5, "answers_per_example": 3, "quiz_length": 2,
+            "max_answers_per_worker": 10, "trap_rate": 0.1, "trust_threshold": 0.7,
+            "min_trap_answers": 3, "completion_code": "DONE1", "screen_out_code": "OUT1",
+            "is_open": "on"}  # fmt: skip
+    page = client.post(f"/collections/{crowd_collection.pk}/campaigns/new/", form, follow=True)
+    campaign = PreferenceCampaign.objects.get(name="Live")
+    assert not campaign.is_open
+    # A quiz of 2 needs 2 / 0.25 = 8 quiz questions (PoolNeeds); the pool is empty.
+    shown = " ".join(str(m) for m in page.context["messages"])
+    assert "created closed: " in shown and "quiz pool has 0 questions and needs 8" in shown
+    arrival = Browser(campaign).arrive("worker=early-bird")
+    assert arrival.status_code == 410  # the study's closed page, not a quiz
+    api = client_for(personas.organiser).post(
+        f"/api/collections/{crowd_collection.pk}/campaigns/create/", {**form, "name": "Api",
+        "is_open": True}, format="json",
+    )  # fmt: skip
+    assert api.status_code == 201 and api.json()["is_open"] is False
+    assert "quiz pool has 0 questions and needs 8" in " ".join(api.json()["closed_because"])
+    without_quiz = {**form, "name": "No quiz", "quiz_length": 0}
+    client.post(f"/collections/{crowd_collection.pk}/campaigns/new/", without_quiz)
+    assert PreferenceCampaign.objects.get(name="No quiz").is_open  # nothing to learn: as asked
 
 
 # --- 2. byte-hashing and sighting counts ----------------------------------------------------

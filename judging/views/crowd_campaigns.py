@@ -26,7 +26,7 @@ from judging.models import PreferenceCampaign, TrapQuestion
 from judging.roles import organiser_required
 from judging.selectors.access import Need
 from judging.selectors.traps import trap_evidence
-from judging.services.crowd.campaigns import preference_campaign_create
+from judging.services.crowd.campaigns import preference_campaign_new
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import trap_question_contest, trap_question_mark
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
@@ -59,9 +59,15 @@ def campaign_create(request, collection_pk: int):
     form = CampaignForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         options = {k: v for k, v in form.cleaned_data.items() if k != "name"}
-        campaign = preference_campaign_create(
-            collection=collection, name=form.cleaned_data["name"], system_pairs=None, **options
+        campaign, closed_because = preference_campaign_new(
+            collection=collection, name=form.cleaned_data["name"], **options
         )
+        if closed_because:
+            messages.info(
+                request,
+                f"“{campaign}” was created closed: {' '.join(closed_because)} Add examples "
+                "and trap questions, then open it.",
+            )
         return redirect(campaign)
     return render(
         request, "judging/preference_campaign_form.html", {"collection": collection, "form": form}

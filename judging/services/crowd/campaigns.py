@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from django.db import transaction
 
 from judging.models import Collection, PreferenceCampaign, System
+from judging.selectors.crowd_integrity import campaign_pool_needs
 from judging.services.crowd.examples import examples_from_systems
 from judging.services.crowd.traps import trap_questions_from_judgments
 
@@ -46,3 +47,26 @@ def preference_campaign_create(
         if trap_questions:
             trap_questions_from_judgments(campaign=campaign, count=trap_questions)
     return campaign
+
+
+def preference_campaign_new(
+    *, collection: Collection, name: str, **options
+) -> tuple[PreferenceCampaign, list[str]]:
+    """Create an empty campaign from the New form or the API, and why it was created
+    closed although ``is_open`` was asked for (an empty list: as asked).
+
+    A new campaign has no examples yet, so its trap pools hold nothing: opened as asked,
+    it would hand workers a quiz from an empty or tiny pool that a few identities learn
+    (issue 22). The rule of opening (:func:`~judging.services.campaign_settings.campaign_open_set`)
+    applies from the start: such a campaign is created closed and the organiser opens it
+    once examples and trap questions are in.
+    """
+    with transaction.atomic():
+        campaign = preference_campaign_create(
+            collection=collection, name=name, system_pairs=None, **options
+        )
+        problems = campaign_pool_needs(campaign=campaign).problems if campaign.is_open else []
+        if problems:
+            PreferenceCampaign.objects.filter(pk=campaign.pk).update(is_open=False)
+            campaign.is_open = False
+    return campaign, problems
