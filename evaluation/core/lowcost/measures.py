@@ -152,8 +152,32 @@ class ExpectedScores:
         t = stats.t.ppf(0.5 + self.level / 2, self.df)
         return t * np.sqrt(self.variance)
 
+    @cached_property
+    def bounds(self) -> tuple[float, float] | None:
+        """[0, 1] when every per-query expectation lies in it (every measure this module
+        computes is normalised so), else ``None``: no bounds known."""
+        e = self.query_expectation
+        return (0.0, 1.0) if bool(np.all((e >= 0) & (e <= 1))) else None
+
     def interval(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.expectation - self.half_width, self.expectation + self.half_width
+        """(8.19), cut at the measure's bounds.
+
+        The t interval of (8.19) can leave [0, 1] with few queries or uncertain
+        estimates (e.g. E = 0.05 ± 0.12). The mean effectiveness cannot, so the interval
+        is intersected with the bounds: whenever (8.19) covers the true mean, so does the
+        cut interval, and its coverage is at least (8.19)'s.
+
+        >>> es = ExpectedScores("CG@1", ("A",), ("q1", "q2"), np.array([[0.0, 0.1]]),
+        ...     np.zeros((1, 2)), np.array([0.05]), np.array([0.0036]), np.zeros((1, 1)),
+        ...     np.zeros((1, 1)), np.ones((1, 1)), 1.0)
+        >>> low, high = es.interval()   # t(0.975, 1 df) = 12.706; 12.706 * 0.06 = 0.7624
+        >>> float(low[0]), round(float(high[0]), 4)
+        (0.0, 0.8124)
+        """
+        low, high = self.expectation - self.half_width, self.expectation + self.half_width
+        if self.bounds is None:
+            return low, high
+        return np.maximum(low, self.bounds[0]), np.minimum(high, self.bounds[1])
 
     def order(self) -> np.ndarray:
         """Systems from the highest expected score down (ties by name)."""
@@ -166,7 +190,8 @@ class ExpectedScores:
         """The estimated leaderboard as plain data (what the command line and the app show).
 
         ``systems``: best first by E, each with E, Var and the (8.19) interval
-        (``half_width``, ``low``, ``high``); ``differences``: every system pair with the
+        (``half_width``, ``low``, ``high``, cut at the measure's bounds, ``cut`` saying
+        whether it was: :meth:`interval`); ``differences``: every system pair with the
         better system by E first, its E[Δ], Var[Δ] and confidence (8.20), most confident
         first (ties by the better system's name); ``ranking_confidence``: their mean.
 
@@ -186,6 +211,10 @@ class ExpectedScores:
                 "half_width": float(self.half_width[s]),
                 "low": float(low[s]),
                 "high": float(high[s]),
+                "cut": bool(
+                    low[s] != self.expectation[s] - self.half_width[s]
+                    or high[s] != self.expectation[s] + self.half_width[s]
+                ),
             }
             for s in self.order()
         ]

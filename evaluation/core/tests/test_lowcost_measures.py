@@ -171,3 +171,22 @@ def test_a_measure_without_a_probabilistic_form_is_refused_with_the_reason():
     ]:
         with pytest.raises(UnsupportedMeasure, match=reason):
             expected_scores(pool, known(truth), name)
+
+
+def test_an_estimated_interval_never_leaves_what_the_measure_can_take():
+    # CG@1 on one query, one document of Fine E = 5 and Var = 400 (sd 20): E[CG] = 0.05,
+    # Var[CG] = 400 / 100² = 0.04, sd 0.2; with 1 query the t has 1 df (8.19, df floored
+    # at 1): 12.706 × 0.2 = 2.541, so E ± t·sd = [−2.49, 2.59], far outside [0, 1].
+    pool = Pool.from_rankings({"A": {"q": ["d1"]}, "B": {"q": ["d2"]}}, depth=1)
+    est = RelevanceEstimates(
+        np.array([5.0, 95.0]), np.array([400.0, 0.0]), np.zeros(2, int), np.zeros(2, bool),
+        "fine",
+    )  # fmt: skip
+    scores = expected_scores(pool, est, "CG@1")
+    assert scores.half_width[0] == pytest.approx(12.7062 * 0.2, abs=1e-3)
+    rows = {r["system"]: r for r in scores.leaderboard()["systems"]}
+    assert (rows["A"]["low"], rows["A"]["high"], rows["A"]["cut"]) == (0.0, 1.0, True)
+    # B is judged (Var 0): its interval is the point 0.95 and nothing is cut.
+    assert (rows["B"]["low"], rows["B"]["high"], rows["B"]["cut"]) == (
+        pytest.approx(0.95), pytest.approx(0.95), False,
+    )  # fmt: skip
