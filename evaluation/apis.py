@@ -120,6 +120,9 @@ class ResultsSettingsSerializer(serializers.Serializer):
     seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1)
     alpha = serializers.FloatField()
     reliability_target = serializers.FloatField()
+    judged_only = serializers.BooleanField(
+        help_text="Score each list with its unjudged clips left out (trec_eval -J)"
+    )
 
 
 class ResultsSettingsApi(OrganiserApi):

@@ -39,6 +39,12 @@ class ResultsSettingsForm(forms.Form):
     seed = forms.IntegerField(min_value=0, max_value=2**31 - 1, label="Seed of the resampling")
     alpha = forms.FloatField(label="Significance level α")
     reliability_target = forms.FloatField(label="Reliability target (Eρ², Φ)")
+    judged_only = forms.BooleanField(
+        required=False,
+        label="Leave unjudged clips out of each list",
+        help_text="Each system's list is scored as if its unjudged clips were not in it, "
+        "the rest moving up. Unticked, an unjudged clip counts as not similar.",
+    )
 
 
 class MappingSettingsForm(forms.Form):

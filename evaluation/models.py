@@ -57,6 +57,11 @@ class ResultsConfig(models.Model):
     seed = models.PositiveIntegerField(default=20130701)
     alpha = models.FloatField(default=0.05)
     reliability_target = models.FloatField(default=0.95)
+    judged_only = models.BooleanField(
+        default=False,
+        help_text="Score each list with its unjudged clips left out (trec_eval -J), "
+        "instead of counting them as not similar.",
+    )
 
     def __str__(self) -> str:
         return f"results of {self.collection}"

@@ -186,3 +186,48 @@ def test_the_command_line_prints_the_same_documents_as_the_results_pages(tmp_pat
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == set(study) - {"judgment_sources"}
     assert printed["erho2"] == study["erho2"] and printed["needed"] == study["needed"]
+
+
+def test_leaving_unjudged_clips_out_scores_the_judged_clips_below_them(tmp_path):
+    """The results setting "Leave unjudged clips out of each list" (trec_eval -J; the
+    core's -J is checked against pytrec_eval in evaluation/core/tests/test_against_pytrec_eval.py).
+
+    By hand, CG(scale=fine)@5 = Σ fine / 100 over the top 5, / 5:
+      q1: S1 = u1 (unjudged) a b c d e, S2 = a b c d e;  q2: S1 = a2..f2, S2 = u2 a2..e2
+      fine: a 80, b 60, c 40, d 20, e 100; a2..f2 50 each.
+      counted as not similar: S1 (0.40 + 0.50) / 2 = 0.45, S2 (0.60 + 0.40) / 2 = 0.50;
+      left out:               S1 (0.60 + 0.50) / 2 = 0.55, S2 (0.60 + 0.50) / 2 = 0.55.
+    Judged@5 still reads the whole lists: (4/5 + 5/5) / 2 = 0.9 for both.
+    """
+    fine = {"a": 80, "b": 60, "c": 40, "d": 20, "e": 100} | {f"{x}2": 50 for x in "abcdef"}
+    lists = {
+        ("S1", "q1"): "u1 a b c d e", ("S2", "q1"): "a b c d e",
+        ("S1", "q2"): "a2 b2 c2 d2 e2 f2", ("S2", "q2"): "u2 a2 b2 c2 d2 e2",
+    }  # fmt: skip
+    runs = [f"{s}\t{q}\t{d}\n" for (s, q), docs in lists.items() for d in docs.split()]
+    query_of = {d: "q2" if d.endswith("2") else "q1" for d in fine}
+    judged = [f"{query_of[d]}\t{d}\t{v}\n" for d, v in fine.items()]
+    (tmp_path / "runs.tsv").write_text("".join(runs))
+    (tmp_path / "judgments.tsv").write_text("".join(judged))
+    clips = ["q1", "q2", "u1", "u2", *fine]
+    (tmp_path / "metadata.tsv").write_text("".join(f"{c}\tartist-{c}\tjazz\n" for c in clips))
+    owner = make_user("judged-only-owner", "organiser")
+    summary = mirex_import(owner=owner, folder=tmp_path, name="Judged only")
+    collection = owner.collections.get(pk=summary.collection_id)
+
+    def means(judged_only: bool) -> dict:
+        ResultsConfig.objects.update_or_create(
+            collection=collection,
+            defaults={"measures": [MEASURE, "infAP"], "judged_only": judged_only},
+        )
+        collection_results_compute(target_id=collection.pk)
+        payload = Leaderboard.objects.get(collection=collection, measure=MEASURE).payload
+        assert payload["judged_only"] is judged_only
+        assert {r["system"]: r["judged"] for r in payload["rows"]} == pytest.approx(
+            {"S1": 0.9, "S2": 0.9}
+        )
+        assert Leaderboard.objects.filter(collection=collection, measure="infAP").exists()
+        return {r["system"]: r["mean"] for r in payload["rows"]}
+
+    assert means(False) == pytest.approx({"S1": 0.45, "S2": 0.50})
+    assert means(True) == pytest.approx({"S1": 0.55, "S2": 0.55})

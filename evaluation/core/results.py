@@ -102,6 +102,7 @@ class LeaderboardResult:
     seed: int | None
     prediction_family: str
     judged_label: str | None
+    judged_only: bool
     rows: tuple[dict, ...]
     pairs: tuple[dict, ...]
     warnings: tuple[Caveat, ...]
@@ -126,6 +127,7 @@ class LeaderboardResult:
             "seed": self.seed,
             "interval_methods": sorted(methods),
             "judged_label": self.judged_label,
+            "judged_only": self.judged_only,
             "rows": [dict(row) for row in self.rows],
             "pairs": [dict(pair) for pair in self.pairs],
             "warnings": [w.to_dict() for w in self.warnings],
@@ -144,6 +146,7 @@ def leaderboard(
     alpha: float = 0.05,
     mapping: dict | None = None,
     judged: dict | None = None,
+    judged_only: bool = False,
     queries_needed: int | None = None,
     reliability_target: float = 0.95,
     report: Report = _no_report,
@@ -164,6 +167,9 @@ def leaderboard(
         ir_measures' Judged@k of each system on the measure's scale and depth, and
         optionally ``pool_filters``: the relevance campaigns whose pool leaves out clips
         by the query's artist.
+    judged_only : bool
+        Whether the scores were computed with unjudged documents left out of each list
+        (trec_eval ``-J``, :func:`evaluation.core.evaluate.evaluate`); said in the document.
     queries_needed : int, optional
         What the D-study says the collection needs for ``reliability_target``.
     report : callable
@@ -276,6 +282,7 @@ def leaderboard(
         seed=seed,
         prediction_family=stats.recommended_family(n_queries, n_levels=levels),
         judged_label=judged["label"] if judged else None,
+        judged_only=judged_only,
         rows=tuple(rows),
         pairs=tuple(pairs),
         warnings=tuple(w for w in warnings if w is not None),

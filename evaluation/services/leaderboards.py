@@ -85,7 +85,7 @@ def leaderboard_payload(
     return leaderboard(
         matrix, test=config.test, resamples=config.resamples, seed=config.seed,
         adjustment=config.adjustment, alpha=config.alpha, mapping=mapping, judged=judged,
-        queries_needed=queries_needed, reliability_target=config.reliability_target,
+        judged_only=config.judged_only, queries_needed=queries_needed, reliability_target=config.reliability_target,
         report=report,
     ).to_dict()  # fmt: skip
 
@@ -128,14 +128,18 @@ def collection_results_store(
     measures = config.measures or default_measures(qrels)
     core_qrels, core_runs = core_inputs(runs, qrels)
     report(0.05, "scoring the runs")
-    results = evaluate(core_qrels, core_runs, measures)
+    results = evaluate(core_qrels, core_runs, measures, judged_only=config.judged_only)
     judged_of = {
         label: judged
         for label in results.labels
         if (judged := judged_label(label, default_scale=core_qrels.default))
     }
-    extra = sorted({j for j, _ in judged_of.values()} - set(results.labels))
-    judged_scores = evaluate(core_qrels, core_runs, extra) if extra else None
+    # How many of each list's top k are judged is read from the whole lists: with the
+    # unjudged clips left out (judged_only) every Judged@k would be 1.
+    extra = {j for j, _ in judged_of.values()}
+    if not config.judged_only:
+        extra -= set(results.labels)
+    judged_scores = evaluate(core_qrels, core_runs, sorted(extra)) if extra else None
     payloads = []
     for n, label in enumerate(results.labels):
         share = (0.1 + 0.85 * n / len(results.labels), 0.85 / len(results.labels))
@@ -149,7 +153,8 @@ def collection_results_store(
         judged = None
         if label in judged_of:
             name, k = judged_of[label]
-            source = results if name in results.labels else judged_scores
+            whole = judged_scores is not None and name in judged_scores.labels
+            source = judged_scores if whole else results
             counts = source.matrix(name, missing="zero")
             means = dict(zip(counts.systems, np.mean(counts.scores, axis=1).tolist(), strict=True))
             judged = {"label": name, "k": k, "systems": means, "pool_filters": pool_filters or []}

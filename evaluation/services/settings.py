@@ -28,7 +28,7 @@ from evaluation.services.results import collection_results_request
 from judging.models import Collection, PreferenceCampaign, RelevanceJudgment
 
 RESULTS_SETTINGS = ("measures", "test", "adjustment", "resamples", "seed", "alpha",
-                    "reliability_target")  # fmt: skip
+                    "reliability_target", "judged_only")  # fmt: skip
 """What the results settings page and API change (one line per new setting)."""
 
 MAX_MEASURES = 20

@@ -58,7 +58,8 @@ def _compute(matrix, ns) -> dict:
     needed = reliability(matrix, target=ns.target).needed["erho2"]
     return leaderboard(
         matrix, test=ns.test, resamples=ns.resamples, seed=ns.seed, adjustment=ns.adjust,
-        alpha=ns.alpha, mapping=mapping, queries_needed=needed, reliability_target=ns.target,
+        alpha=ns.alpha, mapping=mapping, judged_only=ns.judged_only, queries_needed=needed,
+        reliability_target=ns.target,
     ).to_dict()  # fmt: skip
 
 

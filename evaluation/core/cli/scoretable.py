@@ -97,8 +97,11 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
     return ScoreMatrix(measure=measure, systems=S, queries=Q, scores=X)
 
 
-def matrix_from_qrels_and_runs(qrels_path: str, run_paths: list[str], measure: str) -> ScoreMatrix:
-    """Evaluate runs against qrels with the measures of ``evaluation.core``.
+def matrix_from_qrels_and_runs(
+    qrels_path: str, run_paths: list[str], measure: str, *, judged_only: bool = False
+) -> ScoreMatrix:
+    """Evaluate runs against qrels with the measures of ``evaluation.core`` (``judged_only``:
+    unjudged documents left out of each list first, trec_eval ``-J``).
 
     Read and measure errors become :class:`InputError`, naming the file and line.
     """
@@ -109,7 +112,7 @@ def matrix_from_qrels_and_runs(qrels_path: str, run_paths: list[str], measure: s
     if len(parsed) != 1:
         labels = ", ".join(m.label for m in parsed)
         raise InputError(f"-m {measure!r} names {len(parsed)} measures ({labels}); give one")
-    results = evaluate_inputs(qrels_path, run_paths, parsed)
+    results = evaluate_inputs(qrels_path, run_paths, parsed, judged_only=judged_only)
     return results.matrix(parsed[0])
 
 
@@ -130,6 +133,12 @@ def add_input_arguments(parser: argparse.ArgumentParser, *, min_runs: int) -> No
         "--measure",
         help="measure to evaluate (required with QRELS and RUNs; a label with --scores)",
     )
+    parser.add_argument(
+        "-J",
+        dest="judged_only",
+        action="store_true",
+        help="with QRELS and RUNs: leave unjudged documents out of each list (trec_eval -J)",
+    )
     parser.add_argument("--format", choices=FORMATS, default="text", help="output format")
 
 
@@ -138,12 +147,16 @@ def load_matrix(parser: argparse.ArgumentParser, args: argparse.Namespace, *, mi
     if args.scores:
         if args.inputs:
             parser.error("give either --scores FILE or QRELS and RUN files, not both")
+        if args.judged_only:
+            parser.error("-J needs QRELS and RUN files: a score table is already scored")
         return read_score_table(args.scores, measure=args.measure or "score")
     if len(args.inputs) < 2:
         parser.error("expected QRELS and RUN file(s), or --scores FILE")
     if not args.measure:
         parser.error("-m/--measure is required with QRELS and RUN files")
-    matrix = matrix_from_qrels_and_runs(args.inputs[0], args.inputs[1:], args.measure)
+    matrix = matrix_from_qrels_and_runs(
+        args.inputs[0], args.inputs[1:], args.measure, judged_only=args.judged_only
+    )
     if len(matrix.systems) < min_runs:
         raise InputError(
             f"{', '.join(args.inputs[1:])}: {len(matrix.systems)} run(s) in all; "

@@ -201,6 +201,39 @@ def test_qrels_and_runs_are_evaluated_by_the_measures_of_evaluation_core(tmp_pat
     ] == pytest.approx(0.2 - 0.6)
 
 
+def test_leaderboard_with_minus_j_leaves_unjudged_documents_out_of_each_list(tmp_path, capsys):
+    # Two queries, qrels judge d0-d2 relevant and d3-d5 not; d6-d9 are unjudged.
+    # A ranks d6 d0 d7 d1 d2 d3: P@5 = 3/5 as ranked; with -J the list is d0 d1 d2 d3,
+    # P@5 = 3/5 still (P divides by 5), but P@2 goes from 1/2 to 2/2.
+    # B ranks d0 d3 d4 d5 d1: no unjudged document, P@2 = 1/2 either way.
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join(f"q{q} 0 d{d} {int(d < 3)}\n" for q in range(2) for d in range(6)))
+    runs = []
+    for name, docs in [("A", [6, 0, 7, 1, 2, 3]), ("B", [0, 3, 4, 5, 1])]:
+        path = tmp_path / f"{name}.run"
+        path.write_text(
+            "".join(
+                f"q{q} Q0 d{d} {r + 1} {10 - r} {name}\n"
+                for q in range(2)
+                for r, d in enumerate(docs)
+            )
+        )
+        runs.append(str(path))
+    means = {}
+    for flags in ([], ["-J"]):
+        code, out, err = run(
+            capsys, "leaderboard", str(qrels), *runs, "-m", "P@2", "--format", "json", *flags
+        )
+        assert code == 0, err
+        board = json.loads(out)
+        assert board["judged_only"] is bool(flags)
+        means[bool(flags)] = {row["system"]: row["mean"] for row in board["rows"]}
+    assert means == {False: {"A": 0.5, "B": 0.5}, True: {"A": 1.0, "B": 0.5}}
+    with pytest.raises(SystemExit) as e:  # a score table is already scored
+        main(["leaderboard", "--scores", str(qrels), "-J"])
+    assert e.value.code == 2
+
+
 def test_the_commands_run_as_a_module_without_django(table):
     path, _ = table
     done = subprocess.run(
