@@ -2,6 +2,7 @@
 and the web server, and Ctrl-C stops every process it started; a second start after that
 works too."""
 
+import importlib.util
 import os
 import signal
 import socket
@@ -82,3 +83,37 @@ def test_it_serves_the_demo_and_ctrl_c_leaves_no_process_behind(tmp_path):
 
     again = start_and_stop(tmp_path, free_port())  # same var/: the demo is already there
     assert "already" in again
+
+
+BUSY_WORKER = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)  # a Celery worker in warm shutdown waits
+child = subprocess.Popen([sys.executable, "-c",
+    "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(120)"])
+print(child.pid, flush=True)
+time.sleep(120)
+"""
+
+
+def test_a_busy_worker_that_ignores_the_stop_request_is_killed_with_its_pool_child():
+    """What stop_group does when a worker is busy: a Celery worker in warm shutdown
+    finishes its task first and its pool child keeps running. Both ignore SIGTERM here,
+    as a long task would; after the grace time the whole group is killed."""
+    spec = importlib.util.spec_from_file_location("earshot_run_script", ROOT / "scripts/run.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    worker = subprocess.Popen(
+        [sys.executable, "-c", BUSY_WORKER], stdout=subprocess.PIPE, start_new_session=True
+    )
+    pool_child = int(worker.stdout.readline())
+    try:
+        assert alive(worker.pid) and alive(pool_child)
+        script.stop_group(worker, timeout=1)
+        time.sleep(0.2)
+        assert worker.returncode == -signal.SIGKILL  # SIGTERM was ignored: killed, not waited
+        assert not alive(pool_child)
+    finally:
+        worker.stdout.close()
+        for pid in (worker.pid, pool_child):
+            if alive(pid):
+                os.kill(pid, signal.SIGKILL)
