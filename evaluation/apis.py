@@ -161,6 +161,10 @@ class MappingSettingsSerializer(serializers.Serializer):
         child=serializers.CharField(max_length=200), max_length=20,
         help_text="Measures of the campaign's mapping; empty: those of its examples, else CG_l@5",
     )  # fmt: skip
+    full_listening_only = serializers.BooleanField(
+        help_text="Use only the accepted answers whose every clip was heard (the payload's "
+        "listening says how many that leaves)",
+    )
 
 
 class MappingSettingsApi(OrganiserApi):
@@ -171,7 +175,8 @@ class MappingSettingsApi(OrganiserApi):
 
 
 class MappingSettingsUpdateApi(OrganiserApi):
-    """Change the measures of a campaign's mapping; one recompute of it follows."""
+    """Change the measures of a campaign's mapping, or whether it uses only the answers
+    whose every clip was heard (fields left out stay); one recompute of it follows."""
 
     class OutputSerializer(MappingSettingsSerializer):
         changed = serializers.BooleanField()
@@ -180,12 +185,14 @@ class MappingSettingsUpdateApi(OrganiserApi):
     @extend_schema(request=MappingSettingsSerializer, responses=OutputSerializer)
     def post(self, request, campaign_id: int):
         campaign = self.get_campaign(campaign_id)
-        data = MappingSettingsSerializer(data=request.data)
+        data = MappingSettingsSerializer(data=request.data, partial=True)
         data.is_valid(raise_exception=True)
-        changed = mapping_config_update(campaign=campaign, measures=data.validated_data["measures"])
+        changed = mapping_config_update(campaign=campaign, **data.validated_data)
+        config = MappingConfig.for_campaign(campaign)
         body = {
             "changed": changed,
-            "measures": MappingConfig.for_campaign(campaign).measures,
+            "measures": config.measures,
+            "full_listening_only": config.full_listening_only,
             "recompute": selectors.campaign_recompute(campaign=campaign),
         }
         return Response(self.OutputSerializer(body).data)

@@ -53,3 +53,10 @@ class MappingSettingsForm(forms.Form):
         help_text="One name a line. Empty: the measures the campaign's examples were "
         "generated for, else CG(scale=fine)@5.",
     )
+    full_listening_only = forms.BooleanField(
+        required=False,
+        label="Use only the answers with every clip heard",
+        help_text="Leaves out answers where the server did not send enough of the query and "
+        "of every clip of both lists, or where too little time passed to hear them one "
+        "after another.",
+    )

@@ -78,6 +78,18 @@ TERMS: dict[str, tuple[str, str]] = {
         "it well is their trust, and untrusted workers are stopped, their answers excluded.",
         "thesis §3.2.2",
     ),
+    "coverage": (
+        "The share of a clip's first 30 seconds that the server sent to the listener's "
+        "browser; a clip counts as heard from half of it. It is what the server observed, "
+        "not what a page reports.",
+        "Earshot",
+    ),
+    "every clip heard": (
+        "An answer whose query and every clip of both lists had enough coverage, with time "
+        "from the first clip to the answer to hear them one after another (5 s each, or all "
+        "of a shorter clip).",
+        "Earshot",
+    ),
     "low-cost evaluation": (
         "Estimating the leaderboard before every clip is judged, and choosing the judgments "
         "that settle it soonest.",

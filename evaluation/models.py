@@ -247,7 +247,8 @@ CG_l@5 on the Fine scale is among the least biased, Table 3.2)."""
 
 
 class MappingConfig(models.Model):
-    """Which measures a preference campaign's satisfaction mapping is computed for.
+    """Which measures a preference campaign's satisfaction mapping is computed for, and
+    whether from every accepted answer or only those whose every clip was heard.
 
     A campaign without a row (or with an empty list) uses the measures its examples
     were generated for (the keys of ``Example.scores``), else
@@ -259,6 +260,11 @@ class MappingConfig(models.Model):
     )
     measures = models.JSONField(
         default=list, blank=True, help_text="Measure names; empty means the default measures."
+    )
+    full_listening_only = models.BooleanField(
+        default=False,
+        help_text="Use only the accepted answers whose every clip was heard "
+        "(judging.selectors.listening.answers_fully_heard).",
     )
 
     def __str__(self) -> str:

@@ -39,9 +39,10 @@ def results_settings(request, pk: int):
     mapping_forms = []
     for campaign in campaigns:
         mine = posted == "mapping" and request.POST.get("campaign") == str(campaign.pk)
-        measures = MappingConfig.for_campaign(campaign).measures
+        stored = MappingConfig.for_campaign(campaign)
+        initial = {"measures": stored.measures, "full_listening_only": stored.full_listening_only}
         form = MappingSettingsForm(
-            request.POST if mine else None, initial={"measures": measures}, prefix=f"c{campaign.pk}"
+            request.POST if mine else None, initial=initial, prefix=f"c{campaign.pk}"
         )
         mapping_forms.append((campaign, form))
 
@@ -62,13 +63,11 @@ def results_settings(request, pk: int):
         form = next(f for c, f in mapping_forms if c.pk == campaign.pk)
         if form.is_valid():
             try:
-                changed = mapping_config_update(
-                    campaign=campaign, measures=form.cleaned_data["measures"]
-                )
+                changed = mapping_config_update(campaign=campaign, **form.cleaned_data)
             except ValidationError as error:
                 form.add_error("measures", error)
             else:
-                _saved(request, ["measures"] if changed else [], f"the mapping of “{campaign}”")
+                _saved(request, ["mapping"] if changed else [], f"the mapping of “{campaign}”")
                 return redirect(request.path)
 
     context = {

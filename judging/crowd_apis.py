@@ -195,6 +195,17 @@ class WorkerSerializer(serializers.Serializer):
         source="worker.headphones", help_text="The headphone screen: '', 'passed' or 'failed'."
     )
     headphones_right = serializers.IntegerField(source="worker.headphones_right", allow_null=True)
+    answers_every_clip_heard = serializers.IntegerField(
+        source="listening.full",
+        help_text="Answers whose every clip was heard (judging.selectors.listening).",
+    )
+    median_coverage = serializers.FloatField(source="listening.median_coverage", allow_null=True)
+    median_listening_seconds = serializers.FloatField(
+        source="listening.median_seconds", allow_null=True
+    )
+    median_listening_needed = serializers.FloatField(
+        source="listening.median_needed", allow_null=True
+    )
     browser_bound = serializers.SerializerMethodField()
 
     def get_browser_bound(self, row) -> bool:

@@ -6,14 +6,19 @@ comparison with Table 4.3 — is :func:`evaluation.core.answers.mapping_payload`
 module reads the answers, finds λ of each example's lists and stores the result.
 
 Only accepted answers count (``Answer.accepted_at`` set: trusted workers, examples that
-are not trap questions, answers not excluded). λ of each list comes from
+are not trap questions, answers not excluded), and with the campaign's
+``MappingConfig.full_listening_only`` only those whose every clip was heard (issue 23:
+:func:`judging.selectors.listening.answers_fully_heard`, the rule the workers page
+shows). λ of each list comes from
 ``Example.scores`` when the example generator stored it, else from
 :func:`evaluation.core.evaluate` with each example's two lists as two one-query runs
 judged by the collection's consolidated judgments.
 
 Payload of :class:`~evaluation.models.SatisfactionMapping` (what pages, exports and the
 API show): the document of :func:`~evaluation.core.answers.mapping_payload`, plus
-``n_examples``, ``skipped: {no_score, out_of_range}`` and ``campaign: {id, name}``.
+``n_examples``, ``skipped: {no_score, out_of_range}``, ``campaign: {id, name}`` and
+``listening: {full_only, answers, full}`` (whether the filter was on; the accepted
+answers, and how many of them had every clip heard, whether or not the filter was on).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from evaluation.services.leaderboards import core_inputs
 from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
 from judging.models import Answer, Example, PreferenceCampaign
+from judging.selectors.listening import answers_fully_heard
 
 
 def canonical(name: str) -> str:
@@ -151,16 +157,17 @@ def campaign_mapping_compute(
     Measures no longer configured lose their stored mapping. Returns the measures stored.
     """
     measures = campaign_measures(campaign=campaign)
-    answers = list(
-        Answer.objects.filter(
-            example__campaign=campaign,
-            accepted_at__isnull=False,
-            excluded=False,
-            example__trap__isnull=True,
-        )
-        .order_by("pk")
-        .values_list("example_id", "outcome")
+    full_only = MappingConfig.for_campaign(campaign).full_listening_only
+    accepted = Answer.objects.filter(
+        example__campaign=campaign,
+        accepted_at__isnull=False,
+        excluded=False,
+        example__trap__isnull=True,
     )
+    rows = list(accepted.order_by("pk").values_list("pk", "example_id", "outcome"))
+    heard = answers_fully_heard(answers=accepted)
+    listening = {"full_only": full_only, "answers": len(rows), "full": len(heard)}
+    answers = [(example, outcome) for pk, example, outcome in rows if not full_only or pk in heard]
     report(0.1, f"{len(answers)} accepted answers: scoring the lists", force=True)
     lambdas = example_lambdas(
         campaign=campaign, example_ids=[e for e, _ in answers], measures=measures
@@ -187,6 +194,7 @@ def campaign_mapping_compute(
         payload["n_examples"] = len({e for e, _ in answers if e in scores})
         payload["skipped"] = {"no_score": no_score, "out_of_range": out_of_range}
         payload["campaign"] = {"id": campaign.pk, "name": campaign.name}
+        payload["listening"] = listening
         payloads[measure] = payload
     now = timezone.now()
     with transaction.atomic():

@@ -144,17 +144,30 @@ def results_config_update(*, collection: Collection, changes: dict) -> list[str]
     return changed
 
 
-def mapping_config_update(*, campaign: PreferenceCampaign, measures: Sequence[str]) -> bool:
-    """Save the measures of the campaign's mapping and ask for one recompute of it.
+def mapping_config_update(
+    *,
+    campaign: PreferenceCampaign,
+    measures: Sequence[str] | None = None,
+    full_listening_only: bool | None = None,
+) -> bool:
+    """Save the measures of the campaign's mapping, and whether it uses only the answers
+    whose every clip was heard; ask for one recompute of it. ``None`` leaves a setting as
+    it is.
 
     Returns whether anything changed (nothing is recomputed otherwise).
     """
-    labels = measures_check(measures, collection=campaign.collection, what="mapping measures")
     config = MappingConfig.for_campaign(campaign)
-    if config.pk and config.measures == labels:
+    labels = (
+        config.measures
+        if measures is None
+        else measures_check(measures, collection=campaign.collection, what="mapping measures")
+    )
+    only = config.full_listening_only if full_listening_only is None else bool(full_listening_only)
+    unchanged = config.measures == labels and config.full_listening_only == only
+    if unchanged and (config.pk or measures is None):
         return False
     with transaction.atomic():
-        config.measures = labels
+        config.measures, config.full_listening_only = labels, only
         config.save()
         campaign_mapping_request(campaign=campaign)
     return True

@@ -11,5 +11,7 @@ from judging.selectors.access import *  # noqa: F403
 from judging.selectors.collections import *  # noqa: F403
 from judging.selectors.crowd import *  # noqa: F403
 from judging.selectors.crowd_integrity import *  # noqa: F403
+from judging.selectors.listening import *  # noqa: F403
 from judging.selectors.relevance import *  # noqa: F403
 from judging.selectors.sources import *  # noqa: F403
+from judging.selectors.workers import *  # noqa: F403

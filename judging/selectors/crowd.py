@@ -6,8 +6,6 @@ The worker-side selectors never touch trap questions: a task is read the same wa
 
 from __future__ import annotations
 
-import statistics
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -303,77 +301,6 @@ def campaign_progress(*, campaign: PreferenceCampaign) -> CampaignProgress:
         workers=sum(by_status.values()),
         workers_by_status=by_status,
     )
-
-
-@dataclass(frozen=True)
-class WorkerRow:
-    """One worker on the organiser's pages, with their speed and listening figures.
-
-    Traps seen and missed are the worker's own counts (``trap_answered``,
-    ``trap_missed``): the ones their trust is computed from, so the three always agree.
-    """
-
-    worker: Worker
-    answers: int
-    median_seconds: float | None
-    fast_answers: int
-    """Answers given sooner than the campaign's ``fast_answer_seconds``."""
-    mean_clips_heard: float | None
-    """Clips (query included) whose audio the server sent per answered task, on average."""
-    comments: list[str]
-
-    @property
-    def trust_now_passes(self) -> bool:
-        """Stopped for low trust, but trust is at the threshold now (a trap was forgiven)."""
-        w = self.worker
-        return (
-            w.status == Worker.STOPPED
-            and w.stop_reason == Worker.LOW_TRUST
-            and w.trust is not None
-            and w.trust >= w.campaign.trust_threshold
-        )
-
-
-WORKER_STATUSES = (Worker.ACTIVE, Worker.STOPPED, Worker.FINISHED)
-
-
-def campaign_workers(*, campaign: PreferenceCampaign, status: str = "") -> QuerySet[Worker]:
-    """The campaign's workers, first arrived first; only those with ``status`` if given."""
-    workers = campaign.workers.select_related("campaign").order_by("created_at", "pk")
-    return workers.filter(status=status) if status in WORKER_STATUSES else workers
-
-
-def worker_rows(*, campaign: PreferenceCampaign, workers: Sequence[Worker]) -> list[WorkerRow]:
-    """The figures of ``workers`` (one page of :func:`campaign_workers`)."""
-    ids = [w.pk for w in workers]
-    seconds: dict[int, list[float]] = {}
-    heard: dict[int, list[int]] = {}
-    comments: dict[int, list[str]] = {}
-    rows = Answer.objects.filter(worker_id__in=ids).order_by("answered_at", "pk")
-    for worker_id, secs, clips, comment in rows.values_list(
-        "worker_id", "seconds", "clips_heard", "comment"
-    ):
-        seconds.setdefault(worker_id, []).append(secs)
-        heard.setdefault(worker_id, []).append(clips)
-        if comment:
-            comments.setdefault(worker_id, []).append(comment)
-    fast = campaign.fast_answer_seconds
-    return [
-        WorkerRow(
-            worker=w,
-            answers=len(seconds.get(w.pk, [])),
-            median_seconds=statistics.median(seconds[w.pk]) if w.pk in seconds else None,
-            fast_answers=sum(s < fast for s in seconds.get(w.pk, [])),
-            mean_clips_heard=statistics.fmean(heard[w.pk]) if w.pk in heard else None,
-            comments=comments.get(w.pk, []),
-        )
-        for w in workers
-    ]
-
-
-def campaign_worker(*, campaign: PreferenceCampaign, worker_id: int) -> Worker:
-    """One worker of ``campaign`` (a campaign that passed the access rule); else 404."""
-    return get_object_or_404(campaign.workers.select_related("campaign"), pk=worker_id)
 
 
 def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQuestion]:

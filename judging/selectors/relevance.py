@@ -18,6 +18,7 @@ from judging.models import (
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import Need, organiser_relevance_campaigns
+from judging.selectors.listening import campaign_assessor_listening
 
 
 def relevance_campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
@@ -196,6 +197,10 @@ def campaign_pair_progress(*, campaign: RelevanceCampaign) -> PairProgress:
 
 
 def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
+    """Each assessor's work, with the listening the server observed behind their
+    judgments (``listening``: :func:`~judging.selectors.listening.campaign_assessor_listening`,
+    None before their first score)."""
+    listening = campaign_assessor_listening(campaign=campaign)
     rows = []
     for assessor in campaign.assessors.order_by("username"):
         mine = campaign.assignments.filter(assessor=assessor)
@@ -219,6 +224,7 @@ def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
                 "judging_seconds": activity["judging"] or 0.0,
                 "listened_seconds": activity["listening"] or 0.0,
                 "plays": activity["plays"] or 0,
+                "listening": listening.get(assessor.pk),
             }
         )
     return rows

@@ -24,6 +24,7 @@ from django.conf import settings
 
 from judging.models import PreferenceCampaign, PreferenceTask
 from judging.selectors.crowd import example_clips
+from judging.selectors.listening import clip_listening_seconds
 
 
 @dataclass(frozen=True)
@@ -97,10 +98,9 @@ def task_listening(
             lists_missing.append((label, wanted - got))
     waited = (now - task.served_at).total_seconds()
     seconds_left = max(0, math.ceil(campaign.min_seconds_on_task - waited))
-    per_clip = settings.EARSHOT_LISTEN_SECONDS_PER_CLIP
 
     def need(clip_id: int) -> float:  # a clip shorter than the minimum: all of it
-        return min(per_clip, clips.durations.get(clip_id) or per_clip)
+        return clip_listening_seconds(clips.durations.get(clip_id))
 
     needed = need(query_id) if query_audio else 0.0
     for label in ("A", "B"):  # the clips each list relies on: the quickest to hear
