@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('evaluation', '0009_recompute_is_work'),
+        ('evaluation', '0010_results_judged_only'),
     ]
 
     operations = [
