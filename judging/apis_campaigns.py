@@ -20,6 +20,7 @@ from rest_framework.response import Response
 from judging import selectors
 from judging.apis import OrganiserApi
 from judging.apis_jobs import JobSerializer
+from judging.headphones import TRIALS as HEADPHONE_TRIALS
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.selectors.generator import generator_coverage
 from judging.selectors.people import assessors_for_organiser
@@ -61,6 +62,12 @@ class RelevanceCampaignSerializer(serializers.ModelSerializer):
 
 class AssessorProgressSerializer(serializers.Serializer):
     assessor = serializers.CharField(source="assessor.username")
+    headphones = serializers.CharField(
+        source="screen.result", default="",
+        help_text="the headphone screen's last decided try: '', 'passed' or 'failed'",
+    )  # fmt: skip
+    headphones_right = serializers.IntegerField(source="screen.right", default=None)
+    headphone_tries = serializers.IntegerField(source="screen.tries", default=0)
     assigned = serializers.IntegerField(help_text="queries taken")
     done = serializers.IntegerField(help_text="queries finished")
     judgments = serializers.IntegerField(help_text="candidates with both Broad and Fine")
@@ -128,6 +135,12 @@ class RelevanceCampaignCreateApi(OrganiserApi):
         )
         must_listen_seconds = serializers.IntegerField(min_value=0, max_value=600, default=5)
         take_back_minutes = serializers.IntegerField(min_value=1, max_value=10080, default=60)
+        headphone_check = serializers.BooleanField(
+            default=False, help_text="each assessor passes the headphone screen before judging"
+        )
+        headphone_pass_mark = serializers.IntegerField(
+            min_value=1, max_value=HEADPHONE_TRIALS, default=5, help_text="right answers of 6"
+        )
         mode = serializers.ChoiceField(
             choices=RelevanceCampaign.MODES, default=RelevanceCampaign.POOLED
         )

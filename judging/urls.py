@@ -1,6 +1,7 @@
 from django.urls import path
 
 from judging.views import (
+    assessor_headphones,
     assessors,
     campaign_settings,
     collections,
@@ -63,6 +64,32 @@ urlpatterns = [
         "judge/assignments/<id:pk>/audio/<str:which>",
         assessors.assignment_audio,
         name="assignment_audio",
+    ),
+    # ... and their headphone screen (judging.views.assessor_headphones)
+    path(
+        "judge/campaigns/<id:pk>/headphones/",
+        assessor_headphones.assessor_headphones,
+        name="assessor_headphones",
+    ),
+    path(
+        "judge/campaigns/<id:pk>/headphones/calibration",
+        assessor_headphones.assessor_headphones_calibration,
+        name="assessor_headphones_calibration",
+    ),
+    path(
+        "judge/campaigns/<id:pk>/headphones/trial/",
+        assessor_headphones.assessor_headphone_trial,
+        name="assessor_headphone_trial",
+    ),
+    path(
+        "judge/campaigns/<id:pk>/headphones/audio/<str:key>",
+        assessor_headphones.assessor_headphone_audio,
+        name="assessor_headphone_audio",
+    ),
+    path(
+        "judge/campaigns/<id:pk>/headphones/again/",
+        assessor_headphones.assessor_headphones_again,
+        name="assessor_headphones_again",
     ),
 ]
 
@@ -216,6 +243,11 @@ urlpatterns += [
         "relevance-campaigns/<id:pk>/assessors/<id:user_pk>/remove/",
         campaign_settings.relevance_campaign_assessor_remove_view,
         name="relevance_campaign_assessor_remove",
+    ),
+    path(
+        "relevance-campaigns/<id:pk>/assessors/<id:user_pk>/headphones-again/",
+        campaign_settings.relevance_campaign_headphones_again,
+        name="relevance_campaign_headphones_again",
     ),
     path(
         "campaigns/<id:pk>/settings/",

@@ -208,6 +208,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:relevance_campaign_assessors", "GET", f"{rp}/assessors/", "write", 200),
         Url("judging:relevance_campaign_assessors", "POST", f"{rp}/assessors/", "write", 302, {"assessor": bea.pk}),
         Url("judging:relevance_campaign_assessor_remove", "POST", f"{rp}/assessors/{personas.assessor.pk}/remove/", "write", 302),
+        Url("judging:relevance_campaign_headphones_again", "POST", f"{rp}/assessors/{personas.assessor.pk}/headphones-again/", "write", 302),
         Url("judging:preference_campaign_create", "GET", f"{cp}/campaigns/new/", "write", 200),
         Url("judging:preference_campaign_create", "POST", f"{cp}/campaigns/new/", "write", 302,
             {"name": "Another", "instructions": "i", "consent_text": "c", "list_length": 5,
@@ -338,6 +339,9 @@ NOT_IN_THE_MATRIX = {
     "judging:task_done", "judging:task_audio", "judging:assignment_audio", "judging:task_alive", "judging:task_heard",
     "judging:task_end", "judging:task_headphones", "judging:task_headphones_calibration",
     "judging:task_headphone_trial", "judging:task_headphone_audio",
+    "judging:assessor_headphones", "judging:assessor_headphones_calibration",
+    "judging:assessor_headphone_trial", "judging:assessor_headphone_audio",
+    "judging:assessor_headphones_again",
     "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 

@@ -11,7 +11,12 @@ from __future__ import annotations
 from django import forms
 
 from judging.forms.fields import IdChoiceField
-from judging.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS, RELEVANCE_LABELS
+from judging.forms.labels import (
+    PREFERENCE_HELP,
+    PREFERENCE_LABELS,
+    RELEVANCE_HELP,
+    RELEVANCE_LABELS,
+)
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.services.campaign_settings import (
     PREFERENCE_SETTINGS,
@@ -26,10 +31,21 @@ class _SettingsForm(forms.ModelForm):
     """Adds the service's checks as errors beside their fields, before the model's
     constraints would say the same in the database's words."""
 
+    KEPT_WHEN_EMPTY: tuple[str, ...] = ()
+    """Left empty (a form from before the field, an API client), these keep their value."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in self.KEPT_WHEN_EMPTY:
+            self.fields[name].required = False
+
     def settings_errors(self, values: dict) -> dict[str, str]:
         raise NotImplementedError
 
     def clean(self):
+        for name in self.KEPT_WHEN_EMPTY:
+            if self.cleaned_data.get(name) in (None, ""):
+                self.cleaned_data[name] = getattr(self.instance, name)
         data = super().clean()
         if all(f in data for f in self.fields):  # each field shown is valid on its own
             values = {f: getattr(self.instance, f) for f in self._meta.fields} | data
@@ -40,18 +56,6 @@ class _SettingsForm(forms.ModelForm):
 
 class PreferenceSettingsForm(_SettingsForm):
     KEPT_WHEN_EMPTY = ("no_consent_code",)
-    """Left empty (a form from before the field, an API client), these keep their value."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        for name in self.KEPT_WHEN_EMPTY:
-            self.fields[name].required = False
-
-    def clean(self):
-        for name in self.KEPT_WHEN_EMPTY:
-            if not self.cleaned_data.get(name):
-                self.cleaned_data[name] = getattr(self.instance, name)
-        return super().clean()
 
     def settings_errors(self, values):
         return preference_settings_errors({**values, "list_length": self.instance.list_length})
@@ -70,6 +74,8 @@ class PreferenceSettingsForm(_SettingsForm):
 
 
 class RelevanceSettingsForm(_SettingsForm):
+    KEPT_WHEN_EMPTY = ("headphone_pass_mark",)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not self.instance.is_lowcost:  # a pooled campaign has no low-cost settings
@@ -85,6 +91,7 @@ class RelevanceSettingsForm(_SettingsForm):
         model = RelevanceCampaign
         fields = list(RELEVANCE_SETTINGS)
         labels = RELEVANCE_LABELS
+        help_texts = RELEVANCE_HELP
 
 
 class AssessorAddForm(forms.Form):

@@ -38,6 +38,8 @@ RELEVANCE_LABELS = {
     "queries_per_assessor": "Queries per assessor (cap)",
     "must_listen_seconds": "Must listen (seconds)",
     "take_back_minutes": "Take back untouched work after (minutes)",
+    "headphone_check": "Screen for headphones before judging (with a volume calibration)",
+    "headphone_pass_mark": PREFERENCE_LABELS["headphone_pass_mark"],
 }
 
 PREFERENCE_HELP = {
@@ -45,4 +47,11 @@ PREFERENCE_HELP = {
     "the clips each list must be played (below), and the seconds on each task have passed.",
     "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
     "told (Woods et al. 2017). A worker below the pass mark gets the screen-out code.",
+}
+
+RELEVANCE_HELP = {
+    "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
+    "told (Woods et al. 2017). Each assessor takes it once, before their first candidate; "
+    "below the pass mark twice, they judge no more until you let them try again. What "
+    "they judged before stays.",
 }

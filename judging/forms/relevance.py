@@ -7,7 +7,7 @@ from django.core.exceptions import ValidationError
 
 from judging import qrels
 from judging.forms.fields import IdChoiceField, IdMultipleChoiceField
-from judging.forms.labels import RELEVANCE_LABELS
+from judging.forms.labels import RELEVANCE_HELP, RELEVANCE_LABELS
 from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import organiser_collections
@@ -17,6 +17,8 @@ from judging.validation import ID_MAX
 
 LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
 """The campaign's mode and low-cost settings, chosen when it is created."""
+OPTIONAL_FIELDS = (*LOWCOST_FIELDS, "headphone_pass_mark")
+"""Left empty, these take the model's defaults (pooled mode, a pass mark of 5)."""
 
 
 class RelevanceCampaignForm(forms.ModelForm):
@@ -33,10 +35,13 @@ class RelevanceCampaignForm(forms.ModelForm):
             "queries_per_assessor",
             "must_listen_seconds",
             "take_back_minutes",
+            "headphone_check",
+            "headphone_pass_mark",
             "assessors",
             *LOWCOST_FIELDS,
         ]
         labels = RELEVANCE_LABELS
+        help_texts = RELEVANCE_HELP
         widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
         field_classes = {"collection": IdChoiceField, "assessors": IdMultipleChoiceField}
 
@@ -49,12 +54,12 @@ class RelevanceCampaignForm(forms.ModelForm):
         for name in ("cutoff", "assessors_per_query"):
             self.fields[name].widget.attrs["min"] = 1
         self.fields["lowcost_stop_at"].widget.attrs["step"] = "any"
-        for name in LOWCOST_FIELDS:  # left out, they take the model's defaults (pooled mode)
+        for name in OPTIONAL_FIELDS:
             self.fields[name].required = False
 
     def clean(self):
         data = super().clean()
-        for name in LOWCOST_FIELDS:
+        for name in OPTIONAL_FIELDS:
             if data.get(name) in (None, ""):
                 data[name] = RelevanceCampaign._meta.get_field(name).default
         if data["mode"] == RelevanceCampaign.LOWCOST and not self.errors:

@@ -13,13 +13,13 @@ from judging.models.crowd import (
     Answer,
     Example,
     ExampleItem,
-    HeadphoneTrial,
     PreferenceCampaign,
     PreferenceTask,
     TrapQuestion,
     Worker,
 )
 from judging.models.handoff import PendingHandoff
+from judging.models.headphones import AssessorScreen, HeadphoneTrial
 from judging.models.jobs import Job
 from judging.models.listening import AudioServed
 from judging.models.people import Invitation, Person
@@ -31,6 +31,7 @@ from judging.models.uploads import AnswerColumnMapping, Upload
 __all__ = [
     "Answer",
     "AnswerColumnMapping",
+    "AssessorScreen",
     "Assignment",
     "AudioServed",
     "Clip",

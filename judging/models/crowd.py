@@ -492,43 +492,6 @@ class Worker(models.Model):
         return self.get_status_display()
 
 
-class HeadphoneTrial(models.Model):
-    """One trial of a worker's headphone screen (:mod:`judging.headphones`): which of
-    its three intervals is the quiet target (the right answer) and which the antiphase
-    foil, drawn by the server and never sent; the page and the audio URL name the trial
-    by its ``key`` alone."""
-
-    worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="headphone_trials")
-    position = models.PositiveSmallIntegerField(help_text="1 to 6, the order shown.")
-    key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
-    target = models.PositiveSmallIntegerField(help_text="The quiet interval: the right answer.")
-    antiphase = models.PositiveSmallIntegerField(help_text="The interval in antiphase.")
-    seed = models.BigIntegerField(help_text="Seeds the tones' phases: every trial's bytes differ.")
-    sent_at = models.DateTimeField(
-        null=True, blank=True, help_text="When its audio was first sent: no answer before."
-    )
-    chosen = models.PositiveSmallIntegerField(null=True, blank=True)
-    answered_at = models.DateTimeField(null=True, blank=True)
-
-    class Meta:
-        ordering = ["worker", "position"]
-        constraints = [
-            models.UniqueConstraint(fields=["worker", "position"], name="headphone_trial_once"),
-            models.CheckConstraint(
-                condition=Q(target__gte=1, target__lte=3, antiphase__gte=1, antiphase__lte=3)
-                & ~Q(target=F("antiphase")),
-                name="headphone_trial_intervals",
-            ),
-            models.CheckConstraint(
-                condition=Q(chosen__isnull=True) | Q(chosen__gte=1, chosen__lte=3),
-                name="headphone_trial_chosen_1_3",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"headphone trial {self.position} of {self.worker}"
-
-
 class PreferenceTask(models.Model):
     """One task rendered for a worker: an example, the sides shown, an idempotency key.
 

@@ -29,6 +29,7 @@ import random
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -110,6 +111,17 @@ class RelevanceCampaign(models.Model):
         help_text="Low-cost mode: for the ranking, the mean confidence to reach (0.5 to 1, "
         "e.g. 0.95); for the scores, the half-width of the intervals to reach (e.g. 0.05).",
     )
+    headphone_check = models.BooleanField(
+        default=False,
+        help_text="Before their first candidate, each assessor sets the volume and takes the "
+        "antiphase headphone screen (Woods et al. 2017: judging.headphones) once; below the "
+        "pass mark twice, they judge no more until the organiser lets them try again.",
+    )
+    headphone_pass_mark = models.PositiveSmallIntegerField(
+        default=5,
+        validators=[MinValueValidator(1), MaxValueValidator(6)],
+        help_text="Headphone screen: right answers out of 6 trials needed to pass.",
+    )
     is_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -117,6 +129,10 @@ class RelevanceCampaign(models.Model):
         ordering = ["-created_at"]
         constraints = [
             models.CheckConstraint(condition=Q(cutoff__gte=1), name="campaign_cutoff_from_one"),
+            models.CheckConstraint(
+                condition=Q(headphone_pass_mark__gte=1) & Q(headphone_pass_mark__lte=6),
+                name="relevance_headphone_pass_mark_1_6",
+            ),
             models.CheckConstraint(
                 condition=Q(assessors_per_query__gte=1), name="campaign_redundancy_from_one"
             ),

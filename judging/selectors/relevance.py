@@ -1,4 +1,4 @@
-"""Reads of relevance campaigns: assessors' work, progress, agreement, qrels."""
+"""Reads of relevance campaigns: assessors' work, progress, headphone screens, agreement, qrels."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from evaluation.core import agreement
 from judging import qrels
 from judging.models import (
+    AssessorScreen,
     Assignment,
     Clip,
+    HeadphoneTrial,
     JudgmentActivity,
     PoolEntry,
     RelevanceCampaign,
@@ -18,6 +20,7 @@ from judging.models import (
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import Need, organiser_relevance_campaigns
+from judging.selectors.crowd_integrity import HeadphoneRates
 from judging.selectors.listening import campaign_assessor_listening
 
 
@@ -196,11 +199,43 @@ def campaign_pair_progress(*, campaign: RelevanceCampaign) -> PairProgress:
     )
 
 
+def headphones_cleared(*, campaign: RelevanceCampaign, assessor) -> bool:
+    """True when the campaign does not screen for headphones or the assessor passed."""
+    return (
+        not campaign.headphone_check
+        or AssessorScreen.objects.filter(
+            campaign=campaign, assessor=assessor, result=AssessorScreen.PASSED
+        ).exists()
+    )
+
+
+def campaign_headphone_screens(
+    *, campaign: RelevanceCampaign
+) -> tuple[dict[int, AssessorScreen], HeadphoneRates]:
+    """Each assessor's headphone screen in the campaign (by assessor id; ``has_trials``:
+    a try is drawn) and the pass rate: of the assessors who finished a try, how many
+    passed, and how many are taking one (a first try, or again)."""
+    screens = {
+        screen.assessor_id: screen
+        for screen in AssessorScreen.objects.filter(campaign=campaign).annotate(
+            has_trials=Exists(HeadphoneTrial.objects.filter(screen=OuterRef("pk")))
+        )
+    }
+    rates = HeadphoneRates(
+        taken=sum(s.tries > 0 for s in screens.values()),
+        passed=sum(s.result == AssessorScreen.PASSED for s in screens.values()),
+        in_progress=sum(s.result == "" and s.has_trials for s in screens.values()),
+    )
+    return screens, rates
+
+
 def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
     """Each assessor's work, with the listening the server observed behind their
     judgments (``listening``: :func:`~judging.selectors.listening.campaign_assessor_listening`,
-    None before their first score)."""
+    None before their first score) and their headphone screen (``screen``: None before
+    they start one)."""
     listening = campaign_assessor_listening(campaign=campaign)
+    screens, _ = campaign_headphone_screens(campaign=campaign)
     rows = []
     for assessor in campaign.assessors.order_by("username"):
         mine = campaign.assignments.filter(assessor=assessor)
@@ -225,6 +260,7 @@ def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
                 "listened_seconds": activity["listening"] or 0.0,
                 "plays": activity["plays"] or 0,
                 "listening": listening.get(assessor.pk),
+                "screen": screens.get(assessor.pk),
             }
         )
     return rows

@@ -155,11 +155,7 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             f"At most {MAX_SECONDS_ON_TASK} s: a longer wait on every task would drive "
             "honest workers away."
         )
-    if not 1 <= values.get("headphone_pass_mark", HEADPHONE_TRIALS) <= HEADPHONE_TRIALS:
-        errors["headphone_pass_mark"] = (
-            f"The headphone screen has {HEADPHONE_TRIALS} trials: ask for 1 to "
-            f"{HEADPHONE_TRIALS} right ({HEADPHONE_TRIALS - 1}, Woods et al.'s, by default)."
-        )
+    errors.update(headphone_settings_errors(values))
     codes = (values.get("completion_code") or "", values.get("screen_out_code") or "")
     if codes[0] and codes[0] == codes[1]:
         errors["screen_out_code"] = (
@@ -167,6 +163,17 @@ def preference_settings_errors(values: dict) -> dict[str, str]:
             "for low trust would be paid as if they had finished."
         )
     return errors
+
+
+def headphone_settings_errors(values: dict) -> dict[str, str]:
+    """What is wrong with a campaign's headphone screen settings (crowd and relevance)."""
+    if not 1 <= values.get("headphone_pass_mark", HEADPHONE_TRIALS) <= HEADPHONE_TRIALS:
+        return {
+            "headphone_pass_mark": f"The headphone screen has {HEADPHONE_TRIALS} trials: ask "
+            f"for 1 to {HEADPHONE_TRIALS} right ({HEADPHONE_TRIALS - 1}, Woods et al.'s, by "
+            "default)."
+        }
+    return {}
 
 
 def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -> list[str]:
@@ -256,6 +263,7 @@ def relevance_settings_errors(campaign: RelevanceCampaign, values: dict) -> dict
         )
     if not 1 <= values["take_back_minutes"] <= MAX_TAKE_BACK_MINUTES:
         errors["take_back_minutes"] = f"Between 1 minute and {MAX_TAKE_BACK_MINUTES} (a week)."
+    errors.update(headphone_settings_errors(values))
     errors.update(_lowcost_errors(campaign, values, errors))
     return errors
 
@@ -289,10 +297,13 @@ RELEVANCE_SETTINGS = (
     "queries_per_assessor",
     "must_listen_seconds",
     "take_back_minutes",
+    "headphone_check",
+    "headphone_pass_mark",
     *LOWCOST_SETTINGS,
 )
 """What can change after a relevance campaign is created (its pool and mode cannot; the
-low-cost settings only for a low-cost campaign)."""
+low-cost settings only for a low-cost campaign). Turning the headphone check on applies
+to the judgments after: what was judged before stays."""
 
 
 def relevance_campaign_update(*, campaign: RelevanceCampaign, changes: dict) -> list[str]:

@@ -27,6 +27,9 @@ from judging.models import (
     RunEntry,
 )
 from judging.models.collection import BROAD_LABELS, FINE_MAX
+from judging.selectors.relevance import headphones_cleared
+from judging.services.assessor_headphones import HeadphonesFirst
+from judging.services.campaign_settings import headphone_settings_errors
 from judging.services.listening import assignment_listening_problem, seconds_heard
 from judging.services.lowcost import lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
@@ -53,6 +56,8 @@ def relevance_campaign_create(
     queries_per_assessor: int | None = None,
     must_listen_seconds: int = 5,
     take_back_minutes: int = 60,
+    headphone_check: bool = False,
+    headphone_pass_mark: int = 5,
     assessors=(),
     mode: str = RelevanceCampaign.POOLED,
     lowcost_measure: str = "CG(scale=fine)@5",
@@ -74,6 +79,9 @@ def relevance_campaign_create(
     """
     if mode not in dict(RelevanceCampaign.MODES):
         raise ValidationError({"mode": f"Unknown mode {mode!r}."})
+    problems = headphone_settings_errors({"headphone_pass_mark": headphone_pass_mark})
+    if problems:
+        raise ValidationError(problems)
     lowcost = mode == RelevanceCampaign.LOWCOST
     if lowcost:
         lowcost_measure = lowcost_settings_check(
@@ -94,6 +102,8 @@ def relevance_campaign_create(
             queries_per_assessor=queries_per_assessor,
             must_listen_seconds=must_listen_seconds,
             take_back_minutes=take_back_minutes,
+            headphone_check=headphone_check,
+            headphone_pass_mark=headphone_pass_mark,
             mode=mode,
             lowcost_measure=lowcost_measure,
             lowcost_target=lowcost_target,
@@ -291,6 +301,10 @@ def judgment_save(
     (:func:`judging.services.listening.assignment_listening_problem`): the browser's
     ``listened_seconds`` is recorded as it says, never believed. The assignment is done
     when every candidate has both a Broad and a Fine score.
+
+    In a campaign that screens for headphones, nothing is saved for an assessor who has
+    not passed the screen (:class:`~judging.services.assessor_headphones.HeadphonesFirst`);
+    what they judged before stays.
     """
     now = now or timezone.now()
     campaign = assignment.campaign
@@ -298,6 +312,11 @@ def judgment_save(
         raise AssignmentTakenBack("Only an assessor can save judgments.")
     if not campaign.assessors.filter(pk=assessor.pk).exists():
         raise AssignmentTakenBack("You no longer judge in this campaign.")
+    if not headphones_cleared(campaign=campaign, assessor=assessor):
+        raise HeadphonesFirst(
+            "This campaign needs headphones: pass the headphone check before judging "
+            "(reload the page to take it). Nothing was saved."
+        )
     if (
         pool_entry.campaign_id != campaign.pk
         or pool_entry.query_id != assignment.query_id

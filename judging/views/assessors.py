@@ -15,6 +15,7 @@ from judging.forms.relevance import JudgmentSaveForm
 from judging.models import Assignment, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import assessor_required
+from judging.services.assessor_headphones import HeadphonesFirst
 from judging.services.listening import audio_served_record
 from judging.services.relevance import (
     LISTEN_TOLERANCE,
@@ -42,6 +43,15 @@ def assessor_home(request):
 @assessor_required
 def assignment_next_view(request, pk: int):
     campaign = get_object_or_404(RelevanceCampaign, pk=pk, is_open=True, assessors=request.user)
+    return work_next(request, campaign)
+
+
+def work_next(request, campaign: RelevanceCampaign):
+    """To the assessor's next query in an open campaign (their unfinished one first), or
+    home when there is none; to the headphone screen first when the campaign asks for it
+    (before a query is taken)."""
+    if not selectors.headphones_cleared(campaign=campaign, assessor=request.user):
+        return redirect("judging:assessor_headphones", campaign.pk)
     assignment = assignment_next(campaign=campaign, assessor=request.user)
     if assignment is None:
         messages.info(request, f"Nothing more to judge in “{campaign}” for now. Thank you!")
@@ -62,6 +72,8 @@ def _own_assignment(request, pk: int) -> Assignment:
 @assessor_required
 def assignment_page(request, pk: int):
     assignment = _own_assignment(request, pk)
+    if not selectors.headphones_cleared(campaign=assignment.campaign, assessor=request.user):
+        return redirect("judging:assessor_headphones", assignment.campaign_id)
     candidates = selectors.assignment_candidates(assignment=assignment)
     mine = assignment.campaign.assignments.filter(assessor=request.user)
     context = {
@@ -142,6 +154,8 @@ def judgment_save_api(request, pk: int):
         )
     except AssignmentTakenBack as error:
         return JsonResponse({"error": str(error)}, status=409)
+    except HeadphonesFirst as error:
+        return JsonResponse({"error": str(error)}, status=403)
     except ValidationError as error:
         return JsonResponse({"error": " ".join(error.messages)}, status=400)
     return JsonResponse(

@@ -21,6 +21,7 @@ from judging.forms.campaign_settings import (
 )
 from judging.roles import organiser_required
 from judging.selectors.people import assessors_for_organiser
+from judging.services.assessor_headphones import assessor_screen_reopen
 from judging.services.campaign_settings import (
     campaign_open_set,
     preference_campaign_update,
@@ -136,3 +137,18 @@ def relevance_campaign_assessor_remove_view(request, pk: int, user_pk: int):
         "opened to another assessor.",
     )
     return redirect("judging:relevance_campaign_assessors", campaign.pk)
+
+
+@require_POST
+@organiser_required
+def relevance_campaign_headphones_again(request, pk: int, user_pk: int):
+    """Let an assessor who failed the headphone check every time allowed try once more."""
+    campaign = _relevance(request, pk)
+    assessor = get_object_or_404(get_user_model(), pk=user_pk, relevance_campaigns=campaign)
+    if assessor_screen_reopen(campaign=campaign, assessor=assessor):
+        messages.success(
+            request, f"{assessor.username} can take the headphone check in “{campaign}” again."
+        )
+    else:
+        messages.info(request, f"{assessor.username} is not waiting to try the check again.")
+    return redirect(campaign)

@@ -10,24 +10,23 @@ but its key, whatever the trial's answer (``tests/test_headphone_screening.py``)
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from judging.forms.crowd import HeadphoneAnswerForm
 from judging.headphones import TRIALS
 from judging.models import Worker
 from judging.services.crowd.headphones import (
     FAILED,
     NEXT,
-    PlayFirst,
     calibration_audio,
     headphone_answer,
     headphone_trial_audio,
     headphone_trial_current,
 )
 from judging.views.crowd_tasks import task_page, worker_or_403
+from judging.views.headphones import trial_page, wav_response
 
 
 def _elsewhere(campaign, worker: Worker):
@@ -41,20 +40,18 @@ def _elsewhere(campaign, worker: Worker):
     return None
 
 
-def _wav(data: bytes) -> HttpResponse:
-    response = HttpResponse(data, content_type="audio/wav")
-    response["Content-Length"] = str(len(data))
-    return response
-
-
 @require_GET
 @task_page
 def task_headphones(request, campaign, worker):
     """Volume calibration, then on to the trials."""
     worker = worker_or_403(worker)
-    return _elsewhere(campaign, worker) or render(
-        request, "judging/task_headphones.html", {"campaign": campaign, "trials": TRIALS}
-    )
+    context = {
+        "campaign": campaign,
+        "trials": TRIALS,
+        "calibration_url": reverse("judging:task_headphones_calibration", args=(campaign.token,)),
+        "start_url": reverse("judging:task_headphone_trial", args=(campaign.token,)),
+    }
+    return _elsewhere(campaign, worker) or render(request, "judging/task_headphones.html", context)
 
 
 @require_GET
@@ -63,7 +60,7 @@ def task_headphones_calibration(request, campaign, worker):
     worker = worker_or_403(worker)
     if _elsewhere(campaign, worker) is not None:
         raise Http404("No calibration for you now.")
-    return _wav(calibration_audio(campaign=campaign))
+    return wav_response(calibration_audio(campaign=campaign))
 
 
 @task_page
@@ -72,34 +69,23 @@ def task_headphone_trial(request, campaign, worker):
     away = _elsewhere(campaign, worker)
     if away is not None:
         return away
-    form, refusal = HeadphoneAnswerForm(request.POST or None), ""
-    if request.method == "POST" and form.is_valid():
-        try:
-            outcome = headphone_answer(
-                worker=worker,
-                key=form.cleaned_data["key"],
-                interval=form.cleaned_data["interval"],
-            )
-        except PlayFirst:
-            refusal = "Please play the three tones before you answer."
-        else:
-            if outcome == FAILED:
-                return redirect("judging:task_done", campaign.token)
-            if outcome != NEXT:
-                return redirect("judging:task", campaign.token)
+
+    def after(outcome):
+        if outcome == FAILED:
+            return redirect("judging:task_done", campaign.token)
+        if outcome == NEXT:
             return redirect("judging:task_headphone_trial", campaign.token)
-    trial = headphone_trial_current(worker=worker)
-    if trial is None:  # every trial answered: decided already
-        return redirect("judging:task", campaign.token)
-    context = {
-        "campaign": campaign,
-        "trial": trial,
-        "trials": TRIALS,
-        "audio_url": reverse("judging:task_headphone_audio", args=(campaign.token, trial.key)),
-        "refusal": refusal,
-    }
-    return render(
-        request, "judging/task_headphone_trial.html", context, status=400 if refusal else 200
+        return redirect("judging:task", campaign.token)  # passed, or decided already
+
+    return trial_page(
+        request,
+        answer=lambda **given: headphone_answer(worker=worker, **given),
+        current=lambda: headphone_trial_current(worker=worker),
+        audio_url=lambda trial: reverse(
+            "judging:task_headphone_audio", args=(campaign.token, trial.key)
+        ),
+        after=after,
+        context={"campaign": campaign},
     )
 
 
@@ -112,4 +98,4 @@ def task_headphone_audio(request, campaign, worker, key: str):
     data = headphone_trial_audio(worker=worker, key=key)
     if data is None:
         raise Http404("No such audio.")
-    return _wav(data)
+    return wav_response(data)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from judging import exports, selectors
 from judging.forms.relevance import QrelsForm, RelevanceCampaignForm
+from judging.headphones import TRIALS
 from judging.models import RelevanceCampaign
 from judging.roles import organiser_required
 from judging.selectors.access import Need
@@ -44,6 +45,8 @@ def relevance_campaign_new(request):
             queries_per_assessor=data["queries_per_assessor"],
             must_listen_seconds=data["must_listen_seconds"],
             take_back_minutes=data["take_back_minutes"],
+            headphone_check=data["headphone_check"],
+            headphone_pass_mark=data["headphone_pass_mark"],
             assessors=data["assessors"],
             mode=data["mode"],
             lowcost_measure=data["lowcost_measure"],
@@ -68,10 +71,18 @@ def relevance_campaign_detail(request, pk: int):
         else None,
         "by_query": selectors.campaign_progress_by_query(campaign=campaign),
         "by_assessor": selectors.campaign_progress_by_assessor(campaign=campaign),
+        "headphones": _headphone_rates(campaign),
+        "trials": TRIALS,
         "agreement": selectors.campaign_agreement(campaign=campaign),
         "qrels_form": QrelsForm(initial={"scale": "fine", "policy": "mean"}),
     }
     return render(request, "judging/relevance_campaign_detail.html", context)
+
+
+def _headphone_rates(campaign: RelevanceCampaign):
+    """The headphone check's pass rate, when the campaign asks for it or once did."""
+    screens, rates = selectors.campaign_headphone_screens(campaign=campaign)
+    return rates if campaign.headphone_check or screens else None
 
 
 @require_GET

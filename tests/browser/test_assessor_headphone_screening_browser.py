@@ -1,0 +1,42 @@
+"""In Chromium: an assessor with headphones takes the headphone screen of a relevance
+campaign (issue 23, item 2) on asking for work, and reaches the judging page.
+
+The crowd browser test's player and ears (:mod:`tests.browser.test_headphone_screening_browser`):
+each sound plays sped up 16 times in the page's own player, and the test stands in for
+the assessor's ears by reading which interval the server made quiet.
+"""
+
+import pytest
+from playwright.sync_api import expect
+
+from judging.models import AssessorScreen, HeadphoneTrial
+from tests.browser.test_headphone_screening_browser import ORDINALS, play_through
+from tests.conftest import log_in
+from tests.personas import PASSWORD
+from tests.relevance_data import make_campaign
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_assessor_with_headphones_passes_the_screen_and_reaches_the_judging_page(page, personas):
+    campaign = make_campaign(personas, headphone_check=True)
+    log_in(page, personas.assessor.username, PASSWORD)
+    page.get_by_role("button", name="Get next query").click()
+
+    expect(page.get_by_role("heading", name="Set your volume")).to_be_visible()
+    play_through(page, "Calibration noise")
+    page.get_by_role("link", name="Start the headphone check").click()
+
+    for position in range(1, 7):
+        expect(page.get_by_text(f"Question {position} of 6")).to_be_visible()
+        play_through(page, "Three tones")
+        key = page.locator('input[name="key"]').get_attribute("value")
+        heard = HeadphoneTrial.objects.get(key=key).target  # the assessor's ears
+        page.get_by_role("radio", name=ORDINALS[heard], exact=True).check()
+        page.get_by_role("button", name="Next").click()
+
+    expect(
+        page.get_by_role("heading", name="How similar is each candidate to the query?")
+    ).to_be_visible()
+    screen = AssessorScreen.objects.get(campaign=campaign, assessor=personas.assessor)
+    assert (screen.result, screen.right) == (AssessorScreen.PASSED, 6)
