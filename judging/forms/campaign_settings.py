@@ -39,7 +39,7 @@ class _SettingsForm(forms.ModelForm):
 
 
 class PreferenceSettingsForm(_SettingsForm):
-    KEPT_WHEN_EMPTY = ("no_consent_code",)
+    KEPT_WHEN_EMPTY = ("no_consent_code", "practice_length")
     """Left empty (a form from before the field, an API client), these keep their value."""
 
     def __init__(self, *args, **kwargs):
@@ -49,7 +49,7 @@ class PreferenceSettingsForm(_SettingsForm):
 
     def clean(self):
         for name in self.KEPT_WHEN_EMPTY:
-            if not self.cleaned_data.get(name):
+            if self.cleaned_data.get(name) in (None, ""):
                 self.cleaned_data[name] = getattr(self.instance, name)
         return super().clean()
 

@@ -11,5 +11,6 @@ from judging.selectors.access import *  # noqa: F403
 from judging.selectors.collections import *  # noqa: F403
 from judging.selectors.crowd import *  # noqa: F403
 from judging.selectors.crowd_integrity import *  # noqa: F403
+from judging.selectors.practice import *  # noqa: F403
 from judging.selectors.relevance import *  # noqa: F403
 from judging.selectors.sources import *  # noqa: F403
