@@ -102,11 +102,13 @@ def audible_collection(crowd_collection, settings, tmp_path):
     return crowd_collection
 
 
-def make_campaign(collection, *, traps=4, quiz_traps=None, **options) -> PreferenceCampaign:
+def make_campaign(
+    collection, *, traps=4, quiz_traps=None, practice=0, **options
+) -> PreferenceCampaign:
     """A campaign with the 12 system-pair examples; the first ``traps`` become trap
     questions whose accepted answer cycles through the four answers. The first
     ``quiz_traps`` of them (``quiz_length`` unless told) form the quiz pool, the others
-    the work pool.
+    the work pool; the ``practice`` examples after them form the practice pool.
 
     The listening check is off unless asked for (``listening_check=True``): these
     tests are about everything else, and their clips mostly have no audio. The tests of
@@ -118,12 +120,14 @@ def make_campaign(collection, *, traps=4, quiz_traps=None, **options) -> Prefere
     answers = [A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD]
     if quiz_traps is None:
         quiz_traps = campaign.quiz_length
-    for i, example in enumerate(campaign.examples.order_by("pk")[:traps]):
+    pools = ([TrapQuestion.QUIZ] * quiz_traps + [TrapQuestion.WORK] * traps)[:traps]
+    pools += [TrapQuestion.PRACTICE] * practice
+    for i, (example, pool) in enumerate(zip(campaign.examples.order_by("pk"), pools, strict=False)):
         trap_question_mark(
             example=example,
             accepted_answers=[answers[i % 4]],
             explanation=f"Trap {i}: the answer is “{CHOICE_LABELS[answers[i % 4]]}”.",
-            pool=TrapQuestion.QUIZ if i < quiz_traps else TrapQuestion.WORK,
+            pool=pool,
         )
     return campaign
 

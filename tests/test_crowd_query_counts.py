@@ -36,6 +36,14 @@ ANSWER_POST = 11  # 14, then 13 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
 AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it
 ALIVE_POST = 2  # issue 22's heartbeat of an open task page: the worker, then its lease renewed
+# Practice (issue 23), in a campaign without a quiz: serving one is the worker, the open
+# task, 2 savepoint statements, the next practice question, the worker's practice count,
+# the example's slot count, the task, the lists, and the practice's length for the page.
+PRACTICE_GET_NEW = 10
+# Its answer counts nothing: the worker, the task, the listening evidence, 2 savepoint
+# statements, claiming the task, the practice answer (no count, trust or acceptance).
+PRACTICE_ANSWER_POST = 7
+PRACTICE_DOUBLE_POST = 3  # the worker, the task, then its practice answer (not an Answer)
 
 
 def started(collection, **options) -> Browser:
@@ -114,3 +122,28 @@ def test_the_task_pages_heartbeat_makes_two_statements(
     browser = started(audible_collection)
     with django_assert_num_queries(ALIVE_POST):
         assert browser.alive().status_code == 204
+
+
+def test_practice_tasks_make_a_fixed_number_of_statements_and_none_once_they_are_over(
+    audible_collection, django_assert_num_queries
+):
+    campaign = make_campaign(
+        audible_collection, traps=4, listening_check=True, min_seconds_on_task=5, practice=2,
+        practice_length=2,
+    )  # fmt: skip
+    browser = Browser(campaign)
+    browser.arrive("worker=w1")
+    browser.consent()
+    for _ in range(2):
+        with django_assert_num_queries(PRACTICE_GET_NEW):
+            assert browser.task().status_code == 200
+        assert PreferenceTask.objects.get(key=browser.key).is_practice
+        browser.listen()
+        browser.wait(20)
+        with django_assert_num_queries(PRACTICE_ANSWER_POST):
+            assert browser.answer("a_better").status_code == 302
+        with django_assert_num_queries(PRACTICE_DOUBLE_POST):
+            assert browser.answer("a_better").status_code == 302
+    with django_assert_num_queries(TASK_GET_NEW):  # the first work task: as without practice
+        assert browser.task().status_code == 200
+    assert not PreferenceTask.objects.get(key=browser.key).is_practice

@@ -55,7 +55,7 @@ class _SettingsForm(forms.ModelForm):
 
 
 class PreferenceSettingsForm(_SettingsForm):
-    KEPT_WHEN_EMPTY = ("no_consent_code",)
+    KEPT_WHEN_EMPTY = ("no_consent_code", "practice_length")
 
     def settings_errors(self, values):
         return preference_settings_errors({**values, "list_length": self.instance.list_length})

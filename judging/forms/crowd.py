@@ -105,7 +105,7 @@ class CampaignForm(forms.ModelForm):
             "listening_check", "min_clips_per_list", "min_seconds_on_task",
             "fast_answer_seconds", "stop_after_fast_answers", "min_work_answers",
             "trust_check_every", "per_worker_codes", "bonus_per_answer", "headphone_check",
-            "headphone_pass_mark",
+            "headphone_pass_mark", "practice_length",
         ]  # fmt: skip
         labels = PREFERENCE_LABELS
         help_texts = PREFERENCE_HELP
@@ -114,7 +114,7 @@ class CampaignForm(forms.ModelForm):
         "min_clips_per_list", "min_seconds_on_task", "fast_answer_seconds",
         "stop_after_fast_answers", "min_work_answers", "trust_check_every", "bonus_per_answer",
         "no_consent_code",
-        "headphone_pass_mark",
+        "headphone_pass_mark", "practice_length",
     )  # fmt: skip
     """Left empty, these take the model's default (a code: a new random one)."""
 
@@ -163,7 +163,8 @@ class TrapQuestionForm(forms.Form):
         choices=TrapQuestion.POOLS, initial=TrapQuestion.WORK, widget=forms.RadioSelect,
         required=False,
         help_text="Quiz questions are shown first and their answers revealed; work "
-        "questions are mixed in and never revealed.",
+        "questions are mixed in and never revealed; practice questions come before the "
+        "quiz, every worker sees their answer, and they count for nothing.",
     )  # fmt: skip
 
     def clean_pool(self) -> str:

@@ -29,6 +29,7 @@ PREFERENCE_LABELS = {
     "bonus_per_answer": "Recommended bonus per answer beyond that minimum",
     "headphone_check": "Screen for headphones after consent (with a volume calibration)",
     "headphone_pass_mark": "Headphone screen: right answers out of 6 to pass",
+    "practice_length": "Practice tasks before the quiz (0: none)",
 }
 
 RELEVANCE_LABELS = {
@@ -45,6 +46,8 @@ RELEVANCE_LABELS = {
 PREFERENCE_HELP = {
     "listening_check": "Refuse an answer until the server has sent enough of the query and of "
     "the clips each list must be played (below), and the seconds on each task have passed.",
+    "practice_length": "Tasks from the practice pool with the expected answer shown after "
+    "each, so workers learn the page and the listening rule; they never count.",
     "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
     "told (Woods et al. 2017). A worker below the pass mark gets the screen-out code.",
 }

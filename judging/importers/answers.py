@@ -502,7 +502,12 @@ def _answers_write(*, campaign, rows, index, now, filename, report) -> None:
             example__campaign=campaign
         ).values_list("worker_id", "example_id", "outcome")
     }
-    positions = dict(campaign.workers.values_list("pk", "served_count"))
+    positions = {  # a task's position counts practice tasks too (they come first)
+        pk: served + practice
+        for pk, served, practice in campaign.workers.values_list(
+            "pk", "served_count", "practice_count"
+        )
+    }
     added: dict[int, int] = {}  # worker id → answers added
     slots: dict[int, int] = {}  # example id → answers added
     pending: list[tuple[PreferenceTask, Answer]] = []

@@ -8,9 +8,12 @@ shown); answering one creates an **answer**. Some examples are **trap questions*
 worker pages never read. Trap questions come in two pools: the **quiz** pool (shown
 first, with feedback: workers learn from them, so they are not secret) and the **work**
 pool (mixed in without feedback, never shown in the quiz), after CrowdFlower/Appen's
-quiz mode and work mode (thesis §3.2.2).
+quiz mode and work mode (thesis §3.2.2). A third pool, **practice**, is no trap at all:
+its questions are the optional practice tasks every worker gets first, each answer
+followed by the expected one (issue 23); their answers are :class:`PracticeAnswer`
+rows, apart from :class:`Answer`, so nothing that reads answers counts them.
 
-This module is long because the crowd's six models belong together: their constraints,
+This module is long because the crowd's models belong together: their constraints,
 counters and docs refer to one another (a task's slot is its example's, an answer's flags
 follow its worker's status), and reading them side by side is how they are checked.
 """
@@ -205,6 +208,11 @@ class PreferenceCampaign(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(6)],
         help_text="Headphone screen: right answers out of 6 trials needed to pass.",
     )
+    practice_length = models.PositiveSmallIntegerField(
+        default=0,
+        help_text="Practice tasks before the quiz, from the practice pool, each followed by "
+        "its expected answer; they never count (not towards trust, pay or results). 0 = none.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -317,22 +325,31 @@ class TrapQuestion(models.Model):
     is no longer served.
     """
 
-    QUIZ, WORK = "quiz", "work"
-    POOLS = [(QUIZ, "quiz (shown first, with feedback)"), (WORK, "work (mixed in, no feedback)")]
+    QUIZ, WORK, PRACTICE = "quiz", "work", "practice"
+    POOLS = [
+        (QUIZ, "quiz (shown first, with feedback)"),
+        (WORK, "work (mixed in, no feedback)"),
+        (PRACTICE, "practice (before the quiz, with the answer; never counts)"),
+    ]
+    TRAP_POOLS = (QUIZ, WORK)
+    """The pools that count towards trust; practice questions are public and count nowhere."""
 
     example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
     accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
     explanation = models.TextField(blank=True, validators=[text_validator()])
     pool = models.CharField(
-        max_length=4, choices=POOLS, default=WORK,
-        help_text="Quiz questions are revealed in feedback; work questions never are.",
+        max_length=8, choices=POOLS, default=WORK,
+        help_text="Quiz and practice questions are revealed in feedback; work questions "
+        "never are.",
     )  # fmt: skip
     contested = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(pool__in=["quiz", "work"]), name="trap_pool_known"),
+            models.CheckConstraint(
+                condition=Q(pool__in=["quiz", "work", "practice"]), name="trap_pool_known"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -418,7 +435,12 @@ class Worker(models.Model):
     headphones_right = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Headphone screen: trials answered right."
     )
-    served_count = models.PositiveIntegerField(default=0)
+    served_count = models.PositiveIntegerField(
+        default=0, help_text="Tasks served, practice tasks left out (the cap M counts these)."
+    )
+    practice_count = models.PositiveSmallIntegerField(
+        default=0, help_text="Practice tasks served (they come before any other task)."
+    )
     answer_count = models.PositiveIntegerField(default=0)
     listening_refusals = models.PositiveIntegerField(
         default=0, help_text="Answers refused because the listening check was not met."
@@ -506,6 +528,9 @@ class PreferenceTask(models.Model):
     key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
     swapped = models.BooleanField(help_text="List b is shown as A (and list a as B).")
     is_quiz = models.BooleanField(default=False)
+    is_practice = models.BooleanField(
+        default=False, help_text="A practice task: its answer is a PracticeAnswer, never an Answer."
+    )
     served_at = models.DateTimeField()
     alive_at = models.DateTimeField(
         null=True,
@@ -524,6 +549,9 @@ class PreferenceTask(models.Model):
                 fields=["worker"],
                 condition=Q(answered_at__isnull=True),
                 name="task_one_open_per_worker",
+            ),
+            models.CheckConstraint(
+                condition=Q(is_quiz=False) | Q(is_practice=False), name="task_quiz_or_practice"
             ),
         ]
         indexes = [
@@ -583,3 +611,26 @@ class Answer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.worker} on {self.example}: {self.outcome}"
+
+
+class PracticeAnswer(models.Model):
+    """A worker's answer to a practice task (issue 23): kept apart from :class:`Answer`, so
+    that no export, trust, approval, pay, mapping or result ever counts it. ``choice`` is
+    about the lists as shown (the task's sides), ``outcome`` about the stored lists a and
+    b; ``correct`` whether the practice question accepts it."""
+
+    task = models.OneToOneField(
+        PreferenceTask, on_delete=models.CASCADE, related_name="practice_answer"
+    )
+    choice = models.CharField(max_length=10, choices=CHOICES)
+    outcome = models.CharField(max_length=10, choices=CHOICES)
+    correct = models.BooleanField()
+    answered_at = models.DateTimeField()
+    seconds = models.FloatField(help_text="From serving the task to receiving the answer.")
+    clips_heard = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["task"]
+
+    def __str__(self) -> str:
+        return f"practice answer to {self.task}: {self.outcome}"

@@ -12,6 +12,7 @@ from judging.selectors.collections import *  # noqa: F403
 from judging.selectors.crowd import *  # noqa: F403
 from judging.selectors.crowd_integrity import *  # noqa: F403
 from judging.selectors.listening import *  # noqa: F403
+from judging.selectors.practice import *  # noqa: F403
 from judging.selectors.relevance import *  # noqa: F403
 from judging.selectors.sources import *  # noqa: F403
 from judging.selectors.workers import *  # noqa: F403

@@ -50,6 +50,7 @@ class ShownTask:
     key: str
     position: int
     is_quiz: bool
+    is_practice: bool
     query: ShownClip
     list_a: list[ShownClip]
     list_b: list[ShownClip]
@@ -137,6 +138,7 @@ def task_for_worker(*, task: PreferenceTask) -> ShownTask:
         key=task.key,
         position=task.position,
         is_quiz=task.is_quiz,
+        is_practice=task.is_practice,
         query=ShownClip("query", clips.query[1]),
         list_a=[ShownClip(f"a{i}", audio) for i, (_, audio) in enumerate(lists["a"], start=1)],
         list_b=[ShownClip(f"b{i}", audio) for i, (_, audio) in enumerate(lists["b"], start=1)],
@@ -233,14 +235,6 @@ def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
         trap__isnull=False, trap__contested=False, trap__pool=TrapQuestion.QUIZ
     ).count()
     return min(campaign.quiz_length, traps)
-
-
-def quiz_answer(*, worker: Worker, key: str) -> Answer | None:
-    return (
-        Answer.objects.filter(worker=worker, task__key=key, task__is_quiz=True)
-        .select_related("task")
-        .first()
-    )
 
 
 # --- organiser side -------------------------------------------------------------------

@@ -31,6 +31,8 @@ class PoolNeeds:
     ``T / (T + n·r) = p``, i.e. ``T = n·r·p / (1 − p)``. Each trap question is shown to at
     most ``r`` workers (exposure parity), so the pool needs ``T / r = n·p / (1 − p)``
     questions, rounded up. Quiz pool: ``Q / QUIZ_MAX_SHARE`` questions, rounded up.
+    Practice pool (issue 23): every worker gets the same ``practice_length`` questions
+    at most, so it needs that many (its answers are public anyway: no share to keep).
     """
 
     work_needed: int | None
@@ -38,6 +40,8 @@ class PoolNeeds:
     work_have: int
     quiz_needed: int
     quiz_have: int
+    practice_needed: int = 0
+    practice_have: int = 0
 
     def worse_than(self, before: PoolNeeds) -> bool:
         """Do these needs go beyond the pools where ``before``'s did not already?"""
@@ -45,7 +49,11 @@ class PoolNeeds:
         if work and before.work_needed is not None:
             work = self.work_needed is None or self.work_needed > before.work_needed
         quiz = self.quiz_have < self.quiz_needed and self.quiz_needed > before.quiz_needed
-        return work or quiz
+        practice = (
+            self.practice_have < self.practice_needed
+            and self.practice_needed > before.practice_needed
+        )
+        return work or quiz or practice
 
     @property
     def problems(self) -> list[str]:
@@ -67,28 +75,43 @@ class PoolNeeds:
                 f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
                 "or shorten the quiz."
             )
+        if self.practice_have < self.practice_needed:
+            found.append(
+                f"The practice pool has {_count(self.practice_have, 'question')} and the "
+                f"practice step needs {self.practice_needed}: mark more questions for "
+                "practice, or shorten the practice."
+            )
         return found
 
 
 def campaign_pool_needs(
-    *, campaign: PreferenceCampaign, trap_rate: float | None = None, quiz_length: int | None = None
+    *,
+    campaign: PreferenceCampaign,
+    trap_rate: float | None = None,
+    quiz_length: int | None = None,
+    practice_length: int | None = None,
 ) -> PoolNeeds:
-    """What the campaign's trap pools need for its settings (see :class:`PoolNeeds`), or
-    for the ``trap_rate`` and ``quiz_length`` given instead."""
+    """What the campaign's pools need for its settings (see :class:`PoolNeeds`), or for
+    the ``trap_rate``, ``quiz_length`` and ``practice_length`` given instead."""
     counts = campaign.examples.aggregate(
         plain=Count("pk", filter=Q(trap__isnull=True)),
         work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
         quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
+        practice=Count("pk", filter=Q(trap__pool=TrapQuestion.PRACTICE, trap__contested=False)),
     )
     p = campaign.trap_rate if trap_rate is None else trap_rate
     quiz_length = campaign.quiz_length if quiz_length is None else quiz_length
+    practice = campaign.practice_length if practice_length is None else practice_length
     work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
     quiz_needed = math.ceil(quiz_length / QUIZ_MAX_SHARE - 1e-9)
-    return PoolNeeds(work_needed, counts["work"], quiz_needed, counts["quiz"])
+    return PoolNeeds(
+        work_needed, counts["work"], quiz_needed, counts["quiz"], practice, counts["practice"]
+    )
 
 
 def worker_work_answers(*, worker: Worker) -> int:
-    """The worker's answers outside the quiz (what earns the completion code)."""
+    """The worker's answers outside the quiz (what earns the completion code); practice
+    answers are not :class:`~judging.models.Answer` rows, so they never count here."""
     return worker.answers.filter(task__is_quiz=False).order_by().count()
 
 

@@ -56,6 +56,7 @@ PREFERENCE_SETTINGS = (
     "bonus_per_answer",
     "headphone_check",
     "headphone_pass_mark",
+    "practice_length",
 )
 """What can change after a preference campaign is created (its lists' length cannot).
 A new setting of :class:`~judging.models.PreferenceCampaign` is one line here: the
@@ -180,9 +181,9 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     """Apply ``changes`` (field → value) to the campaign's settings; returns the fields changed.
 
     Raises :class:`ValidationError` (a dict by field) and writes nothing when a value is
-    wrong, or when an open campaign's new trap rate or quiz length would need more trap
-    questions than its pools hold (as :func:`campaign_open_set` would refuse to open
-    it). If trust settings changed, every worker's trust is decided again.
+    wrong, or when an open campaign's new trap rate, quiz length or practice length
+    would need more questions than its pools hold (as :func:`campaign_open_set` would
+    refuse to open it). If trust settings changed, every worker's trust is decided again.
     """
     values = _checked(campaign, changes, PREFERENCE_SETTINGS)
     errors = preference_settings_errors({**values, "list_length": campaign.list_length})
@@ -194,14 +195,15 @@ def preference_campaign_update(*, campaign: PreferenceCampaign, changes: dict) -
     others = PreferenceCampaign.objects.filter(collection_id=campaign.collection_id)
     if "name" in changed and others.filter(name=values["name"]).exclude(pk=campaign.pk).exists():
         raise ValidationError({"name": f"The collection has a campaign named {values['name']!r}."})
-    if campaign.is_open and {"trap_rate", "quiz_length"} & set(changed):
+    pooled = [f for f in ("trap_rate", "quiz_length", "practice_length") if f in changed]
+    if campaign.is_open and pooled:
         before = campaign_pool_needs(campaign=campaign)
         after = campaign_pool_needs(
-            campaign=campaign, trap_rate=values["trap_rate"], quiz_length=values["quiz_length"]
-        )
+            campaign=campaign, trap_rate=values["trap_rate"], quiz_length=values["quiz_length"],
+            practice_length=values["practice_length"],
+        )  # fmt: skip
         if after.worse_than(before):  # issue 22: the rule of opening holds while open
-            field = "trap_rate" if "trap_rate" in changed else "quiz_length"
-            raise ValidationError({field: " ".join(after.problems)})
+            raise ValidationError({pooled[0]: " ".join(after.problems)})
     for field in changed:
         setattr(campaign, field, values[field])
     try:
@@ -354,9 +356,9 @@ def _slots_set(campaign: RelevanceCampaign, per_query: int) -> None:
 def campaign_open_set(*, campaign: RelevanceCampaign | PreferenceCampaign, is_open: bool) -> bool:
     """Close (no new work is handed out) or reopen a campaign; ``True`` if it changed.
 
-    A preference campaign whose trap pools are too small for its settings is not opened
-    (:func:`~judging.selectors.crowd.campaign_pool_needs`, issue 22): the message says
-    how many trap questions it needs.
+    A preference campaign whose trap pools (or practice pool, issue 23) are too small for
+    its settings is not opened (:func:`~judging.selectors.crowd.campaign_pool_needs`,
+    issue 22): the message says how many questions it needs.
     """
     if is_open and isinstance(campaign, PreferenceCampaign):
         problems = campaign_pool_needs(campaign=campaign).problems

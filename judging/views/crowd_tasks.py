@@ -2,9 +2,12 @@
 
 arrive (platform ids in the query string; binds the worker to this browser's cookie)
 → consent → [the headphone screen, if the campaign asks: :mod:`judging.views.crowd_headphones`]
+→ [practice tasks, if the campaign has them, each followed by its feedback: issue 23]
 → task (GET shows the current task, POST answers it; its audio comes from
 URLs made for that task; while it is open the page beats ``alive``) → [quiz feedback]
-→ … → end (no more tasks) → done.
+→ … → end (no more tasks) → done. A practice task is a task like any other on this
+page, said to be practice; its answer counts nowhere
+(:mod:`judging.services.crowd.practice`).
 
 **End** is one page, the same for every worker with nothing more to do — whether they
 ran out of work or were stopped at a trust checkpoint (issue 22: no oracle) — with a
@@ -24,7 +27,8 @@ answer must carry the key of the worker's own open task (unguessable, server-mad
 the consent form a token signed for the worker; both need the worker's browser cookie.
 
 Trap questions: nothing here reads :class:`~judging.models.TrapQuestion` except the
-quiz feedback after a quiz answer (the quiz pool is not secret: workers learn from it).
+feedback after a quiz or practice answer (:func:`judging.selectors.practice.answer_feedback`;
+those pools are not secret: workers learn from them).
 Pages, sizes, statements and redirects are the same for a trap question and any other
 task (``tests/test_trap_secrecy.py``).
 """
@@ -46,8 +50,8 @@ from django.views.decorators.http import require_GET, require_POST
 from judging import selectors
 from judging.audio import file_range_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
-from judging.models import PreferenceCampaign, TrapQuestion, Worker
-from judging.models.crowd import CHOICE_LABELS, CHOICES, COMMENT_MAX_LENGTH, choice_as_stored
+from judging.models import PreferenceCampaign, Worker
+from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
 from judging.services.crowd.answers import ListenFirst, answer_submit
 from judging.services.crowd.listening import task_heard
 from judging.services.crowd.tasks import (
@@ -234,7 +238,7 @@ def task(request, campaign, worker):
             except (TaskError, ValidationError):
                 return redirect("judging:task_end", campaign.token)
             else:
-                if answer.task.is_quiz:
+                if answer.task.is_quiz or answer.task.is_practice:
                     return redirect("judging:task_feedback", campaign.token, answer.task.key)
                 return redirect("judging:task", campaign.token)
     served = task_serve(worker=worker, campaign_open=campaign.is_open)
@@ -267,6 +271,13 @@ def task(request, campaign, worker):
         "refusal": refusal,
         "reinstated": reinstated,
         "quiz_total": selectors.campaign_quiz_target(campaign=campaign),
+        # Practice tasks come first and count nowhere: the others are numbered after them.
+        "number": served.position - (0 if served.is_practice else worker.practice_count),
+        "practice_total": (
+            max(served.position, selectors.campaign_practice_target(campaign=campaign))
+            if served.is_practice
+            else 0
+        ),
     }
     return render(request, "judging/task.html", context, status=400 if refusal else 200)
 
@@ -324,22 +335,13 @@ def task_end(request, campaign, worker):
 
 @task_page
 def task_feedback(request, campaign, worker, key: str):
-    """After a quiz answer: right, or the accepted answer(s) and the explanation."""
+    """After a quiz answer (right, or the accepted answers and the explanation) or a
+    practice answer (the expected answer and why, in every case)."""
     worker = worker_or_403(worker)
-    answer = selectors.quiz_answer(worker=worker, key=key)
-    if answer is None:
-        raise Http404("No such quiz answer.")
-    trap = TrapQuestion.objects.get(example_id=answer.example_id)
-    accepted = [
-        CHOICE_LABELS[choice_as_stored(a, swapped=answer.swapped)] for a in trap.accepted_answers
-    ]
-    context = {
-        "campaign": campaign,
-        "answer": answer,
-        "given": CHOICE_LABELS[answer.choice],
-        "accepted": accepted,
-        "explanation": trap.explanation,
-    }
+    feedback = selectors.answer_feedback(worker=worker, key=key)
+    if feedback is None:
+        raise Http404("No such quiz or practice answer.")
+    context = {"campaign": campaign, "feedback": feedback}
     return render(request, "judging/task_feedback.html", context)
 
 

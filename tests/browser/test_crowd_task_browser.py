@@ -302,3 +302,33 @@ def test_an_open_task_page_beats_so_its_lease_goes_on(page, crowd_collection, mo
         pass
     task.refresh_from_db()
     assert task.alive_at >= task.served_at
+
+
+def test_a_worker_plays_a_practice_task_sees_the_expected_answer_then_reaches_the_quiz(
+    page, audible_collection
+):
+    # Issue 23: the practice task is the work page with the same listening rule and marks,
+    # said to be practice, followed by the expected answer and why; then the quiz.
+    campaign = make_campaign(
+        audible_collection, traps=4, quiz_length=1, quiz_traps=4, practice=1,
+        practice_length=1, listening_check=True, min_seconds_on_task=1,
+    )  # fmt: skip
+    start(page, f"/t/{campaign.token}/?worker=learner")
+    expect(page.get_by_text("Practice 1 of 1 — this answer does not count")).to_be_visible()
+    expect(page.get_by_role("note")).to_contain_text("This is a practice task")
+    task = current_task(page)
+    assert task.is_practice
+    listen(page)
+    expect(page.get_by_text("✓ heard")).to_have_count(3)  # the query and a clip of each list
+    expect(page.get_by_text("Ready: you can answer.")).to_be_visible()
+    choose_with_mouse(page, wrong_choice(task))
+    heading = "Practice 1 of 1 — this answer does not count"
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expected = CHOICE_LABELS[right_choice(task)]
+    expect(page.get_by_role("status")).to_contain_text(f"The expected answer is “{expected}”")
+    expect(page.get_by_text(trap_of(task).explanation)).to_be_visible()
+    expect(page.get_by_text("That was the last practice task")).to_be_visible()
+    page.get_by_role("link", name="Continue").click()
+    expect(page.get_by_text("Qualification question 1 of 1")).to_be_visible()
+    assert current_task(page).is_quiz
+    assert not Answer.objects.exists()  # the practice answer is no Answer

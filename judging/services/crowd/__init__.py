@@ -1,8 +1,9 @@
 """Crowd preference judging (thesis §3.2): the writes, one module per thing a person does.
 
 The life of a worker: :func:`~judging.services.crowd.workers.worker_arrive` (from a task
-link) → :func:`~judging.services.crowd.workers.worker_consent` →
-:func:`~judging.services.crowd.tasks.task_serve` (the current task; the same one until
+link) → :func:`~judging.services.crowd.workers.worker_consent` → [the headphone screen]
+→ :func:`~judging.services.crowd.tasks.task_serve` (the current task — practice tasks
+first when the campaign has them, then the quiz, then work; the same one until
 it is answered) → :func:`~judging.services.crowd.answers.answer_submit` (idempotent by
 the task's key; trust recomputed) → ``task_serve`` … until the worker reaches the cap,
 runs out of examples, or is stopped for low trust.
@@ -14,6 +15,7 @@ runs out of examples, or is stopped for low trust.
 ``workers``    a worker arrives through a task link and consents
 ``tasks``      serve a worker's next task; give back slots of tasks left unanswered
 ``answers``    a worker answers a task
+``practice``   a practice task's answer, kept apart: it counts for nothing
 ``trust``      a worker's trust from trap questions, and what follows from it
 =============  ==========================================================================
 

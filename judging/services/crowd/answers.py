@@ -10,9 +10,10 @@ from django.db import transaction
 from django.utils import timezone
 
 from judging import handoff, sql
-from judging.models import Answer, PreferenceTask, TrapQuestion, Worker
+from judging.models import Answer, PracticeAnswer, PreferenceTask, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.crowd.listening import task_listening
+from judging.services.crowd.practice import practice_answer_of, practice_answer_record
 from judging.services.crowd.tasks import TaskError, task_is_live
 from judging.services.crowd.trust import worker_answer_count, worker_trust_update
 
@@ -24,7 +25,9 @@ class ListenFirst(ValidationError):
     """
 
 
-def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -> Answer:
+def answer_submit(
+    *, worker: Worker, key: str, choice: str, comment: str = ""
+) -> Answer | PracticeAnswer:
     """Answer the task with idempotency key ``key``; a repeat returns the first answer.
 
     ``choice`` is about the lists as shown; the side mapping comes from the task, never
@@ -32,6 +35,10 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     raises :class:`ListenFirst` (and counts in the worker's ``listening_refusals``); a
     task of a closed campaign whose lease ran out raises :class:`TaskError`. Trust is
     recomputed after every answer, trap question or not.
+
+    A practice task's answer is a :class:`~judging.models.PracticeAnswer`
+    (:func:`~judging.services.crowd.practice.practice_answer_record`): the same checks,
+    and nothing counted — no answer, trust, listening refusal or hand-over.
     """
     if choice not in CHOICE_LABELS:
         raise ValidationError(f"unknown answer {choice!r}")
@@ -42,7 +49,7 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
     if found.answer is not None:
         return found.answer  # a repeat (a double click, a reload) changes nothing
     if task.answered_at is not None:
-        return _repeat(task)
+        return practice_answer_of(task) if task.is_practice else _repeat(task)
     if found.worker_status == Worker.STOPPED:
         raise TaskError("You can no longer answer in this study.")
     campaign = worker.campaign
@@ -51,11 +58,17 @@ def answer_submit(*, worker: Worker, key: str, choice: str, comment: str = "") -
         raise TaskError("This study has closed and this task has expired.")
     listening = task_listening(task=task, campaign=campaign, now=now, clips_heard=found.clips_heard)
     if not listening.enough:
-        sql.run(
-            "UPDATE judging_worker SET listening_refusals = listening_refusals + 1 WHERE id = %s",
-            (worker.pk,),
-        )
+        if not task.is_practice:  # practice is where the rule is learnt
+            sql.run(
+                "UPDATE judging_worker SET listening_refusals = listening_refusals + 1 "
+                "WHERE id = %s",
+                (worker.pk,),
+            )
         raise ListenFirst(listening.message(campaign))
+    if task.is_practice:
+        return practice_answer_record(
+            task=task, trap=trap, choice=choice, now=now, clips_heard=listening.clips_heard
+        )
     with transaction.atomic():
         if not sql.run(
             "UPDATE judging_preferencetask SET answered_at = %s "

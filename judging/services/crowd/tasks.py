@@ -66,9 +66,16 @@ class _NothingToServe(Exception):
     pass
 
 
+_SERVING_FIELDS = ["status", "served_count", "practice_count", "consented_at"]
+"""What serving reads of the worker, read again when a retry needs it fresh."""
+
+
 def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> PreferenceTask | None:
     """The worker's current task: the open one, or a new one; ``None`` when they are done.
 
+    Practice (``practice_length`` > 0): before anything else, that many questions of
+    the practice pool, each followed by its expected answer; they count nowhere (not in
+    ``served_count``, the cap, trust or pay: :mod:`~judging.services.crowd.practice`).
     Quiz mode: the first Q tasks are trap questions of the quiz pool. Work mode: a task
     is a trap question of the work pool with probability ``trap_rate`` (the two pools
     never mix: what the quiz's feedback reveals is never a work-mode trap; thesis
@@ -112,7 +119,7 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
         if current is not None:
             return current
         if attempt:  # the caller's worker was read in this request; a retry reads it again
-            worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
+            worker.refresh_from_db(fields=_SERVING_FIELDS)
         if worker.status != Worker.ACTIVE or worker.consented_at is None:
             return None
         try:
@@ -125,7 +132,7 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
                 released = True
                 if tasks_release_stale(campaign=campaign, older_than=now - TASK_HEARTBEAT_LEASE):
                     continue  # slots came back: try again
-            worker.refresh_from_db(fields=["status", "served_count", "consented_at"])
+            worker.refresh_from_db(fields=_SERVING_FIELDS)
             try:
                 with transaction.atomic():
                     return _serve_new(worker, campaign, beyond=True)
@@ -233,10 +240,52 @@ def _candidates(
     return traps, work
 
 
+def _serve_practice(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask | None:
+    """The worker's next practice task, or ``None`` when it is not due: practice comes
+    before any other task (``served_count`` 0), ``practice_length`` times at most, while
+    the practice pool has a question the worker has not had (in their own order). Nothing
+    is read when the campaign has no practice or the worker is past it.
+
+    A practice task takes no slot of anyone's (its example is shown to every worker, as a
+    quiz question is), but it is counted in the example's ``slots_taken`` like any open
+    task, so that giving back the slots of tasks left silent stays balanced.
+    """
+    if worker.served_count or worker.practice_count >= campaign.practice_length:
+        return None
+    order, order_params = _order_key(worker.seed)
+    row = sql.one(
+        "SELECT e.id FROM judging_example e "
+        "INNER JOIN judging_trapquestion q ON q.example_id = e.id "
+        f"WHERE {_UNSEEN} AND NOT q.contested AND q.pool = %s ORDER BY {order} LIMIT 1",
+        (campaign.pk, worker.pk, TrapQuestion.PRACTICE, *order_params),
+    )
+    if row is None:
+        return None  # the pool ran short (a question forgiven or moved): on to the quiz
+    if not sql.run(
+        "UPDATE judging_worker SET practice_count = practice_count + 1 "
+        "WHERE id = %s AND status = %s AND served_count = 0 AND practice_count = %s",
+        (worker.pk, Worker.ACTIVE, worker.practice_count),
+    ):  # another request of this worker served a task meanwhile: task_serve tries again
+        raise IntegrityError("the worker was served a task meanwhile")
+    sql.run("UPDATE judging_example SET slots_taken = slots_taken + 1 WHERE id = %s", row)
+    worker.practice_count += 1
+    now = timezone.now()
+    rng = random.Random(f"{worker.seed}:practice:{worker.practice_count}")
+    return sql.insert(
+        PreferenceTask(
+            worker=worker, example_id=row[0], position=worker.practice_count,
+            swapped=rng.random() < 0.5, is_practice=True, served_at=now, alive_at=now,
+        )
+    )  # fmt: skip
+
+
 def _serve_new(
     worker: Worker, campaign: PreferenceCampaign, *, beyond: bool = False
 ) -> PreferenceTask:
-    position = worker.served_count + 1
+    practice = None if beyond else _serve_practice(worker, campaign)
+    if practice is not None:
+        return practice
+    position = worker.served_count + worker.practice_count + 1  # practice tasks come first
     rng = random.Random(f"{worker.seed}:{position}")
     # Without a quiz (the same for every task of the campaign) nothing needs counting.
     quiz_target = campaign_quiz_target(campaign=campaign)

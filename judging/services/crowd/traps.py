@@ -67,8 +67,14 @@ def trap_question_mark(
     """Make ``example`` a trap question (or change its accepted answers or pool).
 
     Accepted answers speak of the stored lists a and b. ``pool`` is ``"quiz"`` (shown
-    first, with feedback) or ``"work"`` (mixed in, never revealed). Answers already
-    given to the example are re-marked and their workers' trust recomputed.
+    first, with feedback), ``"work"`` (mixed in, never revealed) or ``"practice"`` (the
+    practice tasks before the quiz: shown to every worker with its answer, counting
+    nowhere). Answers already given to the example are re-marked and their workers'
+    trust recomputed.
+
+    The practice pool stays apart (issue 23): a practice question once shown to a worker
+    cannot become a quiz or work trap question (its answer is public), and an example
+    already shown as a task cannot become a practice question (its answers count).
     """
     accepted = sorted(set(accepted_answers))
     if not accepted or any(a not in CHOICE_LABELS for a in accepted):
@@ -76,7 +82,8 @@ def trap_question_mark(
             f"accepted answers must be some of {', '.join(CHOICE_LABELS)}; got {accepted_answers!r}"
         )
     if pool not in dict(TrapQuestion.POOLS):
-        raise ValidationError(f"pool must be quiz or work; got {pool!r}")
+        raise ValidationError(f"pool must be quiz, work or practice; got {pool!r}")
+    _practice_pool_check(example=example, pool=pool)
     with transaction.atomic():
         trap, _ = TrapQuestion.objects.update_or_create(
             example=example,
@@ -84,6 +91,25 @@ def trap_question_mark(
         )
         _trap_answers_remark(trap=trap)
     return trap
+
+
+def _practice_pool_check(*, example: Example, pool: str) -> None:
+    """Refuse moving a shown example into or out of the practice pool (see
+    :func:`trap_question_mark`)."""
+    was = TrapQuestion.objects.filter(example=example).values_list("pool", flat=True).first()
+    if (was == TrapQuestion.PRACTICE) == (pool == TrapQuestion.PRACTICE):
+        return
+    if not example.tasks.exists():
+        return
+    if was == TrapQuestion.PRACTICE:
+        raise ValidationError(
+            f"Example {example.pk} was shown to workers as practice, with its answer: it "
+            "cannot become a quiz or work trap question. Choose an example nobody has seen."
+        )
+    raise ValidationError(
+        f"Example {example.pk} was already shown to workers and their answers count: it "
+        "cannot become a practice question. Choose an example nobody has seen."
+    )
 
 
 def _trap_answers_remark(*, trap: TrapQuestion) -> None:
@@ -122,7 +148,8 @@ def trap_questions_from_judgments(
     (that list is better), or both means are ≥ :data:`BOTH_GOOD_FROM` (both good) or
     both ≤ :data:`BOTH_BAD_UP_TO` (both bad). The four kinds are taken in turn, as the
     thesis gave CrowdFlower 5 trap examples for each of the four answers. They join
-    ``pool`` (``"quiz"`` or ``"work"``).
+    ``pool`` (``"quiz"``, ``"work"`` or ``"practice"``; practice questions only from
+    examples nobody has been shown).
     """
     fine: dict[tuple[int, int], list[int]] = {}
     for query_id, clip_id, value in campaign.collection.queries.values_list(
@@ -132,6 +159,8 @@ def trap_questions_from_judgments(
             fine.setdefault((query_id, clip_id), []).append(value)
     kinds: dict[str, list[tuple[Example, str]]] = {}
     examples = campaign.examples.filter(trap__isnull=True).prefetch_related("items")
+    if pool == TrapQuestion.PRACTICE:
+        examples = examples.filter(tasks__isnull=True)
     for example in examples:
         means = []
         for side in "ab":

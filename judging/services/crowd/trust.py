@@ -1,7 +1,8 @@
 """Worker trust from trap questions (CrowdFlower's gold, thesis §3.2.2) and what follows.
 
 trust = correct ÷ answered among a worker's answers to trap questions that are not
-contested (quiz and work pools alike), and "missed" = answered − correct: both come
+contested (quiz and work pools alike; practice tasks never count: their answers are
+:class:`~judging.models.PracticeAnswer` rows), and "missed" = answered − correct: both come
 from the same counts, stored on the worker. Trust is acted on only with enough
 evidence: after the quiz in quiz mode (``quiz_length > 0``), otherwise after
 ``min_trap_answers`` trap answers. A worker below the threshold is **stopped**, and so
@@ -32,7 +33,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from judging import handoff, sql
-from judging.models import Answer, Example, PreferenceCampaign, Worker
+from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from judging.selectors.crowd import campaign_quiz_target, worker_with_campaign
 
 
@@ -84,9 +85,9 @@ def _trap_counts(worker: Worker, campaign: PreferenceCampaign) -> tuple[int, int
         "SELECT COUNT(a.id), COUNT(CASE WHEN a.correct THEN 1 END), "
         f"{quiz}, {fast} "
         "FROM judging_answer a INNER JOIN judging_trapquestion q ON q.example_id = a.example_id "
-        "WHERE a.worker_id = %s AND NOT q.contested",
-        [*params, worker.pk],
-    )
+        "WHERE a.worker_id = %s AND NOT q.contested AND q.pool <> %s",
+        [*params, worker.pk, TrapQuestion.PRACTICE],
+    )  # practice answers are never Answer rows; a practice question counts for nobody anyway
 
 
 def worker_trust_update(
