@@ -35,13 +35,22 @@ def rows(name: str) -> list[list[str]]:
     return [line.split("\t") for line in text.splitlines() if line.strip()]
 
 
-def small_folder(tmp_path: Path, *, drop_judgment_of: str | None = None) -> Path:
+def small_folder(
+    tmp_path: Path, *, drop_judgment_of: str | None = None, depth: int | None = None
+) -> Path:
     """MIREX 2011 cut to SYSTEMS and their first 2 queries; ``drop_judgment_of``: leave
-    the judgment of that system's first retrieved document out."""
+    the judgment of that system's first retrieved document out; ``depth``: keep only the
+    first ``depth`` documents of each ranked list (MIREX's have 5)."""
     require(MIREX2011)
     runs = [r for r in rows("runs.tsv") if r[0] in SYSTEMS]
     queries = list(dict.fromkeys(r[1] for r in runs))[:2]
     runs = [r for r in runs if r[1] in queries]
+    if depth is not None:  # runs.tsv lists each (system, query)'s documents best first
+        ranks: dict[tuple[str, str], int] = {}
+        for r in runs:
+            ranks[r[0], r[1]] = ranks.get((r[0], r[1]), 0) + 1
+            r.append(ranks[r[0], r[1]])
+        runs = [r[:3] for r in runs if r[3] <= depth]
     judgments = [r for r in rows("judgments.tsv") if r[0] in queries]
     if drop_judgment_of:
         first = next(r for r in runs if r[0] == drop_judgment_of)
@@ -155,6 +164,27 @@ def test_unjudged_documents_are_named_per_system_with_judged_at_k(tmp_path):
     # the relevance campaign whose pool leaves clips by the query's artist out says so
     assert "The pool of “Similarity” leaves out clips by the query's artist" in warning["message"]
     assert payload["judged_label"] == "Judged(scale=fine)@5"
+
+
+def test_the_empty_ranks_of_a_short_list_are_not_called_unjudged_documents(tmp_path):
+    # Lists of 3 documents, every one judged: Judged@5 = 3/5 = 0.6 (ir_measures counts the
+    # two empty ranks as not judged), but no document is unjudged, so no warning (the
+    # warning said "4 of 10" for each system: issue 25's whole-study test met it).
+    _, collection = small_study(tmp_path, depth=3)
+    payload = Leaderboard.objects.get(collection=collection, measure=MEASURE).payload
+    assert {row["system"]: row["judged"] for row in payload["rows"]} == pytest.approx(
+        dict.fromkeys(SYSTEMS, 0.6)
+    )
+    assert "unjudged_documents" not in [w["code"] for w in payload["warnings"]]
+
+
+def test_an_unjudged_document_of_a_short_list_is_counted_among_its_documents(tmp_path):
+    # 207f1d's first document unjudged: 5 of its 6 documents (2 queries × 3) judged,
+    # Judged@5 = (2/5 + 3/5) / 2 = 0.5; the warning counts 1 of the 6 documents.
+    _, collection = small_study(tmp_path, depth=3, drop_judgment_of="207f1d")
+    payload = Leaderboard.objects.get(collection=collection, measure=MEASURE).payload
+    warning = next(w for w in payload["warnings"] if w["code"] == "unjudged_documents")
+    assert "207f1d 1 of 6 (Judged(scale=fine)@5 = 0.50)" in warning["message"]
 
 
 def test_the_command_line_prints_the_same_documents_as_the_results_pages(tmp_path, capsys):

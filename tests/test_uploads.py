@@ -123,6 +123,20 @@ def test_judgments_go_into_the_named_source_and_a_pilot_is_left_out(organiser, p
     assert "pilot: left out of results" in " ".join(job.result["notes"])
 
 
+def test_an_uploaded_files_source_names_the_file_not_the_servers_upload_folder(organiser, personas):
+    """The collection page shows where each judgment source came from: for an upload, the
+    organiser's file, never the server's upload folder (issue 25's whole-study test met it)."""
+    collection = personas.collection
+    post(organiser, collection, "judgments", form_data(judgments=("j.tsv", b"c1\tc2\t50\n")))
+    post(organiser, collection, "mirex", form_data(**BUNDLE))
+    assert all(job.state == Job.DONE for job in run_jobs())
+    origins = dict(JudgmentSource.objects.values_list("name", "origin"))
+    assert origins == {"j.tsv": "j.tsv", "judgments.tsv": "judgments.tsv"}
+    page = organiser.get(f"/collections/{collection.pk}/").content.decode()
+    assert 'imported file <span class="muted">(j.tsv)</span>' in page
+    assert str(upload_dirs_root()) not in page
+
+
 def test_runs_of_several_files_are_imported_together_or_not_at_all(organiser, personas):
     good = ("a.run", b"c1 Q0 c2 1 0.9 S1\nc1 Q0 c3 2 0.5 S1\n")
     bad = ("b.run", b"c1 Q0 c2 1 0.9 S2\nc1 Q0 zz 2 0.5 S2\n")

@@ -93,24 +93,37 @@ def unjudged_documents(
     n_queries: int,
     label: str,
     pool_filters: Sequence[str] = (),
+    retrieved: dict[str, float] | None = None,
 ) -> Caveat | None:
     """A caveat naming the systems whose top ``k`` hold unjudged documents.
 
     ``judged`` is each system's mean ``Judged@k`` (ir_measures; the ``label`` it was
     computed as), over ``n_queries`` queries; an unjudged document scores 0, so such a
-    system's score is a lower bound. ``pool_filters`` names the relevance campaigns whose
-    pool leaves out clips by the query's artist (one reason documents stay unjudged).
+    system's score is a lower bound. ``retrieved`` is each system's mean share of its top
+    ``k`` that holds a document (1 for a system it leaves out: every list ``k`` long):
+    Judged@k counts the empty ranks of a shorter list as not judged, but they are no
+    documents, so they are not counted here. ``pool_filters`` names the relevance
+    campaigns whose pool leaves out clips by the query's artist (one reason documents
+    stay unjudged).
 
     >>> unjudged_documents({"A": 1.0, "B": 0.9}, k=5, n_queries=2, label="Judged@5").message
     'Unjudged documents in the top 5, which score 0: B 1 of 10 (Judged@5 = 0.90).'
+
+    Lists of 3 (``retrieved`` 3/5): A's are all judged, one of B's 6 documents is not.
+
+    >>> unjudged_documents({"A": 0.6, "B": 0.5}, k=5, n_queries=2, label="Judged@5",
+    ...                    retrieved={"A": 0.6, "B": 0.6}).message
+    'Unjudged documents in the top 5, which score 0: B 1 of 6 (Judged@5 = 0.50).'
     """
-    short = {s: v for s, v in judged.items() if v < 1 - 1e-12}
-    if not short:
+    retrieved = retrieved or {}
+    parts = []
+    for system, value in sorted(judged.items(), key=lambda item: item[1]):
+        documents = round(retrieved.get(system, 1.0) * k * n_queries)
+        unjudged = documents - round(value * k * n_queries)
+        if unjudged > 0:
+            parts.append(f"{system} {unjudged} of {documents} ({label} = {value:.2f})")
+    if not parts:
         return None
-    parts = [
-        f"{system} {round((1 - value) * k * n_queries)} of {k * n_queries} ({label} = {value:.2f})"
-        for system, value in sorted(short.items(), key=lambda item: item[1])
-    ]
     message = f"Unjudged documents in the top {k}, which score 0: {'; '.join(parts)}."
     if pool_filters:
         names = ", ".join(f"“{name}”" for name in pool_filters)

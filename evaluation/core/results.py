@@ -166,7 +166,8 @@ def leaderboard(
         ``{"label": "Judged(scale=fine)@5", "k": 5, "systems": {system: mean}}``:
         ir_measures' Judged@k of each system on the measure's scale and depth, and
         optionally ``pool_filters``: the relevance campaigns whose pool leaves out clips
-        by the query's artist.
+        by the query's artist, and ``retrieved``: each system's mean share of its top k
+        that holds a document (:func:`evaluation.core.caveats.unjudged_documents`).
     judged_only : bool
         Whether the scores were computed with unjudged documents left out of each list
         (trec_eval ``-J``, :func:`evaluation.core.evaluate.evaluate`); said in the document.
@@ -266,6 +267,7 @@ def leaderboard(
                 n_queries=n_queries,
                 label=judged["label"],
                 pool_filters=judged.get("pool_filters", ()),
+                retrieved=judged.get("retrieved"),
             )
         )
     return LeaderboardResult(

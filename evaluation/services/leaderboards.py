@@ -104,6 +104,17 @@ def judged_label(label: str, *, default_scale: str) -> tuple[str, int] | None:
     return parse_measure(f"Judged(scale={scale})@{measure.k}").label, measure.k
 
 
+def retrieved_share(runs: CollectionRuns, matrix, *, k: int) -> dict[str, float]:
+    """Each system's mean share of its top ``k`` that holds a document, over the queries of
+    ``matrix`` (a shorter list leaves ranks empty; no list at all, none)."""
+    return {
+        system: float(
+            np.mean([min(len(runs.rankings[system].get(q, ())), k) / k for q in matrix.queries])
+        )
+        for system in matrix.systems
+    }
+
+
 def collection_results_store(
     *,
     collection: Collection,
@@ -157,7 +168,8 @@ def collection_results_store(
             source = judged_scores if whole else results
             counts = source.matrix(name, missing="zero")
             means = dict(zip(counts.systems, np.mean(counts.scores, axis=1).tolist(), strict=True))
-            judged = {"label": name, "k": k, "systems": means, "pool_filters": pool_filters or []}
+            judged = {"label": name, "k": k, "systems": means, "pool_filters": pool_filters or [],
+                      "retrieved": retrieved_share(runs, counts, k=k)}  # fmt: skip
         board = leaderboard_payload(
             matrix, config=config, mapping=mapping, judged=judged,
             queries_needed=study["needed"]["erho2"], report=step,

@@ -75,6 +75,7 @@ def mirex_import(
     name: str | None = None,
     collection: Collection | None = None,
     progress: Progress = no_progress,
+    uploaded: bool = False,
 ) -> ImportSummary:
     """Import a MIREX AMS folder as the collection ``name`` of ``owner``, all or nothing.
 
@@ -82,6 +83,8 @@ def mirex_import(
     is completed rather than duplicated, so importing the same folder twice changes
     nothing. ``collection`` (an upload into an existing collection) replaces ``owner``
     and ``name``. ``progress`` hears how far the three files have been read, in turn.
+    ``uploaded``: the folder is an upload's, on the server, so the judgment source's
+    origin names the file alone (a folder given on the command line is the organiser's).
     In one transaction:
 
     1. ``metadata.tsv`` (``doc artist genre``) creates a clip for every document of the
@@ -129,6 +132,7 @@ def mirex_import(
         judgments = judgments_import(
             collection=collection,
             path=folder / "judgments.tsv",
+            name="judgments.tsv" if uploaded else None,
             format="fine",
             scale="fine",
             create_missing_clips=True,

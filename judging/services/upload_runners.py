@@ -176,6 +176,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
     summary = judgments_import(
         collection=upload.collection,
         path=folder / name,
+        name=name,  # the organiser's file, not the server's folder, names the source's origin
         format=options.get("format", "auto"),
         scale=options.get("scale") or None,
         source=options.get("source") or None,
@@ -221,7 +222,9 @@ def upload_mirex_run(*, upload: Upload, folder: Path, report: Report) -> dict:
         if missing:
             raise ImportFailed(bundle[0], None, f"no {', '.join(missing)} in the zip")
         folder = unpacked
-    summary = mirex_import(folder=folder, collection=upload.collection, progress=_progress(report))
+    summary = mirex_import(
+        folder=folder, collection=upload.collection, progress=_progress(report), uploaded=True
+    )
     return {
         "counts": [
             ["clips created", summary.clips_created],
