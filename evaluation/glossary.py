@@ -79,15 +79,15 @@ TERMS: dict[str, tuple[str, str]] = {
         "thesis §3.2.2",
     ),
     "coverage": (
-        "The share of a clip's first 30 seconds that the server sent to the listener's "
-        "browser; a clip counts as heard from half of it. It is what the server observed, "
-        "not what a page reports.",
+        "The share of a clip's first {window} seconds that the server sent to the "
+        "listener's browser; a clip counts as heard from {coverage} % of it. It is what the "
+        "server observed, not what a page reports.",
         "Earshot",
     ),
     "every clip heard": (
         "An answer whose query and every clip of both lists had enough coverage, with time "
-        "from the first clip to the answer to hear them one after another (5 s each, or all "
-        "of a shorter clip).",
+        "from the first clip to the answer to hear them one after another ({per_clip} s "
+        "each, or all of a shorter clip).",
         "Earshot",
     ),
     "low-cost evaluation": (
@@ -105,6 +105,18 @@ def anchor(word: str) -> str:
     return slugify(word, allow_unicode=True)
 
 
+def explanation(word: str) -> str:
+    """The explanation of ``word``, with this installation's listening rule filled in
+    (``{window}``, ``{coverage}``, ``{per_clip}``: the ``EARSHOT_LISTEN_*`` settings)."""
+    from django.conf import settings
+
+    return TERMS[word][0].format(
+        window=settings.EARSHOT_LISTEN_WINDOW_SECONDS,
+        coverage=round(settings.EARSHOT_LISTEN_COVERAGE * 100),
+        per_clip=settings.EARSHOT_LISTEN_SECONDS_PER_CLIP,
+    )
+
+
 def entries() -> list[tuple[str, str, str, str]]:
     """``(anchor, word, explanation, source)`` for the glossary page."""
-    return [(anchor(word), word, text, source) for word, (text, source) in TERMS.items()]
+    return [(anchor(word), word, explanation(word), source) for word, (_, source) in TERMS.items()]

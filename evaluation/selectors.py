@@ -128,7 +128,10 @@ def collection_judgment_sources(*, collection: Collection) -> dict:
 
 def collection_pool_filters(*, collection: Collection) -> list[str]:
     """Names of the collection's relevance campaigns whose pool leaves out clips by the
-    query's artist: those clips stay unjudged, and results say so."""
+    query's artist: those clips stay unjudged, and results say so. None when no query's
+    clip has an artist: the rule then leaves nothing out."""
+    if not collection.queries.exclude(clip__artist="").exists():
+        return []
     campaigns = collection.relevance_campaigns.filter(exclude_same_artist=True)
     return list(campaigns.order_by("name").values_list("name", flat=True))
 

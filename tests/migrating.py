@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+
+once_on_postgresql = pytest.mark.skipif(
+    connection.vendor != "postgresql",
+    reason="a data migration's test runs once, in the PostgreSQL pass of make test",
+)
+"""For the tests of data migrations: they run in ``make test``'s PostgreSQL pass only.
+
+That is the production database, and the migrations are plain ORM code that reads the
+same on both. SQLite's schema steps still run whenever a test database is made; what is
+skipped on SQLite is moving a filled database back and forth, which rebuilds tables
+there (5–14 s a test, about a minute of the SQLite pass in all).
+"""
 
 
 def migrate(targets):

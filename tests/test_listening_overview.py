@@ -13,6 +13,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.files.base import ContentFile
+from django.test import override_settings
 from django.utils import timezone
 
 from evaluation.models import MappingConfig, SatisfactionMapping
@@ -396,3 +397,12 @@ def test_each_assessor_shows_the_judgments_with_the_clip_heard_and_the_time_per_
     client.login(username=personas.organiser.username, password=PASSWORD)
     page = client.get(f"/relevance-campaigns/{campaign.pk}/").content.decode()
     assert "<td>2 of 3</td>" in page and "8.0 s" in page and ">coverage</abbr>" in page
+
+
+@override_settings(
+    EARSHOT_LISTEN_WINDOW_SECONDS=20, EARSHOT_LISTEN_COVERAGE=0.8, EARSHOT_LISTEN_SECONDS_PER_CLIP=7
+)
+def test_the_glossary_states_this_installations_listening_rule(client, personas):
+    client.force_login(personas.organiser)
+    page = client.get("/glossary/").content.decode()
+    assert "first 20 seconds" in page and "from 80 % of it" in page and "(7 s each" in page

@@ -10,13 +10,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from tests.test_migration_imported_from import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 
 BEFORE = [("judging", "0021_deletions_cascade_through_a_collection")]
 AFTER = [("judging", "0022_crowd_fake_identities")]
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_an_open_task_is_alive_from_when_it_was_served():
     try:
         check_forwards()

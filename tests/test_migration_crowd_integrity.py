@@ -9,13 +9,14 @@ the next browser that arrives with their id.
 import pytest
 from django.utils import timezone
 
-from tests.test_migration_imported_from import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 
 BEFORE = [("judging", "0008_relevance_campaign_lowcost_mode")]
 AFTER = [("judging", "0009_crowd_integrity")]
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_a_running_study_is_carried_forward():
     try:
         check_forwards()

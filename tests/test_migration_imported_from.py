@@ -7,7 +7,7 @@ back when migrated backwards: nothing a person imported is lost either way.
 
 import pytest
 
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 
 BEFORE = [("judging", "0003_preference_campaigns"), ("evaluation", "0003_satisfaction_mappings")]
 AFTER = [
@@ -17,6 +17,7 @@ AFTER = [
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_the_imported_file_name_moves_to_the_campaign_and_back():
     try:
         check_forwards_and_backwards()

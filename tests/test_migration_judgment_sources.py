@@ -10,6 +10,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
+from tests.migrating import once_on_postgresql
+
 BEFORE = [("judging", "0010_validated_names_and_texts")]
 
 
@@ -25,6 +27,7 @@ def latest():
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_source_strings_become_sources_of_their_collection_and_back():
     try:
         check_forwards_and_backwards()

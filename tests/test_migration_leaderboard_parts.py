@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from evaluation.services.leaderboard_store import leaderboard_parts
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 from tests.results_payloads import MEASURE, leaderboard_payload
 
 BEFORE = [("evaluation", "0006_recompute_heartbeat")]
@@ -18,6 +18,7 @@ AFTER = [("evaluation", "0007_leaderboard_parts_for_pages")]
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_a_leaderboard_stored_before_gets_the_parts_its_pages_read():
     try:
         check_forwards()

@@ -6,7 +6,7 @@ message and error, and gains an empty error file and line (the fields of
 import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 
 BEFORE = [
     ("evaluation", "0008_recompute_runs_and_queue"),
@@ -19,6 +19,7 @@ AFTER = [
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_recomputes_and_jobs_stored_before_keep_their_state_and_gain_an_error_place():
     try:
         check_forwards()

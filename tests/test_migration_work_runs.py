@@ -7,7 +7,7 @@ queue, where all work waited before."""
 import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 
 BEFORE = [
     ("evaluation", "0007_leaderboard_parts_for_pages"),
@@ -17,6 +17,7 @@ AFTER = [("evaluation", "0008_recompute_runs_and_queue"), ("judging", "0023_job_
 
 
 @pytest.mark.django_db(transaction=True)
+@once_on_postgresql
 def test_recomputes_and_jobs_stored_before_get_their_claims_and_queue():
     try:
         check_forwards()

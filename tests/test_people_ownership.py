@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from judging.models import CollectionShare, Invitation, Person
 from judging.roles import ORGANISER
 from judging.services.relevance import relevance_campaign_create
-from tests.migrating import migrate, migrate_to_latest
+from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
 from tests.personas import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -106,6 +106,7 @@ def test_an_assessor_made_by_an_organiser_is_theirs(olivias_study):
     assert olivia.post(f"/api/people/{made.json()['id']}/invitation/").status_code == 404
 
 
+@once_on_postgresql
 @pytest.mark.django_db(transaction=True)
 def test_the_migration_gives_existing_assessors_to_the_organiser_who_invited_or_employs_them():
     try:

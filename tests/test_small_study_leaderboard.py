@@ -17,6 +17,7 @@ from django.utils import timezone
 from evaluation.core.cli import main as cli_main
 from evaluation.core.scores import ScoreMatrix
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
+from evaluation.selectors import collection_pool_filters
 from evaluation.services import collection_results_compute
 from evaluation.services.leaderboards import reliability_payload
 from judging.importers import mirex_import
@@ -261,3 +262,18 @@ def test_leaving_unjudged_clips_out_scores_the_judged_clips_below_them(tmp_path)
 
     assert means(False) == pytest.approx({"S1": 0.45, "S2": 0.50})
     assert means(True) == pytest.approx({"S1": 0.55, "S2": 0.55})
+
+
+def test_the_same_artist_rule_is_named_only_where_clips_have_artists(crowd_collection):
+    """Leaving out clips by the query's artist leaves nothing out when no query clip has an
+    artist, so the unjudged-documents warning does not blame it (the whole-study test met
+    that sentence on a collection without any artist)."""
+    RelevanceCampaign.objects.create(
+        collection=crowd_collection, name="Similarity", exclude_same_artist=True
+    )
+    crowd_collection.clips.update(artist="")
+    assert collection_pool_filters(collection=crowd_collection) == []
+    query = crowd_collection.queries.select_related("clip").first()
+    query.clip.artist = "Ella"
+    query.clip.save(update_fields=["artist"])
+    assert collection_pool_filters(collection=crowd_collection) == ["Similarity"]

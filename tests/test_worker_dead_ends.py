@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
+from judging.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 
@@ -51,3 +52,5 @@ def test_the_consent_page_says_time_and_pay_and_offers_no_consent_with_its_code(
         f"cc={campaign.no_consent_code}" in declined and 'data-copy="no-consent-code"' in declined
     )
     assert worker.client.get(f"/t/{campaign.token}/task/").status_code == 302  # not consented
+    # The organiser's workers table says so, rather than a plain "active".
+    assert Worker.objects.get(campaign=campaign).status_label == "active: has not consented"

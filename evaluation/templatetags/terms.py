@@ -5,15 +5,17 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
-from evaluation.glossary import TERMS, anchor
+from evaluation.glossary import anchor, explanation
 
 register = template.Library()
 
 
 @register.simple_tag
 def term(word: str, shown: str = ""):
-    explanation, _source = TERMS[word]
     href = f"{reverse('evaluation:glossary')}#{anchor(word)}"
     return format_html(
-        '<a class="term" href="{}"><abbr title="{}">{}</abbr></a>', href, explanation, shown or word
+        '<a class="term" href="{}"><abbr title="{}">{}</abbr></a>',
+        href,
+        explanation(word),
+        shown or word,
     )

@@ -508,9 +508,13 @@ class Worker(models.Model):
 
     @property
     def status_label(self) -> str:
-        """``"stopped: low trust"``, ``"active"``, …: the status with the reason to stop."""
+        """``"stopped: low trust"``, ``"active"``, …: the status with the reason to stop;
+        an active worker who has not consented (yet: someone who declined may come back)
+        is ``"active: has not consented"``."""
         if self.status == self.STOPPED and self.stop_reason:
             return f"stopped: {self.get_stop_reason_display()}"
+        if self.status == self.ACTIVE and self.consented_at is None:
+            return "active: has not consented"
         return self.get_status_display()
 
 

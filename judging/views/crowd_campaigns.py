@@ -101,7 +101,6 @@ def campaign_detail(request, pk: int):
         "worker_page": page,
         "workers": rows,
         "traps": selectors.campaign_trap_questions(campaign=campaign),
-        "quiz_pool": selectors.campaign_quiz_target(campaign=campaign),
         "pool_needs": selectors.campaign_pool_needs(campaign=campaign),
         "headphones": (
             selectors.campaign_headphone_rates(campaign=campaign)

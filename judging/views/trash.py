@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from judging import selectors
@@ -88,5 +89,17 @@ def restore(request, item_pk: int):
         messages.error(request, " ".join(refused.messages))
         return redirect(request.POST.get("back") or "judging:collections")
     messages.success(request, f"Restored {root}.")
-    target = root if item.kind == "collection" else item.collection
-    return redirect(target.get_absolute_url())
+    return redirect(_restored_page(root, item))
+
+
+def _restored_page(root, item) -> str:
+    """Where what came back is seen: an example on its campaign's examples page, a trap
+    question on its campaign's page, a campaign or collection on its own page; anything
+    else on its collection's page."""
+    if item.kind == "example":
+        return reverse("judging:preference_campaign_examples", args=[root.campaign_id])
+    if item.kind == "trap":
+        return root.example.campaign.get_absolute_url()
+    if item.kind in ("preference_campaign", "relevance_campaign", "collection"):
+        return root.get_absolute_url()
+    return item.collection.get_absolute_url()

@@ -27,4 +27,5 @@ def test_an_example_is_deleted_after_a_confirmation_and_restored(page, personas,
 
     page.get_by_role("button", name=f"Restore example “{example}”").click()
     expect(page.get_by_text(f"Restored {example}.")).to_be_visible()
+    assert page.url.endswith(f"/campaigns/{campaign.pk}/examples/")  # back where it was
     assert Example.objects.get(pk=example.pk).items.count() == items

@@ -281,13 +281,13 @@ def delete_and_restore_an_example(page) -> None:
     page.get_by_role("button", name="Delete").click()
     expect(page.get_by_text("It can be restored below for 30 days")).to_be_visible()
     page.get_by_role("button", name=re.compile("^Restore example “")).click()
-    expect(page.get_by_text(re.compile("^Restored "))).to_be_visible()  # on the collection's page
+    expect(page.get_by_text(re.compile("^Restored "))).to_be_visible()  # on the examples page
 
 
 def open_the_campaign(page) -> None:
-    """With its quiz pool filled, the organiser opens the campaign on its settings page."""
-    page.get_by_role("link", name="Preference campaigns").click()
-    page.get_by_role("link", name="Which list").click()
+    """With its quiz pool filled, the organiser opens the campaign on its settings page
+    (from the examples page, where restoring the example brought them back)."""
+    page.get_by_role("link", name="Which list", exact=True).click()
     page.get_by_role("link", name="Settings", exact=True).click()
     page.get_by_role("button", name="Open the campaign").click()
     expect(page.get_by_role("heading", name="Open", exact=True)).to_be_visible()
