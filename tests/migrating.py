@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
@@ -27,8 +29,26 @@ def migrate(targets):
     return executor.loader.project_state(targets).apps
 
 
+def latest() -> list[tuple[str, str]]:
+    """Every app's latest migration."""
+    return MigrationExecutor(connection).loader.graph.leaf_nodes()
+
+
 def migrate_to_latest() -> None:
     """Every app to its latest migration, as the other tests expect the schema."""
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(executor.loader.graph.leaf_nodes())
+    migrate(latest())
+
+
+def migration_test(test):
+    """A data migration's test: in a database of its own (``transaction=True``), in the
+    PostgreSQL pass only (:data:`once_on_postgresql`), and the schema back at the latest
+    migrations afterwards, whatever failed."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        finally:
+            migrate_to_latest()
+
+    return once_on_postgresql(pytest.mark.django_db(transaction=True)(run))

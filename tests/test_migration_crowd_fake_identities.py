@@ -7,25 +7,16 @@ left open for hours gives its slot back at the next serving that needs it.
 
 from datetime import timedelta
 
-import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 
 BEFORE = [("judging", "0021_deletions_cascade_through_a_collection")]
 AFTER = [("judging", "0022_crowd_fake_identities")]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_an_open_task_is_alive_from_when_it_was_served():
-    try:
-        check_forwards()
-    finally:
-        migrate_to_latest()
-
-
-def check_forwards():
     apps = migrate(BEFORE)
     owner = apps.get_model("auth", "User").objects.create(username="owner")
     collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")

@@ -6,25 +6,16 @@ feedback) form the quiz pool, topped up to the quiz's length; every worker may b
 the next browser that arrives with their id.
 """
 
-import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 
 BEFORE = [("judging", "0008_relevance_campaign_lowcost_mode")]
 AFTER = [("judging", "0009_crowd_integrity")]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_a_running_study_is_carried_forward():
-    try:
-        check_forwards()
-    finally:
-        migrate_to_latest()
-
-
-def check_forwards():
     apps = migrate(BEFORE)
     owner = apps.get_model("auth", "User").objects.create(username="owner")
     collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")

@@ -5,9 +5,7 @@ Migration evaluation 0004 copies ``MappingConfig.imported_from`` to
 back when migrated backwards: nothing a person imported is lost either way.
 """
 
-import pytest
-
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 
 BEFORE = [("judging", "0003_preference_campaigns"), ("evaluation", "0003_satisfaction_mappings")]
 AFTER = [
@@ -16,16 +14,8 @@ AFTER = [
 ]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_the_imported_file_name_moves_to_the_campaign_and_back():
-    try:
-        check_forwards_and_backwards()
-    finally:
-        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
-
-
-def check_forwards_and_backwards():
     apps = migrate(BEFORE)
     User = apps.get_model("auth", "User")
     owner = User.objects.create(username="owner")

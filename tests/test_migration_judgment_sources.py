@@ -6,39 +6,16 @@ in the source of its own collection, every campaign with a source of its own, no
 lost, and migrating backwards must give the strings back.
 """
 
-import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-
-from tests.migrating import once_on_postgresql
+from tests.migrating import latest, migrate, migration_test
 
 BEFORE = [("judging", "0010_validated_names_and_texts")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.loader.build_graph()
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def latest():
-    return MigrationExecutor(connection).loader.graph.leaf_nodes()
-
-
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
-def test_source_strings_become_sources_of_their_collection_and_back():
-    try:
-        check_forwards_and_backwards()
-    finally:
-        migrate(latest())  # leave the schema as the other tests expect it, whatever failed
 
 
 STRINGS = ["import:extra.tsv", "api:olivia", "answers-import:3", "demo", ""]
 
 
-def check_forwards_and_backwards():
+@migration_test
+def test_source_strings_become_sources_of_their_collection_and_back():
     apps = migrate(BEFORE)
     owner = apps.get_model("auth", "User").objects.create(username="owner")
     Collection = apps.get_model("judging", "Collection")

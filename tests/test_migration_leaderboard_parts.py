@@ -10,23 +10,15 @@ import pytest
 from django.utils import timezone
 
 from evaluation.services.leaderboard_store import leaderboard_parts
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 from tests.results_payloads import MEASURE, leaderboard_payload
 
 BEFORE = [("evaluation", "0006_recompute_heartbeat")]
 AFTER = [("evaluation", "0007_leaderboard_parts_for_pages")]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_a_leaderboard_stored_before_gets_the_parts_its_pages_read():
-    try:
-        check_forwards()
-    finally:
-        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
-
-
-def check_forwards():
     apps = migrate(BEFORE)
     owner = apps.get_model("auth", "User").objects.create(username="owner")
     collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")

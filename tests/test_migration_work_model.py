@@ -3,10 +3,9 @@ evaluation 0009: every recompute keeps its state, claims, runs, dirty flag, queu
 message and error, and gains an empty error file and line (the fields of
 :class:`work.models.Work` it lacked); jobs are untouched and keep theirs."""
 
-import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 
 BEFORE = [
     ("evaluation", "0008_recompute_runs_and_queue"),
@@ -18,16 +17,8 @@ AFTER = [
 ]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_recomputes_and_jobs_stored_before_keep_their_state_and_gain_an_error_place():
-    try:
-        check_forwards()
-    finally:
-        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
-
-
-def check_forwards():
     apps = migrate(BEFORE)
     Recompute = apps.get_model("evaluation", "Recompute")
     now = timezone.now()

@@ -4,10 +4,9 @@ under it again fails it for good instead of running it a third time), every othe
 recompute has no claim counted, and every recompute and job waits in the interactive
 queue, where all work waited before."""
 
-import pytest
 from django.utils import timezone
 
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migration_test
 
 BEFORE = [
     ("evaluation", "0007_leaderboard_parts_for_pages"),
@@ -16,16 +15,8 @@ BEFORE = [
 AFTER = [("evaluation", "0008_recompute_runs_and_queue"), ("judging", "0023_job_queue")]
 
 
-@pytest.mark.django_db(transaction=True)
-@once_on_postgresql
+@migration_test
 def test_recomputes_and_jobs_stored_before_get_their_claims_and_queue():
-    try:
-        check_forwards()
-    finally:
-        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
-
-
-def check_forwards():
     apps = migrate(BEFORE)
     Recompute = apps.get_model("evaluation", "Recompute")
     now = timezone.now()

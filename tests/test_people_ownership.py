@@ -15,7 +15,7 @@ from rest_framework.test import APIClient
 from judging.models import CollectionShare, Invitation, Person
 from judging.roles import ORGANISER
 from judging.services.relevance import relevance_campaign_create
-from tests.migrating import migrate, migrate_to_latest, once_on_postgresql
+from tests.migrating import migrate, migrate_to_latest, migration_test
 from tests.personas import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -106,28 +106,24 @@ def test_an_assessor_made_by_an_organiser_is_theirs(olivias_study):
     assert olivia.post(f"/api/people/{made.json()['id']}/invitation/").status_code == 404
 
 
-@once_on_postgresql
-@pytest.mark.django_db(transaction=True)
+@migration_test
 def test_the_migration_gives_existing_assessors_to_the_organiser_who_invited_or_employs_them():
-    try:
-        apps = migrate([("judging", "0016_job_runs")])
-        User_, Group = apps.get_model("auth", "User"), apps.get_model("auth", "Group")
-        assessor_group = Group.objects.create(name="assessor")
-        olivia = User_.objects.create(username="olivia")
-        oscar = User_.objects.create(username="oscar")
-        invited, employed, orphan = (User_.objects.create(username=n) for n in ("i", "e", "o"))
-        for person in (invited, employed, orphan):
-            person.groups.add(assessor_group)
-        apps.get_model("judging", "Invitation").objects.create(
-            user=invited, token_hash="a" * 64, created_by=oscar, expires_at="2030-01-01T00:00Z"
-        )
-        collection = apps.get_model("judging", "Collection").objects.create(owner=olivia, name="C")
-        campaign = apps.get_model("judging", "RelevanceCampaign").objects.create(
-            collection=collection, name="R"
-        )
-        campaign.assessors.add(employed, invited)  # an invitation says more than a campaign
-        migrate_to_latest()
-        owners = dict(Person.objects.values_list("user__username", "created_by__username"))
-        assert owners == {"i": "oscar", "e": "olivia", "o": None}
-    finally:
-        migrate_to_latest()  # leave the schema as the other tests expect it, whatever failed
+    apps = migrate([("judging", "0016_job_runs")])
+    User_, Group = apps.get_model("auth", "User"), apps.get_model("auth", "Group")
+    assessor_group = Group.objects.create(name="assessor")
+    olivia = User_.objects.create(username="olivia")
+    oscar = User_.objects.create(username="oscar")
+    invited, employed, orphan = (User_.objects.create(username=n) for n in ("i", "e", "o"))
+    for person in (invited, employed, orphan):
+        person.groups.add(assessor_group)
+    apps.get_model("judging", "Invitation").objects.create(
+        user=invited, token_hash="a" * 64, created_by=oscar, expires_at="2030-01-01T00:00Z"
+    )
+    collection = apps.get_model("judging", "Collection").objects.create(owner=olivia, name="C")
+    campaign = apps.get_model("judging", "RelevanceCampaign").objects.create(
+        collection=collection, name="R"
+    )
+    campaign.assessors.add(employed, invited)  # an invitation says more than a campaign
+    migrate_to_latest()
+    owners = dict(Person.objects.values_list("user__username", "created_by__username"))
+    assert owners == {"i": "oscar", "e": "olivia", "o": None}
