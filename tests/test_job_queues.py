@@ -14,7 +14,6 @@ import pytest
 from celery import Celery
 from celery.exceptions import SoftTimeLimitExceeded
 
-from config.env import redis_cache_location
 from judging import handoff
 from judging.models import Job
 from judging.services.jobs import job_retry, job_retryable
@@ -71,14 +70,8 @@ def test_a_job_stopped_by_its_time_limit_fails_cleanly_and_try_again_sends_it_ag
 
 
 @pytest.fixture
-def broker(embedded_redis, settings):
+def broker(embedded_redis, redis_cache):
     """The session's Redis as broker and cache (as in production, one Redis for both)."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": redis_cache_location(embedded_redis.url),
-        }
-    }
     app = Celery("queues", set_as_current=False)  # leaves the project's app the current one
     app.config_from_object("django.conf:settings", namespace="CELERY")
     app.conf.broker_url = embedded_redis.url

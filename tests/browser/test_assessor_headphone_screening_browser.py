@@ -9,8 +9,8 @@ the assessor's ears by reading which interval the server made quiet.
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import AssessorScreen, HeadphoneTrial
-from tests.browser.test_headphone_screening_browser import ORDINALS, play_through
+from judging.models import AssessorScreen
+from tests.browser.test_headphone_screening_browser import pass_the_headphone_check
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign
@@ -23,17 +23,7 @@ def test_an_assessor_with_headphones_passes_the_screen_and_reaches_the_judging_p
     log_in(page, personas.assessor.username, PASSWORD)
     page.get_by_role("button", name="Get next query").click()
 
-    expect(page.get_by_role("heading", name="Set your volume")).to_be_visible()
-    play_through(page, "Calibration noise")
-    page.get_by_role("link", name="Start the headphone check").click()
-
-    for position in range(1, 7):
-        expect(page.get_by_text(f"Question {position} of 6")).to_be_visible()
-        play_through(page, "Three tones")
-        key = page.locator('input[name="key"]').get_attribute("value")
-        heard = HeadphoneTrial.objects.get(key=key).target  # the assessor's ears
-        page.get_by_role("radio", name=ORDINALS[heard], exact=True).check()
-        page.get_by_role("button", name="Next").click()
+    pass_the_headphone_check(page)
 
     expect(
         page.get_by_role("heading", name="How similar is each candidate to the query?")
