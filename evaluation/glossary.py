@@ -4,6 +4,9 @@ them and the pages' ``{% term "…" %}`` tag puts the sentence on the word (hove
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.utils.text import slugify
+
 TERMS: dict[str, tuple[str, str]] = {
     "Broad and Fine scales": (
         "How similar a candidate clip is to the query: Broad is Not, Somewhat or Very similar "
@@ -100,16 +103,12 @@ TERMS: dict[str, tuple[str, str]] = {
 
 def anchor(word: str) -> str:
     """The glossary's anchor of ``word`` (letters kept: ``Eρ²`` → ``eρ2``, ``Φ`` → ``φ``)."""
-    from django.utils.text import slugify
-
     return slugify(word, allow_unicode=True)
 
 
 def explanation(word: str) -> str:
     """The explanation of ``word``, with this installation's listening rule filled in
     (``{window}``, ``{coverage}``, ``{per_clip}``: the ``EARSHOT_LISTEN_*`` settings)."""
-    from django.conf import settings
-
     return TERMS[word][0].format(
         window=settings.EARSHOT_LISTEN_WINDOW_SECONDS,
         coverage=round(settings.EARSHOT_LISTEN_COVERAGE * 100),

@@ -229,12 +229,16 @@ def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
 
 def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
     """How many quiz tasks a worker gets: Q, or fewer when the quiz pool is smaller."""
-    if campaign.quiz_length == 0:
+    return pool_target(campaign=campaign, pool=TrapQuestion.QUIZ, length=campaign.quiz_length)
+
+
+def pool_target(*, campaign: PreferenceCampaign, pool: str, length: int) -> int:
+    """``length``, or fewer when ``pool`` has fewer questions that are not forgiven (no
+    statement when ``length`` is 0)."""
+    if length == 0:
         return 0
-    traps = campaign.examples.filter(
-        trap__isnull=False, trap__contested=False, trap__pool=TrapQuestion.QUIZ
-    ).count()
-    return min(campaign.quiz_length, traps)
+    questions = campaign.examples.filter(trap__pool=pool, trap__contested=False).count()
+    return min(length, questions)
 
 
 # --- organiser side -------------------------------------------------------------------

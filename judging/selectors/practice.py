@@ -22,7 +22,7 @@ from judging.models import (
     Worker,
 )
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
-from judging.selectors.crowd import campaign_quiz_target, worker_task
+from judging.selectors.crowd import campaign_quiz_target, pool_target, worker_task
 from judging.selectors.query_lists import official_judgment_means
 
 __all__ = ["Feedback", "answer_feedback", "campaign_practice_target"]
@@ -32,12 +32,9 @@ def campaign_practice_target(*, campaign: PreferenceCampaign) -> int:
     """How many practice tasks a worker gets: ``practice_length``, or fewer when the
     practice pool has fewer questions that are not forgiven (no statement without
     practice)."""
-    if campaign.practice_length == 0:
-        return 0
-    questions = campaign.examples.filter(
-        trap__pool=TrapQuestion.PRACTICE, trap__contested=False
-    ).count()
-    return min(campaign.practice_length, questions)
+    return pool_target(
+        campaign=campaign, pool=TrapQuestion.PRACTICE, length=campaign.practice_length
+    )
 
 
 @dataclass(frozen=True)
