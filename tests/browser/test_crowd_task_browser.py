@@ -26,10 +26,13 @@ def current_task(page) -> PreferenceTask:
 
 
 def wait_for_next_page(page, key: str) -> None:
+    """Wait for the page after the task ``key``, loaded to the end: its form can be parsed
+    before its module script (the keys 1–4) has run, and a key pressed then is lost."""
     page.wait_for_function(
         "key => { const i = document.querySelector('input[name=key]'); return !i || i.value !== key; }",
         arg=key,
     )
+    page.wait_for_load_state("load")
 
 
 def choose_with_mouse(page, choice: str) -> None:
