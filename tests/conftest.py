@@ -98,11 +98,15 @@ def page(chromium, live_server):
 
 
 def log_in(page, username: str, password: str) -> None:
+    from playwright.sync_api import expect
+
     page.goto("/login/")
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
-    page.wait_for_load_state()
+    # The next page, not the login page still loaded: a goto before the answer to the
+    # POST arrives would cancel it (and its session cookie) under a busy machine.
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 # --- A real Celery worker on the embedded Redis ----------------------------------------

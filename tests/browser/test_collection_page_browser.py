@@ -2,6 +2,7 @@
 
 import pytest
 from django.core.files.base import ContentFile
+from playwright.sync_api import expect
 
 from tests.audio_files import sine_wav
 from tests.conftest import log_in
@@ -17,7 +18,7 @@ def test_an_organiser_plays_a_clip_and_seeks_to_the_middle(page, personas, setti
 
     log_in(page, personas.organiser.username, PASSWORD)
     page.get_by_role("link", name="Tiny collection").click()
-    assert page.get_by_role("heading", name="Tiny collection").is_visible()
+    expect(page.get_by_role("heading", name="Tiny collection")).to_be_visible()
 
     player = page.get_by_label("Clip Clip 2")
     player.evaluate("audio => audio.play()")

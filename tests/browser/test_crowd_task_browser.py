@@ -46,7 +46,7 @@ def choose_with_keyboard(page, choice: str) -> None:
     key = page.locator('input[name="key"]').get_attribute("value")
     number = list(CHOICE_LABELS).index(choice) + 1
     page.locator("body").press(str(number))
-    assert page.get_by_role("radio", name=CHOICE_LABELS[choice], exact=True).is_checked()
+    expect(page.get_by_role("radio", name=CHOICE_LABELS[choice], exact=True)).to_be_checked()
     page.keyboard.press("Enter")
     wait_for_next_page(page, key)
 
@@ -218,7 +218,7 @@ def test_a_worker_who_answers_without_listening_is_told_what_to_play_and_then_go
     expect(alert).to_contain_text("still to play: the query, list A, list B")
     # Nothing was lost: the same task, the choice and the comment are still there.
     assert page.locator('input[name="key"]').get_attribute("value") == first_key
-    assert page.get_by_role("radio", name=CHOICE_LABELS["b_better"], exact=True).is_checked()
+    expect(page.get_by_role("radio", name=CHOICE_LABELS["b_better"], exact=True)).to_be_checked()
     expect(page.get_by_label("Comments (optional)")).to_have_value("B sounds closer")
     assert not Answer.objects.exists()
 
@@ -238,8 +238,8 @@ def test_an_mturk_preview_shows_the_task_but_cannot_submit(page, crowd_collectio
         page.get_by_text("This is a preview. Accept the HIT to start answering.")
     ).to_be_visible()
     expect(page.get_by_role("heading", name="A", exact=True)).to_be_visible()
-    assert page.get_by_role("button", name="Submit answer").is_disabled()
-    assert page.get_by_label("A is better").is_disabled()
+    expect(page.get_by_role("button", name="Submit answer")).to_be_disabled()
+    expect(page.get_by_label("A is better")).to_be_disabled()
     assert not Worker.objects.exists()
 
 

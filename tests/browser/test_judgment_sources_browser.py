@@ -1,6 +1,7 @@
 """In Chromium: an organiser leaves a pilot source out of the results, then counts it again."""
 
 import pytest
+from playwright.sync_api import expect
 
 from judging.models import RelevanceJudgment
 from tests.conftest import log_in
@@ -21,18 +22,16 @@ def test_an_organiser_leaves_a_pilot_source_out_and_counts_it_again(page, person
     page.goto(f"/collections/{collection.pk}/")
     sources = page.get_by_role("region", name="Judgment sources")
     row = sources.get_by_role("row", name="Pilot run")
-    assert row.get_by_role("cell", name="official: counts").is_visible()
+    expect(row.get_by_role("cell", name="official: counts")).to_be_visible()
 
     row.get_by_role("button", name="Leave “Pilot run” out of results").click()
-    page.wait_for_load_state()
-    assert page.get_by_text("“Pilot run” is now left out of results").is_visible()
+    expect(page.get_by_text("“Pilot run” is now left out of results")).to_be_visible()
     row = page.get_by_role("region", name="Judgment sources").get_by_role("row", name="Pilot run")
-    assert row.get_by_role("cell", name="pilot: left out").is_visible()
+    expect(row.get_by_role("cell", name="pilot: left out")).to_be_visible()
     pilot.refresh_from_db()
     assert pilot.status == "pilot"
 
     row.get_by_role("button", name="Count “Pilot run” in results").click()
-    page.wait_for_load_state()
-    assert page.get_by_text("“Pilot run” now counts").is_visible()
+    expect(page.get_by_text("“Pilot run” now counts")).to_be_visible()
     pilot.refresh_from_db()
     assert pilot.status == "official"

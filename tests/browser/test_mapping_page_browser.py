@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import log_in
 from tests.personas import PASSWORD
@@ -17,7 +18,7 @@ def test_the_mapping_page_draws_its_plot_and_downloads_the_data(page, personas):
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/collections/{personas.collection.pk}/results/")
     page.get_by_role("link", name=f"Mapping of {MEASURE}").click()
-    assert page.get_by_role("heading", name=f"Satisfaction mapping: {MEASURE}").is_visible()
+    expect(page.get_by_role("heading", name=f"Satisfaction mapping: {MEASURE}")).to_be_visible()
 
     plot = page.get_by_role("img", name=f"P(Sat | λ) of {MEASURE} with 95% Wilson intervals")
     box = plot.bounding_box()

@@ -22,7 +22,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def log_out(page):
     page.get_by_role("button", name="Log out").click()
-    page.wait_for_load_state()
+    expect(page.get_by_role("button", name="Log in")).to_be_visible()
 
 
 def test_an_organiser_creates_and_shares_a_collection_that_a_co_organiser_only_reads(

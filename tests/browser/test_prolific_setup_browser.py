@@ -5,6 +5,7 @@ as Prolific does, brings a participant to the consent page."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.clipboard import copy_with
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
@@ -19,13 +20,11 @@ def test_the_copied_study_url_works_once_prolific_fills_in_its_ids(
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/campaigns/{campaign.pk}/")
-    page.get_by_role("button", name="Copy the study URL").click()
-    url = page.evaluate("navigator.clipboard.readText()")
+    url = copy_with(page, "Copy the study URL")
     assert url.endswith(
         "?PROLIFIC_PID={{%PROLIFIC_PID%}}&STUDY_ID={{%STUDY_ID%}}&SESSION_ID={{%SESSION_ID%}}"
     )
-    page.get_by_role("button", name="Copy the completion code").click()
-    assert page.evaluate("navigator.clipboard.readText()") == campaign.completion_code
+    assert copy_with(page, "Copy the completion code") == campaign.completion_code
 
     participant = page.context.browser.new_context()
     worker = participant.new_page()

@@ -4,6 +4,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import log_in
 from tests.personas import PASSWORD
@@ -22,7 +23,7 @@ def test_an_organiser_sorts_the_leaderboard_sees_plots_and_downloads_csv(page, p
     page.goto(f"/collections/{personas.collection.pk}/")
     page.get_by_role("link", name="Results").click()
     page.get_by_role("link", name=f"Leaderboard of {MEASURE}").click()
-    assert page.get_by_role("heading", name=f"Leaderboard: {MEASURE}").is_visible()
+    expect(page.get_by_role("heading", name=f"Leaderboard: {MEASURE}")).to_be_visible()
     assert system_order(page) == ["Alpha", "Beta", "Gamma"]
 
     page.get_by_role("button", name="System").click()
@@ -56,13 +57,13 @@ def test_the_significance_and_system_pages_draw_their_plots_from_the_stored_data
         f"/collections/{personas.collection.pk}/results/leaderboard/?measure={quote(MEASURE)}"
     )
     page.get_by_role("link", name="Significance of every pair").click()
-    assert page.get_by_role("heading", name=f"Significance: {MEASURE}").is_visible()
+    expect(page.get_by_role("heading", name=f"Significance: {MEASURE}")).to_be_visible()
     heat = page.get_by_role("img", name="Adjusted p-values (bootstrap, holm)")
     assert heat.bounding_box()["width"] > 150
     # Three systems: 3 × 3 cells but the diagonal, each titled with its adjusted p-value
     # (tests/results_payloads.py: Alpha–Gamma p = 0.001, Holm-adjusted × 3).
     cells = page.locator("#plot-pvalues g.marks rect")
-    assert cells.count() == 6
+    expect(cells).to_have_count(6)
     assert "Alpha – Gamma: 0.003" in cells.locator("title").all_text_contents()
 
     page.go_back()

@@ -34,7 +34,7 @@ def test_a_small_study_shows_warnings_bounded_intervals_and_letters(page, tmp_pa
     expect(plot).to_be_visible()
     ticks = [float(t) for t in plot.locator("g.axis.x text").all_text_contents() if t[:1].isdigit()]
     assert ticks and min(ticks) >= 0 and max(ticks) <= 1  # drawn within the measure's bounds
-    assert plot.locator("text", has_text="0fd93c (a)").count() == 1  # letters on the plot too
+    expect(plot.locator("text", has_text="0fd93c (a)")).to_have_count(1)  # letters on the plot too
 
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "small-study-leaderboard-after.png"), full_page=True)

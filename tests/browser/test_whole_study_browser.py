@@ -26,6 +26,7 @@ from playwright.sync_api import expect
 from judging.models.crowd import CHOICE_LABELS
 from judging.roles import ORGANISER
 from tests.audio_files import tone
+from tests.browser.clipboard import copy_with
 from tests.browser.test_assessor_judging_browser import shot
 from tests.browser.test_crowd_task_browser import current_task, wait_for_next_page
 from tests.browser.test_uploads_browser import count, watch_to_the_result
@@ -365,8 +366,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
 
     # 5. Prolific: the copied study URL brings three participants.
     expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
-    page.get_by_role("button", name="Copy the study URL").click()
-    copied = page.evaluate("navigator.clipboard.readText()")
+    copied = copy_with(page, "Copy the study URL")
     completion = page.get_by_label("Completion code").input_value()
     screen_out = page.get_by_label("Screen-out code").input_value()
     declines, careful, hasty = (
