@@ -110,7 +110,10 @@ class ExamplesFromCsvApi(OrganiserApi):
 
 class TrapQuestionSerializer(serializers.ModelSerializer):
     query = serializers.CharField(source="example.query.clip.external_id")
-    seen = serializers.IntegerField(help_text="Answers given to it.")
+    seen = serializers.IntegerField(
+        help_text="Answers given to it (a practice question: its practice answers, which "
+        "count for nothing)."
+    )
     missed = serializers.IntegerField(help_text="Of those, answers it does not accept.")
 
     class Meta:

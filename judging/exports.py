@@ -20,6 +20,7 @@ from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS
 from judging.selectors.crowd import campaign_answers_for_export
 from judging.selectors.crowd_integrity import APPROVE, campaign_approvals
+from judging.selectors.listening import answers_fully_heard
 from judging.selectors.relevance import campaign_judgments
 from judging.validation import SPREADSHEET_FORMULA_STARTS
 
@@ -74,12 +75,12 @@ ANSWERS_CSV_COLUMNS = [
     "system_b", "worker_id", "platform", "platform_id", "worker_status", "worker_stop_reason",
     "worker_trust", "worker_trusted", "position", "is_quiz", "shown_as_a", "choice", "outcome",
     "is_trap", "trap_pool", "trap_contested", "correct", "excluded", "accepted", "served_at",
-    "answered_at", "seconds", "fast", "clips_heard", "comment",
+    "answered_at", "seconds", "fast", "clips_heard", "every_clip_heard", "comment",
 ]  # fmt: skip
 """Columns of the answers export, documented in docs/crowd-answers-csv.md."""
 
 
-def _answer_row(campaign: PreferenceCampaign, a) -> list:
+def _answer_row(campaign: PreferenceCampaign, a, full: set[int]) -> list:
     example, worker = a.example, a.worker
     lists = {"a": [], "b": []}
     for item in sorted(example.items.all(), key=lambda i: (i.side, i.rank)):
@@ -98,13 +99,17 @@ def _answer_row(campaign: PreferenceCampaign, a) -> list:
         "" if a.correct is None else int(a.correct), int(a.excluded),
         int(a.accepted_at is not None), a.served_at.isoformat(), a.answered_at.isoformat(),
         f"{a.seconds:.3f}", int(a.seconds < campaign.fast_answer_seconds), a.clips_heard,
-        a.comment,
+        int(a.pk in full), a.comment,
     ]  # fmt: skip
 
 
 def campaign_answers_csv(*, campaign: PreferenceCampaign) -> HttpResponse:
-    """Every answer of a crowd campaign, oldest first, one row each."""
-    rows = (_answer_row(campaign, a) for a in campaign_answers_for_export(campaign=campaign))
+    """Every answer of a crowd campaign, oldest first, one row each, with whether every
+    clip of its task was heard (:func:`judging.selectors.listening.answers_fully_heard`,
+    the rule of the workers page and the mapping)."""
+    answers = campaign_answers_for_export(campaign=campaign)
+    full = answers_fully_heard(answers=answers)
+    rows = (_answer_row(campaign, a, full) for a in answers)
     return download(
         csv_text(ANSWERS_CSV_COLUMNS, rows),
         filename=f"campaign-{campaign.pk}-answers.csv",

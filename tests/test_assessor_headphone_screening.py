@@ -18,7 +18,13 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from judging.headphones import TRIALS
-from judging.models import AssessorScreen, Assignment, HeadphoneTrial, RelevanceJudgment
+from judging.models import (
+    AssessorScreen,
+    Assignment,
+    AudioServed,
+    HeadphoneTrial,
+    RelevanceJudgment,
+)
 from judging.services.campaign_settings import relevance_campaign_update
 from judging.services.relevance import assignment_next, relevance_campaign_create
 from tests.relevance_data import make_assessor, make_campaign
@@ -77,6 +83,7 @@ def screened(personas):
 
 def test_getting_work_leads_to_the_volume_calibration_before_any_query_is_taken(personas, screened):
     client = logged_in(personas.assessor)
+    assert "This campaign needs headphones" in client.get("/").content.decode()  # said first
     response = client.post(f"/judge/campaigns/{screened.pk}/next/")
     assert response["Location"] == f"/judge/campaigns/{screened.pk}/headphones/"
     assert not Assignment.objects.filter(assessor=personas.assessor).exists()
@@ -151,6 +158,13 @@ def test_failing_twice_blocks_judging_and_keeps_what_was_judged_before(personas)
         assert attack.status_code == 403
     assert list(RelevanceJudgment.objects.values_list("pk", "fine", "updated_at")) == before
     assert work.activity.get().listened_seconds == 0.0  # the first save sent none
+    # Nor is any audio sent: listening on loudspeakers now would count towards the
+    # must-listen rule once the screen is passed.
+    served = AudioServed.objects.count()
+    for which in ("query", str(work.candidates().order_by("pk").first().pk)):
+        refused = client.get(f"/judge/assignments/{work.pk}/audio/{which}")
+        assert refused.status_code == 403 and b"headphone check" in refused.content
+    assert AudioServed.objects.count() == served
 
 
 def test_the_organisers_retry_reopens_the_screen(client, personas, screened):

@@ -9,6 +9,8 @@ script would make it: plain HTTP, one byte of every clip.
 
 from __future__ import annotations
 
+import csv
+import io
 from datetime import timedelta
 
 import pytest
@@ -166,6 +168,18 @@ def test_the_workers_page_and_api_show_the_listening_and_the_headphone_result(
     assert body["median_coverage"] == pytest.approx(0.7)
     assert body["median_listening_seconds"] == pytest.approx(12)
     assert body["median_listening_needed"] == 15
+
+
+def test_the_answers_export_says_which_answers_had_every_clip_heard(
+    client, personas, three_answers
+):
+    """The same rule as the workers page: of the three hand-worked answers above, only the
+    second (3 of 3 clips covered, 20 s ≥ 15 s) had every clip heard."""
+    campaign, _, tasks = three_answers
+    client.login(username=personas.organiser.username, password=PASSWORD)
+    text = client.get(f"/campaigns/{campaign.pk}/answers.csv").content.decode()
+    rows = {int(r["answer_id"]): r for r in csv.DictReader(io.StringIO(text))}
+    assert [rows[t.answer.pk]["every_clip_heard"] for t in tasks] == ["0", "1", "0"]
 
 
 def test_the_headphone_result_says_not_taken_yet_failed_or_not_screened(crowd_collection):

@@ -134,7 +134,10 @@ def test_progress_workers_figures_and_the_api_leave_practice_answers_out(
     for example_id in campaign.examples.filter(trap__pool=TrapQuestion.PRACTICE).values_list(
         "pk", flat=True
     ):
-        assert (traps[example_id].shown, traps[example_id].seen) == (2, 0)  # shown, not counted
+        # Both workers practised on it, right: the trap table shows it (and nothing counts).
+        assert (traps[example_id].shown, traps[example_id].seen, traps[example_id].missed) == (
+            2, 2, 0,
+        )  # fmt: skip
     [row] = selectors.worker_rows(campaign=campaign, workers=[the("practiser")])
     assert (row.answers, row.median_seconds, row.mean_clips_heard) == (0, None, None)
     listed = client_for(personas.organiser).get(f"/api/campaigns/{campaign.pk}/workers/").json()
@@ -149,3 +152,17 @@ def test_the_satisfaction_mapping_leaves_practice_answers_out(campaign, honest, 
     payload = SatisfactionMapping.objects.get(campaign=campaign, measure=measure).payload
     assert payload["n_answers"] == 3
     assert PracticeAnswer.objects.count() == 4
+
+
+def test_the_campaign_page_shows_practice_answers_with_nothing_to_forgive(
+    campaign, honest, practiser, personas
+):
+    organiser = Client()
+    organiser.force_login(personas.organiser)
+    page = organiser.get(f"/campaigns/{campaign.pk}/").content.decode()
+    practice = TrapQuestion.objects.filter(example__campaign=campaign, pool=TrapQuestion.PRACTICE)
+    quiz = TrapQuestion.objects.get(example__campaign=campaign, pool=TrapQuestion.QUIZ)
+    assert page.count("practice: never counts") == practice.count() == 2
+    for trap in practice:
+        assert f"Forgive (trap {trap.pk})" not in page
+    assert f"Forgive (trap {quiz.pk})" in page  # a question that counts can be forgiven

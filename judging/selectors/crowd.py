@@ -305,15 +305,18 @@ def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQue
     """Trap questions with how often they were answered and missed, and their exposure:
     ``shown``, the workers they were served to (issue 22: a work-pool trap question is
     shown to no more workers than an ordinary example, ``answers_per_example``, give or
-    take the slots given back)."""
+    take the slots given back). A practice question's ``seen`` and ``missed`` count its
+    practice answers, which are kept apart from answers (issue 23)."""
+    practice = "example__tasks__practice_answer"
     return (
         TrapQuestion.objects.filter(example__campaign=campaign)
         .select_related("example__query__clip")
         .annotate(
-            seen=Count("example__answers", distinct=True),
+            seen=Count("example__answers", distinct=True) + Count(practice, distinct=True),
             missed=Count(
                 "example__answers", filter=Q(example__answers__correct=False), distinct=True
-            ),
+            )
+            + Count(practice, filter=Q(**{f"{practice}__correct": False}), distinct=True),
             shown=Count("example__tasks", distinct=True),
         )
         .order_by("-missed", "pk")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponseForbidden, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -98,9 +98,13 @@ def assignment_audio(request, pk: int, which: str):
     own pair only: it judges that one candidate). Every response records
     the bytes it sends (:func:`judging.services.listening.audio_served_record`): the
     must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
-    record, not what the page says it played.
+    record, not what the page says it played. In a campaign that screens for headphones
+    an assessor who has not passed gets no audio (403): listening on loudspeakers before
+    the screen would otherwise count towards the rule once they pass.
     """
     assignment = _own_assignment(request, pk)
+    if not selectors.headphones_cleared(campaign=assignment.campaign, assessor=request.user):
+        return HttpResponseForbidden("Pass the campaign's headphone check first.")
     if which == "query":
         clip = assignment.query.clip
     elif parse_id(which) is not None:

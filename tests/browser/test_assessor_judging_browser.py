@@ -63,12 +63,15 @@ def judge_with_the_mouse(page, number, broad_label, fraction):
     audio = region.locator("audio")
     audio.scroll_into_view_if_needed()
     box = audio.bounding_box()
-    page.mouse.click(box["x"] + 18, box["y"] + box["height"] / 2)  # the player's play button
+    audio.click(position={"x": 18, "y": box["height"] / 2})  # the player's play button
     listened_enough(page, number)
     region.get_by_text(broad_label, exact=True).click()
+    wait_saved(page)  # the status line changes as it saves: the page settles first
     slider = region.get_by_role("slider", name="Fine score")
     track = slider.bounding_box()
-    page.mouse.click(track["x"] + track["width"] * fraction, track["y"] + track["height"] / 2)
+    # Relative to the slider where it is when clicked (a mouse click at coordinates read
+    # earlier misses it if the page moved in between).
+    slider.click(position={"x": track["width"] * fraction, "y": track["height"] / 2})
     wait_saved(page)
     return int(slider.input_value())
 
@@ -216,9 +219,13 @@ def test_the_judging_page_fits_a_phone_screen(page, personas, campaign):
     region.locator("audio").evaluate("a => a.play()")
     listened_enough(page, 1)
     region.get_by_text("Somewhat similar", exact=True).click()
+    wait_saved(page)
     slider = region.get_by_role("slider", name="Fine score")
     box = slider.bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.5, box["y"] + box["height"] / 2)
+    # Off the middle: the slider starts at 50, and a click that leaves it there changes
+    # nothing, so no Fine score would be saved.
+    slider.click(position={"x": box["width"] * 0.7, "y": box["height"] / 2})
+    expect(slider).not_to_have_value("50")
     wait_saved(page)
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 375
     assert box["x"] >= 0 and box["x"] + box["width"] <= 375
