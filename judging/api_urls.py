@@ -38,6 +38,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/examples/from-csv/", crowd_apis.ExamplesFromCsvApi.as_view(), name="examples_from_csv"),
     path("campaigns/<id:campaign_id>/examples/<id:example_id>/trap/", crowd_apis.TrapQuestionMarkApi.as_view(), name="trap_mark"),
     path("campaigns/<id:campaign_id>/traps/", crowd_apis.TrapQuestionListApi.as_view(), name="trap_list"),
+    path("campaigns/<id:campaign_id>/traps/fill/", crowd_apis.TrapPoolsFillApi.as_view(), name="traps_fill"),
     path("campaigns/<id:campaign_id>/traps/<id:trap_id>/contest/", crowd_apis.TrapQuestionContestApi.as_view(), name="trap_contest"),
     path("campaigns/<id:campaign_id>/workers/", crowd_apis.WorkerListApi.as_view(), name="worker_list"),
     path("campaigns/<id:campaign_id>/approvals/", crowd_apis.ApprovalListApi.as_view(), name="approval_list"),

@@ -25,7 +25,11 @@ from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS
 from judging.services.crowd.campaigns import preference_campaign_new
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
-from judging.services.crowd.traps import trap_question_contest, trap_question_mark
+from judging.services.crowd.traps import (
+    trap_pools_fill,
+    trap_question_contest,
+    trap_question_mark,
+)
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
 from judging.validation import parse_id
 
@@ -152,6 +156,26 @@ class TrapQuestionMarkApi(OrganiserApi):
         trap = trap_question_mark(example=example, **data.validated_data)
         trap = selectors.campaign_trap_questions(campaign=campaign).get(pk=trap.pk)
         return Response(TrapQuestionSerializer(trap).data, status=status.HTTP_201_CREATED)
+
+
+class TrapPoolsFillApi(OrganiserApi):
+    """Mark as many clear-cut examples as each trap pool still needs for the campaign's
+    settings, from the official judgments (practice, then quiz, then work); ``problems``
+    says what is still short when clear-cut examples run out."""
+
+    class OutputSerializer(serializers.Serializer):
+        marked = serializers.DictField(
+            child=serializers.IntegerField(), help_text="Trap questions marked, by pool."
+        )
+        summary = serializers.CharField()
+        problems = serializers.ListField(child=serializers.CharField())
+
+    @extend_schema(request=None, responses=OutputSerializer)
+    def post(self, request, campaign_id: int):
+        filled = trap_pools_fill(campaign=self.get_campaign(campaign_id))
+        return Response(
+            {"marked": filled.marked, "summary": filled.summary, "problems": filled.needs.problems}
+        )
 
 
 class TrapQuestionContestApi(OrganiserApi):

@@ -154,6 +154,11 @@ urlpatterns += [
         name="preference_example_trap",
     ),
     path(
+        "campaigns/<id:pk>/traps/fill/",
+        crowd_campaigns.traps_fill,
+        name="preference_traps_fill",
+    ),
+    path(
         "campaigns/<id:pk>/traps/<id:trap_pk>/contest/",
         crowd_campaigns.trap_contest,
         name="preference_trap_contest",

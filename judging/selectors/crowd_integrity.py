@@ -84,6 +84,18 @@ class PoolNeeds:
         return found
 
 
+def work_pool_needed(*, ordinary: int, trap_rate: float) -> int | None:
+    """Work trap questions needed beside ``ordinary`` examples at ``trap_rate`` (see
+    :class:`PoolNeeds`: ``⌈n·p / (1 − p)⌉``); None when the rate is 1.
+
+    >>> work_pool_needed(ordinary=90, trap_rate=0.1), work_pool_needed(ordinary=91, trap_rate=0.1)
+    (10, 11)
+    """
+    if trap_rate >= 1:
+        return None
+    return math.ceil(ordinary * trap_rate / (1 - trap_rate) - 1e-9)
+
+
 def campaign_pool_needs(
     *,
     campaign: PreferenceCampaign,
@@ -102,7 +114,7 @@ def campaign_pool_needs(
     p = campaign.trap_rate if trap_rate is None else trap_rate
     quiz_length = campaign.quiz_length if quiz_length is None else quiz_length
     practice = campaign.practice_length if practice_length is None else practice_length
-    work_needed = None if p >= 1 else math.ceil(counts["plain"] * p / (1 - p) - 1e-9)
+    work_needed = work_pool_needed(ordinary=counts["plain"], trap_rate=p)
     quiz_needed = math.ceil(quiz_length / QUIZ_MAX_SHARE - 1e-9)
     return PoolNeeds(
         work_needed, counts["work"], quiz_needed, counts["quiz"], practice, counts["practice"]

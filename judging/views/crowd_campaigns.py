@@ -28,7 +28,11 @@ from judging.selectors.access import Need
 from judging.selectors.traps import trap_evidence
 from judging.services.crowd.campaigns import preference_campaign_new
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
-from judging.services.crowd.traps import trap_question_contest, trap_question_mark
+from judging.services.crowd.traps import (
+    trap_pools_fill,
+    trap_question_contest,
+    trap_question_mark,
+)
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
 from judging.validation import parse_id
 
@@ -284,6 +288,16 @@ def trap_contest(request, pk: int, trap_pk: int):
     count = trap_question_contest(trap=trap, contested=contested)
     verb = "forgiven" if contested else "counted again"
     messages.success(request, f"Trap question {trap.pk} {verb}; {count} workers recomputed.")
+    return redirect(campaign)
+
+
+@require_POST
+@organiser_required
+def traps_fill(request, pk: int):
+    """Fill every pool short of its need from the official judgments (``trap_pools_fill``)."""
+    campaign = _own(request, pk)
+    filled = trap_pools_fill(campaign=campaign)
+    (messages.warning if filled.needs.problems else messages.success)(request, filled.summary)
     return redirect(campaign)
 
 

@@ -45,3 +45,23 @@ def test_the_organiser_excludes_a_worker_with_a_reason_then_reinstates_them(
     expect(row).not_to_contain_text("stopped")
     expect(row).to_contain_text("trusted (by you)")
     assert Answer.objects.filter(worker=copycat, accepted_at__isnull=False).count() == accepted
+
+
+def test_the_organiser_fills_a_quiz_pool_too_small_to_open_in_one_click(
+    page, personas, crowd_collection
+):
+    """A 1-question quiz needs a pool of 4 (no worker sees more than a quarter of it);
+    the collection's S1 and S3 lists (best 5 and worst 5 clips of every query by its
+    official judgments) give 4 clear-cut examples at least."""
+    campaign = make_campaign(crowd_collection, traps=0, quiz_length=1)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    notice = page.get_by_role("alert").filter(has_text="The trap pools are too small")
+    expect(notice).to_contain_text("Fill the pools from the official judgments")
+    page.get_by_role("button", name="Fill the pools from the official judgments").click()
+    expect(
+        page.get_by_text("Marked from the official judgments: 4 quiz questions.")
+    ).to_be_visible()
+    expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
+    traps = page.get_by_role("region", name="Trap questions")
+    expect(traps.get_by_role("row").filter(has_text="quiz")).to_have_count(4)

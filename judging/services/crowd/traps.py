@@ -8,13 +8,23 @@ question recomputes the trust of every worker who answered it.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from judging import handoff
-from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
+from judging.models import (
+    Answer,
+    Example,
+    JudgmentSource,
+    PreferenceCampaign,
+    RelevanceJudgment,
+    TrapQuestion,
+    Worker,
+)
 from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
+from judging.selectors.crowd_integrity import PoolNeeds, campaign_pool_needs, work_pool_needed
 from judging.services.crowd.trust import worker_trust_update
 
 CLEAR_LEAD = 40
@@ -143,7 +153,8 @@ def trap_questions_from_judgments(
 ) -> list[TrapQuestion]:
     """Mark up to ``count`` clear-cut examples as trap questions, from Fine judgments.
 
-    Clear-cut (:func:`clear_cut_answer`): every clip of both lists has a Fine judgment
+    Clear-cut (:func:`clear_cut_answer`): every clip of both lists has an official Fine
+    judgment (a pilot source, left out of results, is left out here too)
     and either one list's mean is at least :data:`CLEAR_LEAD` points above the other's
     (that list is better), or both means are ≥ :data:`BOTH_GOOD_FROM` (both good) or
     both ≤ :data:`BOTH_BAD_UP_TO` (both bad). The four kinds are taken in turn, as the
@@ -152,11 +163,13 @@ def trap_questions_from_judgments(
     examples nobody has been shown).
     """
     fine: dict[tuple[int, int], list[int]] = {}
-    for query_id, clip_id, value in campaign.collection.queries.values_list(
-        "pk", "judgments__clip_id", "judgments__fine"
-    ):
-        if value is not None:
-            fine.setdefault((query_id, clip_id), []).append(value)
+    official = RelevanceJudgment.objects.filter(
+        query__collection=campaign.collection_id,
+        source__status=JudgmentSource.OFFICIAL,
+        fine__isnull=False,
+    )
+    for query_id, clip_id, value in official.values_list("query_id", "clip_id", "fine"):
+        fine.setdefault((query_id, clip_id), []).append(value)
     kinds: dict[str, list[tuple[Example, str]]] = {}
     examples = campaign.examples.filter(trap__isnull=True).prefetch_related("items")
     if pool == TrapQuestion.PRACTICE:
@@ -191,3 +204,66 @@ def trap_questions_from_judgments(
                     )
                 )
     return marked
+
+
+@dataclass(frozen=True)
+class PoolsFilled:
+    """What :func:`trap_pools_fill` marked, by pool, and the campaign's needs after it."""
+
+    marked: dict[str, int]
+    needs: PoolNeeds
+
+    @property
+    def summary(self) -> str:
+        """What was done, in the words of the campaign page."""
+        names = {TrapQuestion.PRACTICE: "practice question", TrapQuestion.QUIZ: "quiz question",
+                 TrapQuestion.WORK: "work trap question"}  # fmt: skip
+        done = [f"{n} {names[pool]}{'s' if n != 1 else ''}" for pool, n in self.marked.items() if n]
+        said = (
+            f"Marked from the official judgments: {', '.join(done)}."
+            if done
+            else "No trap question was marked."
+        )
+        if self.needs.problems:
+            said += (
+                " Not enough clear-cut examples were left for every pool (every clip of both"
+                " lists judged, and one list far better or both clearly good or bad): mark"
+                " the rest by hand from the examples page."
+            )
+        elif not done:
+            said += " Every pool already has what the settings need."
+        return said
+
+
+def trap_pools_fill(*, campaign: PreferenceCampaign) -> PoolsFilled:
+    """Mark as many clear-cut examples (:func:`trap_questions_from_judgments`) as each of
+    the campaign's pools lacks for its settings (:class:`PoolNeeds`), in one transaction.
+
+    Practice first (it may take only examples nobody has been shown), then the quiz, then
+    the work pool, whose need shrinks as ordinary examples become trap questions: with
+    ``n`` ordinary examples and ``h`` work trap questions it marks the least ``k`` with
+    ``h + k`` at least what ``n − k`` ordinary examples need. Pools short of clear-cut examples
+    stay short; the needs returned say by how much.
+    """
+    marked: dict[str, int] = {}
+
+    def mark(pool: str, count: int) -> None:
+        if count > 0:
+            done = trap_questions_from_judgments(campaign=campaign, count=count, pool=pool)
+            marked[pool] = len(done)
+
+    with transaction.atomic():
+        needs = campaign_pool_needs(campaign=campaign)
+        mark(TrapQuestion.PRACTICE, needs.practice_needed - needs.practice_have)
+        mark(TrapQuestion.QUIZ, needs.quiz_needed - needs.quiz_have)
+        needs = campaign_pool_needs(campaign=campaign)
+        if needs.work_needed is not None and needs.work_have < needs.work_needed:
+            plain = campaign.examples.filter(trap__isnull=True).count()
+            k = next(
+                k
+                for k in range(plain + 1)
+                if needs.work_have + k
+                >= work_pool_needed(ordinary=plain - k, trap_rate=campaign.trap_rate)
+            )
+            mark(TrapQuestion.WORK, k)
+        return PoolsFilled(marked=marked, needs=campaign_pool_needs(campaign=campaign))
