@@ -32,6 +32,7 @@ from judging.models import (
     Worker,
 )
 from judging.models.crowd import choice_as_stored
+from judging.selectors import listening as listening_selectors
 from judging.selectors.crowd import example_clips
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.campaigns import preference_campaign_create
@@ -168,6 +169,21 @@ def test_the_workers_page_and_api_show_the_listening_and_the_headphone_result(
     assert body["median_coverage"] == pytest.approx(0.7)
     assert body["median_listening_seconds"] == pytest.approx(12)
     assert body["median_listening_needed"] == 15
+
+
+def test_any_number_of_answers_is_read_back_a_chunk_at_a_time(
+    three_answers, monkeypatch, django_assert_num_queries
+):
+    """Memory stays bounded on a campaign's every answer (the mapping, the export): with
+    chunks of 2, the three answers are read as 2 chunks: 1 statement for the answers, then
+    2 per chunk (the lists, the audio sent), with the same figures."""
+    _, _, tasks = three_answers
+    whole = selectors.answers_listening(answers=Answer.objects.all())
+    monkeypatch.setattr(listening_selectors, "LISTENING_CHUNK", 2)
+    with django_assert_num_queries(1 + 2 * 2):
+        chunked = selectors.answers_listening(answers=Answer.objects.all())
+    assert chunked == whole and len(chunked) == 3
+    assert selectors.answers_fully_heard(answers=Answer.objects.all()) == {tasks[1].answer.pk}
 
 
 def test_the_answers_export_says_which_answers_had_every_clip_heard(

@@ -24,7 +24,7 @@ evidence; this tells which accepted answers rest on hearing everything they comp
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -81,21 +81,41 @@ class AnswerListening:
         return self.heard == self.clips and self.seconds >= self.needed
 
 
+LISTENING_CHUNK = 2000
+"""Answers whose audio records are read back at a time: a campaign's every answer (the
+mapping, the answers export) reads about 11 records per answer, so memory stays bounded
+by this many answers' records, whatever the campaign's size."""
+
+
 def answers_listening(*, answers: QuerySet[Answer]) -> dict[int, AnswerListening]:
     """``{answer id: AnswerListening}`` for every answer of ``answers``, in three statements
-    (the answers with their query clips, the examples' lists, the audio sent)."""
-    answers = answers.order_by()
+    up to :data:`LISTENING_CHUNK` answers (the answers with their query clips, the
+    examples' lists, the audio sent), two more per chunk beyond."""
+    return dict(_listening(answers))
+
+
+def answers_fully_heard(*, answers: QuerySet[Answer]) -> set[int]:
+    """The ids of ``answers`` whose every clip was heard (:attr:`AnswerListening.full`)."""
+    return {pk for pk, heard in _listening(answers) if heard.full}
+
+
+def _listening(answers: QuerySet[Answer]) -> Iterator[tuple[int, AnswerListening]]:
     rows = list(
-        answers.values_list(
+        answers.order_by("pk").values_list(
             "pk", "worker_id", "task_id", "example_id", "answered_at",
             "example__query__clip_id", "example__query__clip__audio",
             "example__query__clip__duration",
         )
     )  # fmt: skip
+    for start in range(0, len(rows), LISTENING_CHUNK):
+        yield from _listening_of(rows[start : start + LISTENING_CHUNK])
+
+
+def _listening_of(rows: list[tuple]) -> Iterator[tuple[int, AnswerListening]]:
     audible: dict[int, dict[int, float | None]] = {}  # example → {clip with audio: duration}
     for *_, example_id, _, clip_id, audio, duration in rows:
         audible[example_id] = {clip_id: duration} if audio else {}
-    items = ExampleItem.objects.filter(example_id__in=answers.values("example_id")).order_by()
+    items = ExampleItem.objects.filter(example_id__in=list(audible)).order_by()
     for example_id, clip_id, audio, duration in items.values_list(
         "example_id", "clip_id", "clip__audio", "clip__duration"
     ):
@@ -103,30 +123,26 @@ def answers_listening(*, answers: QuerySet[Answer]) -> dict[int, AnswerListening
             audible[example_id][clip_id] = duration
     served: dict[int, dict[int, tuple[int, int]]] = {}
     first: dict[int, datetime] = {}
-    sent = AudioServed.objects.filter(task_id__in=answers.values("task_id")).order_by()
+    sent = AudioServed.objects.filter(task_id__in=[row[2] for row in rows]).order_by()
     for task_id, clip_id, window, window_sent, sent_at in sent.values_list(
         "task_id", "clip_id", "window_bytes", "window_bytes_sent", "first_sent_at"
     ):
         served.setdefault(task_id, {})[clip_id] = (window, window_sent)
         first[task_id] = min(first.get(task_id, sent_at), sent_at)
-    result = {}
     for pk, worker_id, task_id, example_id, answered_at, *_ in rows:
         clips = audible[example_id]
         windows = [served.get(task_id, {}).get(clip, (0, 0)) for clip in clips]
         started = first.get(task_id)
-        result[pk] = AnswerListening(
-            worker_id=worker_id,
-            coverages=tuple(_coverage(*w) for w in windows),
-            heard=sum(window_covered(window_bytes=w, window_bytes_sent=s) for w, s in windows),
-            seconds=max(0.0, (answered_at - started).total_seconds()) if started else 0.0,
-            needed=sum(clip_listening_seconds(d) for d in clips.values()),
+        yield (
+            pk,
+            AnswerListening(
+                worker_id=worker_id,
+                coverages=tuple(_coverage(*w) for w in windows),
+                heard=sum(window_covered(window_bytes=w, window_bytes_sent=s) for w, s in windows),
+                seconds=max(0.0, (answered_at - started).total_seconds()) if started else 0.0,
+                needed=sum(clip_listening_seconds(d) for d in clips.values()),
+            ),
         )
-    return result
-
-
-def answers_fully_heard(*, answers: QuerySet[Answer]) -> set[int]:
-    """The ids of ``answers`` whose every clip was heard (:attr:`AnswerListening.full`)."""
-    return {pk for pk, heard in answers_listening(answers=answers).items() if heard.full}
 
 
 def _median(values: Sequence[float]) -> float | None:
