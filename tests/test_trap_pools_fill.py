@@ -126,3 +126,13 @@ def test_the_page_and_the_api_fill_the_pools_for_the_campaigns_organisers_only(
         "summary": "No trap question was marked. Every pool already has what the settings need.",
         "problems": [],
     }
+
+
+def test_a_trap_rate_of_one_is_named_as_the_problem_not_the_judgments(crowd_collection):
+    campaign = fill_campaign(crowd_collection, trap_rate=1.0)
+    filled = trap_pools_fill(campaign=campaign)
+    assert filled.marked == {}  # no pool size is enough: nothing to aim at
+    assert filled.summary == (
+        "No trap question was marked. A trap rate of 1 leaves no ordinary work: lower it in "
+        "the settings."
+    )

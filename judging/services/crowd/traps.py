@@ -224,7 +224,9 @@ class PoolsFilled:
             if done
             else "No trap question was marked."
         )
-        if self.needs.problems:
+        if self.needs.work_needed is None:
+            said += " A trap rate of 1 leaves no ordinary work: lower it in the settings."
+        elif self.needs.problems:
             said += (
                 " Not enough clear-cut examples were left for every pool (every clip of both"
                 " lists judged, and one list far better or both clearly good or bad): mark"
