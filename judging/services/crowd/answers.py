@@ -14,7 +14,7 @@ from judging.models import Answer, PracticeAnswer, PreferenceTask, TrapQuestion,
 from judging.models.crowd import CHOICE_LABELS, choice_as_stored
 from judging.services.crowd.listening import task_listening
 from judging.services.crowd.practice import practice_answer_of, practice_answer_record
-from judging.services.crowd.tasks import TaskError, task_is_live
+from judging.services.crowd.tasks import TaskError, task_answer_claim, task_is_live
 from judging.services.crowd.trust import worker_answer_count, worker_trust_update
 
 
@@ -70,11 +70,7 @@ def answer_submit(
             task=task, trap=trap, choice=choice, now=now, clips_heard=listening.clips_heard
         )
     with transaction.atomic():
-        if not sql.run(
-            "UPDATE judging_preferencetask SET answered_at = %s "
-            "WHERE id = %s AND answered_at IS NULL",
-            (sql.param(now), task.pk),
-        ):
+        if not task_answer_claim(task, now=now):
             return _repeat(task)  # a repeat that arrived at the same time
         # Counts the answer and locks the worker's row until the commit: a worker stopped
         # meanwhile answers nothing (the transaction rolls back).

@@ -21,6 +21,7 @@ from django.db import transaction
 from judging import sql
 from judging.models import PracticeAnswer, PreferenceTask, TrapQuestion
 from judging.models.crowd import choice_as_stored
+from judging.services.crowd.tasks import task_answer_claim
 
 
 def practice_answer_record(
@@ -39,11 +40,7 @@ def practice_answer_record(
     question accepts it (``False`` for a question deleted since it was served).
     """
     with transaction.atomic():
-        if not sql.run(
-            "UPDATE judging_preferencetask SET answered_at = %s "
-            "WHERE id = %s AND answered_at IS NULL",
-            (sql.param(now), task.pk),
-        ):
+        if not task_answer_claim(task, now=now):
             return practice_answer_of(task)  # a repeat that arrived at the same time
         outcome = choice_as_stored(choice, swapped=task.swapped)
         answer = sql.insert(

@@ -174,6 +174,19 @@ def task_is_live(task: PreferenceTask, *, now=None, campaign_open: bool | None =
     return task.served_at >= (now or timezone.now()) - TASK_LEASE
 
 
+def task_answer_claim(task: PreferenceTask, *, now) -> bool:
+    """Mark ``task`` answered at ``now`` if nothing answered it first; False for a repeat
+    that arrived at the same time (one statement: the first answer wins, on any database).
+    Call it inside the transaction that stores the answer."""
+    return bool(
+        sql.run(
+            "UPDATE judging_preferencetask SET answered_at = %s "
+            "WHERE id = %s AND answered_at IS NULL",
+            (sql.param(now), task.pk),
+        )
+    )
+
+
 def _open_task(worker: Worker) -> PreferenceTask | None:
     row = sql.one(
         f"SELECT {sql.columns(PreferenceTask, 't')} FROM judging_preferencetask t "
