@@ -17,7 +17,6 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 
-from judging.headphones import TRIALS
 from judging.models import (
     AssessorScreen,
     Assignment,
@@ -30,7 +29,11 @@ from judging.services.relevance import assignment_next, relevance_campaign_creat
 from tests.relevance_data import make_assessor, make_campaign
 from tests.test_assessor_views import post_json
 from tests.test_collection_apis import client_for
-from tests.test_headphone_screening import KEY, channels, over_headphones, over_loudspeakers
+from tests.test_headphone_screening import (
+    over_headphones,
+    over_loudspeakers,
+    screen_at,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -45,21 +48,7 @@ def logged_in(user) -> Client:
 
 def screen(client: Client, campaign, listener):
     """Calibrate, then answer every trial as ``listener`` hears it; the last response."""
-    base = f"/judge/campaigns/{campaign.pk}/headphones"
-    calibration = client.get(f"{base}/")
-    assert calibration.status_code == 200
-    noise = re.search(r'src="([^"]+/calibration)"', calibration.content.decode()).group(1)
-    assert client.get(noise).status_code == 200
-    response = None
-    for position in range(1, TRIALS + 1):
-        text = client.get(f"{base}/trial/").content.decode()
-        assert f"Question {position} of {TRIALS}" in text
-        url, _ = AUDIO.search(text).groups()
-        heard = listener(channels(client.get(url)))
-        answer = {"key": KEY.search(text).group(1), "interval": str(heard)}
-        response = client.post(f"{base}/trial/", answer)
-        assert response.status_code == 302
-    return response
+    return screen_at(client, f"/judge/campaigns/{campaign.pk}/headphones", listener)
 
 
 def fail_twice(client: Client, campaign) -> None:

@@ -80,22 +80,28 @@ def consented(campaign, worker="w1") -> Browser:
 def screen(browser: Browser, listener, *, wrong_on: frozenset = frozenset()):
     """Calibrate, then answer every trial as ``listener`` hears it (on the trials in
     ``wrong_on``, the antiphase foil's loudspeaker answer instead); the last response."""
-    calibration = browser.get(f"{browser.base}/headphones/")
+    return screen_at(browser, f"{browser.base}/headphones", listener, wrong_on=wrong_on)
+
+
+SCREEN_AUDIO = re.compile(r'<audio[^>]* src="([^"]+/headphones/audio/[^"]+)"')
+
+
+def screen_at(http, base: str, listener, *, wrong_on: frozenset = frozenset()):
+    """:func:`screen` for any owner's screen at ``base`` (a worker's task link or an
+    assessor's campaign), through ``http``'s ``get`` and ``post``."""
+    calibration = http.get(f"{base}/")
     assert calibration.status_code == 200
     noise = re.search(r'src="([^"]+/calibration)"', calibration.content.decode()).group(1)
-    assert browser.get(noise).status_code == 200
+    assert http.get(noise).status_code == 200
     response = None
     for position in range(1, TRIALS + 1):
-        page = browser.get(f"{browser.base}/headphones/trial/")
+        page = http.get(f"{base}/trial/")
         text = page.content.decode()
         assert page.status_code == 200 and f"Question {position} of {TRIALS}" in text
-        url, _ = TRIAL_AUDIO.search(text).groups()
-        samples = channels(browser.get(url))
+        samples = channels(http.get(SCREEN_AUDIO.search(text).group(1)))
         heard = over_loudspeakers(samples) if position in wrong_on else listener(samples)
         key = KEY.search(text).group(1)
-        response = browser.post(
-            f"{browser.base}/headphones/trial/", {"key": key, "interval": str(heard)}
-        )
+        response = http.post(f"{base}/trial/", {"key": key, "interval": str(heard)})
         assert response.status_code == 302
     return response
 
