@@ -1,5 +1,7 @@
 """Labelling crowd answers (thesis §3.3): ties of λ are ties, whatever the last bits."""
 
+import math
+
 from evaluation.core import Qrels, Run, evaluate
 from evaluation.core.answers import label_answers
 
@@ -19,8 +21,13 @@ def test_lists_that_score_the_same_are_a_tie_and_no_preference_agrees_with_it():
     results = evaluate(Qrels.from_dict(qrels), runs, [MEASURE])
     lam_a = results.per_query("a", results.labels[0])["q"]
     lam_b = results.per_query("b", results.labels[0])["q"]
-    assert lam_a != lam_b  # the floating-point sums differ in the last bit (−2.8e-17)
-    labelled = label_answers(["a_better", "b_better"], [lam_a, lam_a], [lam_b, lam_b])
+    # Equal by hand; the floating-point sums may differ in the last bit (−2.8e-17 on one
+    # machine, 0 on another, by how numpy's summation is vectorised there). Labelling must
+    # call both a tie, so it is given the sum and its neighbour one bit below as well.
+    assert math.isclose(lam_a, lam_b, rel_tol=0, abs_tol=1e-15)
+    lam_b_last_bit = math.nextafter(lam_a, 0.0)
+    assert lam_b_last_bit != lam_a
+    labelled = label_answers(["a_better", "b_better"], [lam_a, lam_a], [lam_b, lam_b_last_bit])
     assert labelled["deltas"].tolist() == [0.0, 0.0]
     assert labelled["agreement"].tolist() == [0, 0]  # Agr = 0 when Δλ = 0 (§3.3.2)
 
