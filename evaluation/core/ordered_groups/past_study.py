@@ -94,7 +94,7 @@ def _read(handle, path: str, columns: Mapping[str, str]) -> PastStudy:
     unknown = sorted(set(columns) - set(COLUMNS))
     if unknown:
         raise ValueError(f"unknown column role {unknown[0]!r}; valid: {', '.join(COLUMNS)}")
-    reader = csv.reader(handle)
+    reader = csv.reader(handle, strict=True)
     try:
         header = next(reader)
     except StopIteration:

@@ -4,6 +4,7 @@
 import pytest
 
 from evaluation.core.ordered_groups import groups_from_ranks, read_rankings
+from evaluation.core.tests.file_errors import read_error
 from evaluation.core.trec import FormatError
 
 
@@ -126,11 +127,8 @@ def test_a_rankings_file_is_read_per_query_and_candidate():
     ],
 )
 def test_a_bad_rankings_file_is_named_with_its_line(tmp_path, content, line, problem):
-    path = tmp_path / "rankings.txt"
-    path.write_bytes(content)
-    with pytest.raises(FormatError) as error:
-        read_rankings(path)
-    assert str(error.value).startswith(f"{path}:{line}: {problem}")
+    path, message = read_error(read_rankings, tmp_path, content, "rankings.txt")
+    assert message.startswith(f"{path}:{line}: {problem}")
 
 
 def test_an_empty_rankings_file_is_named(tmp_path):

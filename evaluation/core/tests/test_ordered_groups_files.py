@@ -10,6 +10,7 @@ from evaluation.core.ordered_groups import (
     read_groups,
     write_groups,
 )
+from evaluation.core.tests.file_errors import read_error
 from evaluation.core.trec import FormatError
 
 TEXT = "gt 1 d1 1\ngt 1 d2 1\ngt 1 d3 2\ngt 2 x 1\ncrowd 1 d3 1\ncrowd 1 d1 2\n"
@@ -75,11 +76,8 @@ def test_group_g_of_g_groups_is_level_g_minus_g_plus_1():
     ],
 )
 def test_a_bad_line_is_named_with_its_file_and_line(tmp_path, content, line, problem):
-    path = tmp_path / "groups.txt"
-    path.write_bytes(content)
-    with pytest.raises(FormatError) as error:
-        read_groups(path)
-    assert str(error.value).startswith(f"{path}:{line}: {problem}")
+    path, message = read_error(read_groups, tmp_path, content, "groups.txt")
+    assert message.startswith(f"{path}:{line}: {problem}")
 
 
 def test_an_empty_file_is_named(tmp_path):
