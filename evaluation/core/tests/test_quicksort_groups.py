@@ -131,3 +131,17 @@ def test_a_study_that_stopped_early_or_is_not_a_quicksort_is_refused():
     extra.add("a", "e", "A")  # a pair no round of this sort asks
     with pytest.raises(ValueError, match="not those of a three-way QuickSort"):
         groups_from_answered_pairs(extra)
+
+
+def test_finding_the_pivots_is_bounded():
+    # every pair of 12 candidates answered "equal": a chain of refinements (pivot c00,
+    # then c01 among the rest, …) asks exactly these 66 pairs → one group of all twelve
+    votes = PairVotes()
+    docs = [f"c{i:02d}" for i in range(12)]
+    for i, a in enumerate(docs):
+        for b in docs[i + 1 :]:
+            votes.add(a, b, "equal", times=10)
+    assert groups_from_answered_pairs(votes) == (tuple(docs),)
+    # the search gives up after max_steps parts rather than running without end
+    with pytest.raises(ValueError, match="no pivots found after trying 5 parts"):
+        groups_from_answered_pairs(votes, max_steps=5)
