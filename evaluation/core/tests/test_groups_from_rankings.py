@@ -5,7 +5,6 @@ import pytest
 
 from evaluation.core.ordered_groups import groups_from_ranks, read_rankings
 from evaluation.core.tests.file_errors import read_error
-from evaluation.core.trec import FormatError
 
 
 def ranks_of(orders: list[tuple[str, int]]) -> dict[str, list[int]]:
@@ -132,7 +131,5 @@ def test_a_bad_rankings_file_is_named_with_its_line(tmp_path, content, line, pro
 
 
 def test_an_empty_rankings_file_is_named(tmp_path):
-    path = tmp_path / "rankings.txt"
-    path.write_bytes(b"\n \n")
-    with pytest.raises(FormatError, match="no rankings found"):
-        read_rankings(path)
+    path, message = read_error(read_rankings, tmp_path, b"\n \n")
+    assert message == f"{path}: no rankings found (expected lines of EXPERT QUERY DOC RANK)"

@@ -11,7 +11,6 @@ from evaluation.core.ordered_groups import (
     write_groups,
 )
 from evaluation.core.tests.file_errors import read_error
-from evaluation.core.trec import FormatError
 
 TEXT = "gt 1 d1 1\ngt 1 d2 1\ngt 1 d3 2\ngt 2 x 1\ncrowd 1 d3 1\ncrowd 1 d1 2\n"
 
@@ -81,11 +80,8 @@ def test_a_bad_line_is_named_with_its_file_and_line(tmp_path, content, line, pro
 
 
 def test_an_empty_file_is_named(tmp_path):
-    path = tmp_path / "groups.txt"
-    path.write_bytes(b"\n\n")
-    with pytest.raises(FormatError) as error:
-        read_groups(path)
-    assert str(error.value) == f"{path}: no groups found (expected lines of NAME QUERY DOC GROUP)"
+    path, message = read_error(read_groups, tmp_path, b"\n\n")
+    assert message == f"{path}: no groups found (expected lines of NAME QUERY DOC GROUP)"
 
 
 @pytest.mark.parametrize(
