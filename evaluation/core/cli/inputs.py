@@ -56,20 +56,25 @@ def read_ground_truth(path: str) -> Qrels:
 
 
 def groups_hint(path: str) -> str | None:
-    """A note for a judgments file read with ``auto`` that looks like a groups file
-    (four fields, the first the same on every line sampled: a ground truth's name), so
-    that forgetting ``--qrels-format groups`` does not go unnoticed."""
+    """A note for a judgments file read with ``auto`` that looks like a groups file of
+    one query (``NAME QUERY DOC GROUP``: the same name and query on every line sampled,
+    the query not TREC's iteration ``0``, groups from 1), which ``auto`` reads as TREC
+    qrels of a query named like the ground truth, so that forgetting ``--qrels-format
+    groups`` does not go unnoticed. (A groups file of several queries is read as MIREX
+    judgments and stops at its first document id that is not a number.)"""
     try:
         sample = first_fields(read_buffer(path))
     except OSError:
         return None  # reading it properly will say what is wrong
-    if len(sample) < 2 or any(len(fields) != 4 for fields in sample):
+    if not sample or any(len(fields) != 4 for fields in sample):
         return None
-    if len({fields[0] for fields in sample}) != 1:
+    names, queries = {f[0] for f in sample}, {f[1] for f in sample}
+    groups = all(f[3].isdecimal() and int(f[3]) >= 1 for f in sample)
+    if len(names) != 1 or len(queries) != 1 or queries == {"0"} or not groups:
         return None
     return (
-        f"note: {path} has the same first field ({sample[0][0]!r}) on every line, as a "
-        "groups file (NAME QUERY DOC GROUP) has: if it is one, add --qrels-format groups"
+        f"note: {path} looks like a groups file (NAME QUERY DOC GROUP); it was read as TREC "
+        "qrels: if it is a groups file, add --qrels-format groups"
     )
 
 

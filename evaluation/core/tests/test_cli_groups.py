@@ -37,9 +37,12 @@ def test_typkes_adr_example_from_a_groups_file(tmp_path):
     assert means["first"]["ADR"] == pytest.approx(0.86)
     assert means["first"]["ADR@5"] == pytest.approx(0.86)
     assert means["second"]["ADR"] == pytest.approx((1 + 1 / 2 + 2 / 3 + 3 / 4 + 4 / 5) / 5)
-    # forgetting --qrels-format groups is noticed
+    # forgetting --qrels-format groups is noticed; TREC qrels of one query get no note
     code, out, err = run(groups, runs, "-m", "ADR")
     assert code == 0 and "add --qrels-format groups" in err
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q 0 1 2\nq 0 2 1\n")
+    assert run(qrels, runs, "-m", "ADR")[2] == ""
 
 
 def test_rankings_become_a_groups_file_that_evaluate_reads(tmp_path):
