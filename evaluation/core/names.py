@@ -61,7 +61,12 @@ FAMILIES = {
         ),
         Family("EDCG", (*_COMMON, "gain", "form"), "required", "expected DCG, eq. (3.10)"),
         Family("GAP", (*_COMMON, "form"), "required", "graded average precision, (3.8)/(5.9)"),
-        Family("ADR", (*_COMMON, "form"), "required", "average dynamic recall, (3.9)/(2.17)"),
+        Family(
+            "ADR",
+            (*_COMMON, "form"),
+            "optional",
+            "average dynamic recall, (3.9)/(2.17); no k: over the ground truth's n items",
+        ),
         Family("bpref", _COMMON, "optional", "bpref (trec_eval)"),
         Family("bpref10", _COMMON, "optional", "bpref-10 (Buckley & Voorhees 2004)"),
         Family("bpref_star", _COMMON, "optional", "bpref* (Serra 2007, eq. 1)"),

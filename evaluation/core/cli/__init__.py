@@ -7,6 +7,8 @@ Sub-commands::
     python -m evaluation.core reliability QRELS RUN [RUN ...] -m MEASURE ...  (G-theory)
     python -m evaluation.core leaderboard QRELS RUN RUN [RUN ...] -m MEASURE ...  (the
         results pages' leaderboard document: evaluation.core.results)
+    python -m evaluation.core groups rankings|votes FILE ...  (ordered groups: a partially
+        ordered ground truth from experts' rankings or pairwise preferences)
 
 ``evaluate`` is the default, so the first form reads like ``trec_eval``.
 
@@ -25,6 +27,7 @@ SUBCOMMANDS = {
     "compare": "evaluation.core.cli.compare",
     "reliability": "evaluation.core.cli.reliability",
     "leaderboard": "evaluation.core.cli.leaderboard",
+    "groups": "evaluation.core.cli.groups",  # partially ordered ground truths (issue 32)
 }
 
 # Low-cost evaluation (thesis ch. 7-8, issue 15)

@@ -4,6 +4,7 @@ Scores runs on files alone (no Django, no database), like trec_eval::
 
     python -m evaluation.core qrels.txt run1.txt run2.txt -m nDCG@10 -m P.5 -q
     python -m evaluation.core judgments.tsv runs.tsv -m "CG(scale=graded3)@5" --format csv
+    python -m evaluation.core groups.txt runs.tsv --qrels-format groups -m ADR -m ADR@5
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from evaluation.core.cli.inputs import InputError, evaluate_inputs
+from evaluation.core.cli.inputs import InputError, evaluate_inputs, groups_hint
 from evaluation.core.names import FAMILIES, parse_measures
 
 DEFAULT_MEASURES = [
@@ -77,7 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="round values to N decimals (default: full precision)",
     )
-    parser.add_argument("--qrels-format", choices=("auto", "trec", "mirex"), default="auto")
+    parser.add_argument(
+        "--qrels-format",
+        choices=("auto", "trec", "mirex", "groups"),
+        default="auto",
+        help="groups: a partially ordered ground truth 'NAME QUERY DOC GROUP' (group 1 the "
+        "most similar), scored as levels G-g+1, e.g. -m ADR (Typke et al. 2006)",
+    )
     parser.add_argument("--run-format", choices=("auto", "trec", "mirex"), default="auto")
     parser.add_argument(
         "--scale",
@@ -111,6 +118,9 @@ def main(args: list[str]) -> int:
     except (InputError, ValueError) as error:  # bad files, or a bad measure name
         print(f"error: {error}", file=sys.stderr)
         return 2
+    hint = groups_hint(options.qrels) if options.qrels_format == "auto" else None
+    if hint:
+        print(hint, file=sys.stderr)
     if options.format == "csv":
         text = results.to_csv(per_query=options.per_query, digits=options.digits)
     elif options.format == "json":

@@ -48,6 +48,11 @@ def average_dynamic_recall(
     ...                        ideal_levels=np.array([[1., 0, 0, 0, 0]]))
     array([0.])
     """
+    return _dynamic_recall(levels, ideal_levels, k).sum(axis=1) / k
+
+
+def _dynamic_recall(levels: np.ndarray, ideal_levels: np.ndarray, k: int) -> np.ndarray:
+    """The ``(n_queries, k)`` dynamic recall :math:`r_i` at each rank i up to k."""
     r = top(levels, k)
     ideal = top(ideal_levels, k)
     found = np.zeros(r.shape)
@@ -56,7 +61,26 @@ def average_dynamic_recall(
     for value in np.unique(ideal):
         seen = np.cumsum((r >= value) & in_ground_truth, axis=1)
         found = np.where(ideal == value, seen, found)
-    return (found / ranks(k)).sum(axis=1) / k
+    return found / ranks(k)
+
+
+def average_dynamic_recall_at_n(levels: np.ndarray, *, ideal_levels: np.ndarray) -> np.ndarray:
+    """ADR over the first :math:`n` ranks of each query, :math:`n` its number of
+    ground-truth items :math:`|\\mathcal{R}^{>0}|` (Typke et al. 2006, §3: "the average
+    recall over the first n documents, where n is the number of items in the ground
+    truth"; the cut-off the thesis recommends for eq. 2.17). The measure ``ADR``
+    without ``@k``. A query without ground-truth items scores 0.
+
+    >>> average_dynamic_recall_at_n(np.array([[1., 2., 0.], [0., 0., 1.]]),
+    ...                             ideal_levels=np.array([[2., 1., 0.], [1., 0., 0.]]))
+    array([0.5, 0. ])
+    """
+    ideal_levels = np.asarray(ideal_levels, dtype=np.float64)
+    n = (ideal_levels > 0).sum(axis=1)
+    depth = max(int(n.max(initial=0)), 1)
+    recall = _dynamic_recall(levels, ideal_levels, depth)
+    within = ranks(depth)[None, :] <= n[:, None]
+    return np.divide((recall * within).sum(axis=1), n, out=np.zeros(len(n)), where=n > 0)
 
 
 def average_dynamic_recall_groups(

@@ -121,6 +121,15 @@ def _ndcg(x: _Inputs) -> np.ndarray:
     return gain.ndcg(x.gains, k=x.k, ideal_gains=ideal)
 
 
+def _adr(x: _Inputs) -> np.ndarray:
+    if x.k is not None:
+        return adr.average_dynamic_recall(x.levels, k=x.k, ideal_levels=x.ideal())
+    if x.m.option("form") == "user":  # k documents of maximal relevance need a k
+        raise ValueError("ADR(form=user) needs a cut-off: ADR(form=user)@k")
+    ideal = ideal_levels(x.judged_levels, k=None, form="system")
+    return adr.average_dynamic_recall_at_n(x.levels, ideal_levels=ideal)
+
+
 KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "P": lambda x: binary.precision(x.relevant, k=x.k),
     "AP": _ap,
@@ -145,7 +154,7 @@ KERNELS: dict[str, Callable[[_Inputs], np.ndarray]] = {
     "GAP": lambda x: gap.graded_average_precision(
         x.levels, k=x.k, ideal_levels=x.ideal(), top_level=int(x.top_level)
     ),
-    "ADR": lambda x: adr.average_dynamic_recall(x.levels, k=x.k, ideal_levels=x.ideal()),
+    "ADR": lambda x: _adr(x),
     "bpref": lambda x: bpref(
         x.relevant, x.judged, num_rel=x.num_rel, num_nonrel=x.num_nonrel, k=x.k
     ),

@@ -77,3 +77,24 @@ def test_a_relevant_document_past_the_ideal_still_counts():
     ideal = np.array([[2.0, 1.0, 0.0, 0.0, 0.0]])
     expected = (0 + 1 / 2 + 2 / 3 + 2 / 4 + 2 / 5) / 5
     assert_allclose(average_dynamic_recall(levels, k=5, ideal_levels=ideal), [expected])
+
+
+def test_without_a_cut_off_adr_averages_over_the_n_items_of_each_querys_ground_truth():
+    # Typke et al. 2006, §3: "the average recall over the first n documents, where n is
+    # the number of items in the ground truth". Query 1: Typke's example, n = 5 → 0.86;
+    # query 2: ⟨(x), (y)⟩ and the list ⟨y, x⟩, n = 2: r_1 = 0/1 (x not yet found),
+    # r_2 = 2/2 → 0.5. A query with no ground truth in the qrels is not scored.
+    qrels = Qrels.from_records(
+        [("1", d, 2 if d in (1, 2) else 1) for d in (1, 2, 3, 4, 5)]
+        + [("2", "x", 2), ("2", "y", 1)]
+    )
+    run = Run.from_ranked_lists(
+        {"1": [str(d) for d in (2, 3, 1, 5, 7, 8, 9, 4)], "2": ["y", "x"]}, name="s"
+    )
+    results = evaluate(qrels, run, ["ADR"])
+    assert results.mean("s", "ADR") == pytest.approx((0.86 + 0.5) / 2)
+
+
+def test_the_user_form_without_a_cut_off_is_refused():
+    with pytest.raises(ValueError, match=r"ADR\(form=user\) needs a cut-off"):
+        evaluate(ex.qrels(), ex.run(), ["ADR(form=user)"])
