@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
 from scipy import stats
@@ -12,8 +10,7 @@ from evaluation.core.cli.inputs import evaluate_inputs
 from evaluation.core.goodness_of_fit import FAMILIES, fit_study, random_subsets
 from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
-
-MIREX = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "mirex2011-ams"
+from tests.shared_data import MIREX2011 as MIREX
 
 
 def _mirex(measure):

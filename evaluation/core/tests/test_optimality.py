@@ -4,7 +4,6 @@ independent computation on MIREX 2011, and the thesis' qualitative findings."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,8 +22,7 @@ from evaluation.core.optimality import (
 from evaluation.core.pairwise import all_pairs
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.wilcoxon_many import wilcoxon_pvalues
-
-MIREX = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "mirex2011-ams"
+from tests.shared_data import MIREX2011 as MIREX
 
 
 def matrix(scores, measure="m"):
