@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from evaluation.core import evaluate
 from evaluation.core.jsonsafe import json_safe
-from evaluation.core.names import parse_measure
+from evaluation.core.judged import judged_label
 from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.results import leaderboard, reliability
 from evaluation.core.trec import Qrels, Run
@@ -93,15 +93,6 @@ def leaderboard_payload(
 def reliability_payload(matrix, *, target: float) -> dict:
     """The reliability document (:func:`evaluation.core.results.reliability`, ch. 6)."""
     return reliability(matrix, target=target).to_dict()
-
-
-def judged_label(label: str, *, default_scale: str) -> tuple[str, int] | None:
-    """The ir_measures ``Judged@k`` on the scale and depth of measure ``label``, and k."""
-    measure = parse_measure(label)
-    if measure.k is None or measure.family in ("Judged", "num_q", "num_ret"):
-        return None
-    scale = measure.option("scale") or default_scale
-    return parse_measure(f"Judged(scale={scale})@{measure.k}").label, measure.k
 
 
 def retrieved_share(runs: CollectionRuns, matrix, *, k: int) -> dict[str, float]:

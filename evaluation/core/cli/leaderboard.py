@@ -5,7 +5,9 @@ The same document as the leaderboard API and JSON export
 :mod:`evaluation.core.results`): means with intervals within bounds, P(Sat) through the
 published Table 4.3 mapping when the measure has one, every pair's difference and
 p-value, each system's letters and the warnings; ``--target`` adds the D-study's
-"fewer queries than needed" warning.
+"fewer queries than needed" warning. Given QRELS and RUN files, each row's ``judged`` is
+its Judged@k on the measure's scale and depth, and the warning about unjudged documents
+is the pages' (:mod:`evaluation.core.judged`).
 
 Examples::
 
@@ -20,6 +22,7 @@ import csv
 import io
 
 from evaluation.core import stats
+from evaluation.core.cli.judged import judged_of_inputs
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
 from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.results import leaderboard, reliability
@@ -58,8 +61,8 @@ def _compute(matrix, ns) -> dict:
     needed = reliability(matrix, target=ns.target).needed["erho2"]
     return leaderboard(
         matrix, test=ns.test, resamples=ns.resamples, seed=ns.seed, adjustment=ns.adjust,
-        alpha=ns.alpha, mapping=mapping, judged_only=ns.judged_only, queries_needed=needed,
-        reliability_target=ns.target,
+        alpha=ns.alpha, mapping=mapping, judged=judged_of_inputs(matrix, ns),
+        judged_only=ns.judged_only, queries_needed=needed, reliability_target=ns.target,
     ).to_dict()  # fmt: skip
 
 
