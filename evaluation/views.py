@@ -100,10 +100,13 @@ def results_overview(request, pk: int):
 def results_status(request, pk: int):
     """The small JSON document the results pages poll while a recompute runs.
 
-    With ``?campaign=<id>`` the recompute is that campaign's mapping recompute.
+    With ``?campaign=<id>`` the recompute is that campaign's mapping recompute; with
+    ``?part=optimality`` the collection's "Choosing a test" study's.
     """
     collection = _collection(request, pk)
     status = selectors.collection_results_status(collection=collection)
+    if request.GET.get("part") == "optimality":
+        status["recompute"] = selectors.optimality_recompute(collection=collection)
     if request.GET.get("campaign"):
         campaign = _campaign(request, collection)
         status["recompute"] = selectors.campaign_recompute(campaign=campaign)
@@ -328,6 +331,8 @@ def plot_csv(request, pk: int, page: str, plot: str):
             raise Http404("No such plot.")
         filename = f"{exports.slug(row.campaign.name)}-{exports.slug(row.measure)}-{plot}.csv"
         return exports.plot_csv(page_plots[plot], filename=filename)
+    if page == "optimality":
+        return _optimality_plot_csv(collection, plot)
     measure = _measure(request)
     if page == "leaderboard":
         board = selectors.leaderboard_summary_for(collection=collection, measure=measure)
@@ -351,6 +356,14 @@ def plot_csv(request, pk: int, page: str, plot: str):
         raise Http404("No such plot.")
     filename = f"{exports.slug(measure)}-{plot}.csv"
     return exports.plot_csv(page_plots[plot], filename=filename)
+
+
+def _optimality_plot_csv(collection: Collection, plot: str):
+    study = selectors.collection_optimality(collection=collection)
+    page_plots = plots.optimality_plots(study.payload) if study and study.payload else {}
+    if plot not in page_plots:
+        raise Http404("No such plot.")
+    return exports.plot_csv(page_plots[plot], filename=f"choosing-a-test-{plot}.csv")
 
 
 @organiser_required
