@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from evaluation import exports, plots, selectors
+from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
@@ -149,8 +150,29 @@ def leaderboard(request, pk: int):
         ),
         "recompute": selectors.collection_recompute(collection=collection),
         "has_study": collection.reliability_studies.filter(measure=board.measure).exists(),
+        "fits": _fit_rows(board.summary.get("score_distributions")),
     }
     return render(request, "evaluation/leaderboard.html", context)
+
+
+FAMILY_HEADINGS = {f: FAMILY_NAMES[f] for f in FAMILIES}
+
+
+def _fit_rows(fits: dict | None) -> dict | None:
+    """The "Score distributions" panel: per sample size, each family's average ω̂ (eq. 4.7)
+    in the order of :data:`FAMILY_HEADINGS`, the best marked."""
+    if not fits:
+        return None
+    rows = [
+        {
+            "fitted": row["fitted"],
+            "held_out": row["held_out"],
+            "cells": [(row["omega"][f], f == row["best"]) for f in FAMILIES],
+        }
+        for row in fits["sizes"]
+    ]
+    return {**fits, "rows": rows, "headings": list(FAMILY_HEADINGS.values()),
+            "recommended_name": FAMILY_NAMES.get(fits["recommended"], fits["recommended"])}  # fmt: skip
 
 
 def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation.core import evaluate
+from evaluation.core.goodness_of_fit import leaderboard_fits
 from evaluation.core.jsonsafe import json_safe
 from evaluation.core.judged import judged_label
 from evaluation.core.published_mappings import published_mapping_for
@@ -81,13 +82,17 @@ def leaderboard_payload(
     report: Report = no_report,
 ) -> dict:
     """The leaderboard document of one measure's :class:`~evaluation.core.scores.ScoreMatrix`
-    (:func:`evaluation.core.results.leaderboard` with the collection's settings)."""
-    return leaderboard(
+    (:func:`evaluation.core.results.leaderboard` with the collection's settings), with the
+    "Score distributions" study of its scores as ``score_distributions`` (thesis §4.2.2,
+    :func:`evaluation.core.goodness_of_fit.leaderboard_fits`)."""
+    document = leaderboard(
         matrix, test=config.test, resamples=config.resamples, seed=config.seed,
         adjustment=config.adjustment, alpha=config.alpha, mapping=mapping, judged=judged,
         judged_only=config.judged_only, queries_needed=queries_needed, reliability_target=config.reliability_target,
         report=report,
     ).to_dict()  # fmt: skip
+    document["score_distributions"] = leaderboard_fits(matrix, seed=config.seed)
+    return document
 
 
 def reliability_payload(matrix, *, target: float) -> dict:
