@@ -252,7 +252,27 @@ def reliability_plots(payload: dict) -> dict[str, Plot]:
         vlines=vlines,
         ylim=(0, 1),
     )
-    return {plot.name: plot}
+    plots = {plot.name: plot}
+    nested = payload.get("nested")
+    if nested:  # several assessors per query: Eρ² for 1 … 5 of them (thesis Figure 6.5)
+        curves = nested["curves"]
+        plot = curves_plot(
+            "nested",
+            f"Several assessors per query: Eρ² of {payload['measure']} against the number of queries",
+            x=curves[0]["queries"],
+            series={
+                f"{c['assessors']} assessor{'s' if c['assessors'] > 1 else ''} per query": c[
+                    "erho2"
+                ]
+                for c in curves
+            },
+            xlabel="number of queries",
+            ylabel="Eρ²",
+            hline=nested["target"],
+            ylim=(0, 1),
+        )
+        plots[plot.name] = plot
+    return plots
 
 
 RATE_WORDS = {

@@ -351,21 +351,6 @@ def collection_recompute(*, collection: Collection) -> dict:
     return (row or Recompute(kind="collection", target_id=collection.pk)).to_dict()
 
 
-def collection_optimality(*, collection: Collection):
-    """The collection's "Choosing a test" study, or ``None`` if never asked for."""
-    from evaluation.models import OptimalityStudy
-
-    return OptimalityStudy.objects.filter(collection=collection).first()
-
-
-def optimality_recompute(*, collection: Collection) -> dict:
-    """The state of the collection's "Choosing a test" recompute (idle if never asked)."""
-    from evaluation.models import Recompute
-
-    row = Recompute.objects.filter(kind="optimality", target_id=collection.pk).first()
-    return (row or Recompute(kind="optimality", target_id=collection.pk)).to_dict()
-
-
 def collection_results_status(*, collection: Collection) -> dict:
     """What a results page polls: the recompute and when each result was computed (the
     leaderboards' and the reliability studies' times in one statement: every open

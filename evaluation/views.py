@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from evaluation import exports, plots, selectors
+from evaluation import exports, plots, selectors, selectors_studies
 from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
@@ -107,7 +107,7 @@ def results_status(request, pk: int):
     collection = _collection(request, pk)
     status = selectors.collection_results_status(collection=collection)
     if request.GET.get("part") == "optimality":
-        status["recompute"] = selectors.optimality_recompute(collection=collection)
+        status["recompute"] = selectors_studies.optimality_recompute(collection=collection)
     if request.GET.get("campaign"):
         campaign = _campaign(request, collection)
         status["recompute"] = selectors.campaign_recompute(campaign=campaign)
@@ -381,7 +381,7 @@ def plot_csv(request, pk: int, page: str, plot: str):
 
 
 def _optimality_plot_csv(collection: Collection, plot: str):
-    study = selectors.collection_optimality(collection=collection)
+    study = selectors_studies.collection_optimality(collection=collection)
     page_plots = plots.optimality_plots(study.payload) if study and study.payload else {}
     if plot not in page_plots:
         raise Http404("No such plot.")

@@ -1,7 +1,7 @@
 """The "Choosing a test" results page (thesis ch. 5): which significance test, measure and
 scale to trust on this collection, from the split-half study its organiser asks for.
 
-Thin: the access rule, the stored study (:func:`evaluation.selectors.collection_optimality`),
+Thin: the access rule, the stored study (:func:`evaluation.selectors_studies.collection_optimality`),
 its plots' data (:func:`evaluation.plots.optimality_plots`); the POST asks for a recompute
 (:func:`evaluation.services.optimality.collection_optimality_request`).
 """
@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from evaluation import plots, selectors
+from evaluation import plots, selectors_studies
 from evaluation.core.optimality_verdicts import TEST_NAMES, closest_alpha
 from evaluation.forms import OptimalityForm
 from evaluation.services.optimality import collection_optimality_request
@@ -48,7 +48,7 @@ def _table(groups: list[dict], key: str, i: int) -> list[dict]:
 
 
 def _page(request, collection: Collection, form: OptimalityForm, *, status: int = 200):
-    study = selectors.collection_optimality(collection=collection)
+    study = selectors_studies.collection_optimality(collection=collection)
     payload = study.payload if study and study.payload else None
     context = {
         "collection": collection,
@@ -57,7 +57,7 @@ def _page(request, collection: Collection, form: OptimalityForm, *, status: int 
         "payload": payload,
         "form": form,
         "columns": COLUMNS,
-        "recompute": selectors.optimality_recompute(collection=collection),
+        "recompute": selectors_studies.optimality_recompute(collection=collection),
         "figures": [],
     }
     if payload:
@@ -75,7 +75,7 @@ def _page(request, collection: Collection, form: OptimalityForm, *, status: int 
 @require_GET
 def optimality(request, pk: int):
     collection = _collection(request, pk)
-    study = selectors.collection_optimality(collection=collection)
+    study = selectors_studies.collection_optimality(collection=collection)
     initial = {"trials": study.trials, "resamples": study.resamples} if study else None
     return _page(request, collection, OptimalityForm(initial=initial))
 
