@@ -19,20 +19,11 @@ import argparse
 import csv
 import io
 
+from evaluation.core.cli.output import integer_list
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
 from evaluation.core.goodness_of_fit import FAMILIES, fit_study
 
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected comma-separated integers, got {text!r}"
-        ) from None
-    if not sizes or min(sizes) < 2:
-        raise argparse.ArgumentTypeError("sample sizes must be at least 2")
-    return sizes
+_sizes = integer_list(minimum=2, problem="sample sizes must be at least 2")
 
 
 def build_parser() -> argparse.ArgumentParser:

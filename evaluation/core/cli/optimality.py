@@ -24,12 +24,11 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 
 from evaluation.core.cli.inputs import InputError, evaluate_inputs
+from evaluation.core.cli.output import print_document
 from evaluation.core.cli.scoretable import read_score_table
-from evaluation.core.jsonsafe import json_safe
 from evaluation.core.names import parse_measures
 from evaluation.core.optimality import (
     ALPHA_LEVELS,
@@ -202,10 +201,5 @@ def main(args: list[str]) -> int:
     except (InputError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    if ns.format == "json":
-        sys.stdout.write(json.dumps(json_safe(doc), indent=2, ensure_ascii=False) + "\n")
-    elif ns.format == "csv":
-        sys.stdout.write(to_csv(doc))
-    else:
-        sys.stdout.write(text(doc))
+    print_document(doc, ns.format, text=text, csv=to_csv)
     return 0

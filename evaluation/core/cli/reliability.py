@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import csv
 import io
-import json
 import sys
 
 from evaluation.core.assessor_judgments import (
@@ -32,24 +31,14 @@ from evaluation.core.assessor_judgments import (
     read_assessor_judgments,
 )
 from evaluation.core.cli.inputs import describe
+from evaluation.core.cli.output import integer_list, print_document
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
-from evaluation.core.jsonsafe import json_safe
 from evaluation.core.names import parse_measure
 from evaluation.core.reliability import reliability_nested
 from evaluation.core.results import reliability
 from evaluation.core.trec.readers import read_run_files
 
-
-def _sizes(text: str) -> list[int]:
-    try:
-        sizes = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected comma-separated integers, got {text!r}"
-        ) from None
-    if not sizes or min(sizes) < 1:
-        raise argparse.ArgumentTypeError("query set sizes must be positive integers")
-    return sizes
+_sizes = integer_list(minimum=1, problem="query set sizes must be positive integers")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -196,10 +185,7 @@ def _nested_main(parser, ns) -> int:
     except (ValueError, OSError) as error:  # FormatError is a ValueError
         print(f"error: {describe(error)}", file=sys.stderr)
         return 1
-    if ns.format == "json":
-        sys.stdout.write(json.dumps(json_safe(doc), indent=2, ensure_ascii=False) + "\n")
-    else:
-        sys.stdout.write(nested_text(doc))
+    print_document(doc, ns.format, text=nested_text, csv=None)
     return 0
 
 
