@@ -172,3 +172,22 @@ def test_another_organiser_sees_nothing_and_a_read_only_one_cannot_compute(study
     assert "Compute again" not in text and "Tests at α" in text
     assert client.post(post, {"trials": 500, "resamples": 100}).status_code == 403
     assert OptimalityStudy.objects.get(collection=collection).trials == 4
+
+
+def test_the_api_reads_the_study_and_asks_for_it_within_bounds(study):
+    from rest_framework.test import APIClient
+
+    owner, collection, _ = study
+    api = APIClient()
+    api.force_authenticate(owner)
+    base = f"/api/collections/{collection.pk}/optimality/"
+    assert api.get(base).json()["payload"] == {}
+    refused = api.post(f"{base}compute/", {"trials": 5000}, format="json")
+    assert refused.status_code == 400 and "trials" in refused.json()  # DRF field errors
+    asked = api.post(f"{base}compute/", {"trials": 4, "resamples": 100}, format="json")
+    assert asked.status_code == 202 and asked.json()["recompute"]["status"] == "pending"
+    row = Recompute.objects.get(kind="optimality", target_id=collection.pk)
+    recompute_run(recompute_id=row.pk)
+    read = api.get(base).json()
+    assert read["trials"] == 4 and read["payload"]["trials"] == 4
+    assert read["recompute"]["status"] == "done"

@@ -274,6 +274,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:results_status", "GET", f"{a}/collections/{c.pk}/results/", "read", 200),
         Url("api:leaderboard_detail", "GET", f"{a}/collections/{c.pk}/leaderboard/?measure={M}", "read", 200),
         Url("api:reliability_detail", "GET", f"{a}/collections/{c.pk}/reliability/?measure={M}", "read", 200),
+        Url("api:optimality_detail", "GET", f"{a}/collections/{c.pk}/optimality/", "read", 200),
         Url("api:mapping_detail", "GET", f"{a}/campaigns/{p.pk}/mapping/?measure={M}", "read", 200),
         Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
         Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
@@ -315,6 +316,7 @@ def world(personas, settings, tmp_path) -> World:
                              ("mirex", "mirex"), ("answers", "answers"),
                              ("answer_columns", "answers/columns"))],
         Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
+        Url("api:optimality_compute", "POST", f"{a}/collections/{c.pk}/optimality/compute/", "write", 202, {"trials": 10}),
         Url("api:results_settings_update", "POST", f"{a}/collections/{c.pk}/results/settings/update/", "write", 200, {"alpha": 0.01}),
         Url("api:mapping_settings_update", "POST", f"{a}/campaigns/{p.pk}/mapping/settings/update/", "write", 200, {"measures": [MEASURE]}),
         # --- API: share ---

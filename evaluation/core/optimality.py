@@ -108,7 +108,7 @@ OUTCOMES = (
 """The rates of §5.3 (and the global conflict rate, minor + major, of §5.4.1)."""
 
 _COUNTED = ("significant", "success", "lack_of_power", "minor_conflict", "major_conflict")
-_BLOCK_BYTES = 64 << 20  # differences of one block of trials held at a time
+_BLOCK_BYTES = 16 << 20  # differences of one block of trials held at a time
 
 Report = Callable[..., None]
 
