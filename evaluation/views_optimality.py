@@ -47,8 +47,7 @@ def _table(groups: list[dict], key: str, i: int) -> list[dict]:
     return rows
 
 
-def _page(request, collection: Collection, form: OptimalityForm, *, status: int = 200):
-    study = selectors_studies.collection_optimality(collection=collection)
+def _page(request, collection: Collection, study, form: OptimalityForm, *, status: int = 200):
     payload = study.payload if study and study.payload else None
     context = {
         "collection": collection,
@@ -77,7 +76,7 @@ def optimality(request, pk: int):
     collection = _collection(request, pk)
     study = selectors_studies.collection_optimality(collection=collection)
     initial = {"trials": study.trials, "resamples": study.resamples} if study else None
-    return _page(request, collection, OptimalityForm(initial=initial))
+    return _page(request, collection, study, OptimalityForm(initial=initial))
 
 
 @organiser_required
@@ -86,7 +85,8 @@ def optimality_compute(request, pk: int):
     collection = _collection(request, pk)
     form = OptimalityForm(request.POST)
     if not form.is_valid():
-        return _page(request, collection, form, status=400)
+        study = selectors_studies.collection_optimality(collection=collection)
+        return _page(request, collection, study, form, status=400)
     collection_optimality_request(collection=collection, **form.cleaned_data)
     messages.success(
         request,

@@ -27,6 +27,7 @@ from scipy import stats
 
 __all__ = ["wilcoxon_pvalues"]
 
+_BLOCK_NUMBERS = 1 << 21  # differences handed to scipy at a time (16 MiB)
 _EXACT_MAX = 50  # scipy's 'auto': exact up to this many differences
 _ENUMERATED_MAX = 13  # scipy's 'auto' with ties or zeros: all 2^n sign flips up to this
 
@@ -45,6 +46,9 @@ def wilcoxon_pvalues(D) -> np.ndarray:
     if D.ndim != 2:
         raise ValueError("expected a 2-d array: one row of differences per pair")
     m, n = D.shape
+    block = max(1, _BLOCK_NUMBERS // max(1, n))
+    if m > block:  # scipy's ranks hold several copies of what it is given: a block at a time
+        return np.concatenate([wilcoxon_pvalues(D[a : a + block]) for a in range(0, m, block)])
     p = np.ones(m)
     if m == 0 or n == 0:
         return p
