@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from evaluation.models import OptimalityStudy
 from judging.importers import mirex_import
+from tests.browser.test_accessibility_browser import violations
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from tests.test_optimality_pages import folder
@@ -33,6 +34,7 @@ def test_an_organiser_computes_which_test_to_trust_and_reads_it(
     ).click()
     expect(page.get_by_role("heading", name="Choosing a test", level=1)).to_be_visible()
     expect(page.get_by_text("Not computed yet: press Compute.")).to_be_visible()
+    assert violations(page) == []  # axe-core: no serious or critical violation
     page.get_by_label("Random splits of the queries").fill("4")
     page.get_by_label("Resamples of the bootstrap and permutation tests").fill("100")
     page.get_by_role("button", name="Compute", exact=True).click()
@@ -58,4 +60,5 @@ def test_an_organiser_computes_which_test_to_trust_and_reads_it(
     text = Path(info.value.path()).read_text(encoding="utf-8")
     assert len(text.splitlines()) == 1 + 32
     expect(page.get_by_role("button", name="Compute again")).to_be_visible()
+    assert violations(page) == []  # with the tables, the verdict and the plots
     assert study.trials == 4 and study.resamples == 100
