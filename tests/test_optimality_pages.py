@@ -16,7 +16,7 @@ from evaluation.services.optimality import collection_optimality_request
 from judging.importers import mirex_import
 from judging.models import CollectionShare
 from tests.personas import make_user
-from tests.shared_data import MIREX2011, require
+from tests.test_small_study_leaderboard import small_folder
 
 pytestmark = pytest.mark.django_db
 
@@ -25,25 +25,7 @@ SYSTEMS = ("0fd93c", "207f1d", "2b08eb", "3f1baf")
 
 def folder(tmp_path, *, queries: int = 12):
     """MIREX 2011 cut to SYSTEMS and their first ``queries`` queries."""
-    require(MIREX2011)
-
-    def rows(name):
-        text = (MIREX2011 / name).read_text(encoding="utf-8")
-        return [line.split("\t") for line in text.splitlines() if line.strip()]
-
-    runs = [r for r in rows("runs.tsv") if r[0] in SYSTEMS]
-    kept = list(dict.fromkeys(r[1] for r in runs))[:queries]
-    runs = [r for r in runs if r[1] in kept]
-    judgments = [r for r in rows("judgments.tsv") if r[0] in kept]
-    docs = {r[2] for r in runs} | set(kept)
-    metadata = [r for r in rows("metadata.tsv") if r[0] in docs]
-    for name, lines in (
-        ("runs.tsv", runs),
-        ("judgments.tsv", judgments),
-        ("metadata.tsv", metadata),
-    ):
-        (tmp_path / name).write_text("".join("\t".join(r) + "\n" for r in lines), encoding="utf-8")
-    return tmp_path
+    return small_folder(tmp_path, systems=SYSTEMS, n_queries=queries)
 
 
 @pytest.fixture

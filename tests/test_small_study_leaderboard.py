@@ -37,14 +37,19 @@ def rows(name: str) -> list[list[str]]:
 
 
 def small_folder(
-    tmp_path: Path, *, drop_judgment_of: str | None = None, depth: int | None = None
+    tmp_path: Path,
+    *,
+    drop_judgment_of: str | None = None,
+    depth: int | None = None,
+    systems: tuple[str, ...] = SYSTEMS,
+    n_queries: int = 2,
 ) -> Path:
-    """MIREX 2011 cut to SYSTEMS and their first 2 queries; ``drop_judgment_of``: leave
-    the judgment of that system's first retrieved document out; ``depth``: keep only the
-    first ``depth`` documents of each ranked list (MIREX's have 5)."""
+    """MIREX 2011 cut to ``systems`` and their first ``n_queries`` queries;
+    ``drop_judgment_of``: leave the judgment of that system's first retrieved document out;
+    ``depth``: keep only the first ``depth`` documents of each ranked list (MIREX's have 5)."""
     require(MIREX2011)
-    runs = [r for r in rows("runs.tsv") if r[0] in SYSTEMS]
-    queries = list(dict.fromkeys(r[1] for r in runs))[:2]
+    runs = [r for r in rows("runs.tsv") if r[0] in systems]
+    queries = list(dict.fromkeys(r[1] for r in runs))[:n_queries]
     runs = [r for r in runs if r[1] in queries]
     if depth is not None:  # runs.tsv lists each (system, query)'s documents best first
         ranks: dict[tuple[str, str], int] = {}
