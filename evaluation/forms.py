@@ -60,3 +60,21 @@ class MappingSettingsForm(forms.Form):
         "of every clip of both lists, or where too little time passed to hear them one "
         "after another.",
     )
+
+
+class OptimalityForm(forms.Form):
+    """What the "Choosing a test" study computes: how many random splits and resamples."""
+
+    trials = forms.IntegerField(
+        min_value=2,
+        max_value=1000,
+        initial=300,
+        label="Random splits of the queries",
+        help_text="The thesis used 300; fewer are quicker and less precise.",
+    )
+    resamples = forms.IntegerField(
+        min_value=100,
+        max_value=100_000,
+        initial=1000,
+        label="Resamples of the bootstrap and permutation tests",
+    )

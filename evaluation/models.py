@@ -190,6 +190,29 @@ class ReliabilityStudy(models.Model):
         return f"{self.collection} · {self.measure}"
 
 
+class OptimalityStudy(models.Model):
+    """A collection's split-half study of tests, measures and scales (thesis ch. 5), one row
+    per collection, computed on request ("Choosing a test") by a recompute of kind
+    ``optimality``. ``trials`` and ``resamples`` are what the organiser asked for;
+    ``payload`` is :meth:`evaluation.core.optimality.OptimalityResult.to_dict`'s document
+    (its size grows with tests, measures and levels, never with systems or queries), empty
+    until the first computation."""
+
+    collection = models.OneToOneField(
+        Collection, on_delete=models.CASCADE, related_name="optimality_study"
+    )
+    trials = models.PositiveIntegerField(default=300)
+    resamples = models.PositiveIntegerField(default=1000)
+    payload = models.JSONField(default=dict, blank=True)
+    computed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "optimality studies"
+
+    def __str__(self) -> str:
+        return f"choosing a test for {self.collection}"
+
+
 class EstimatedLeaderboard(models.Model):
     """Systems of a collection with incomplete judgments, ranked by their expected score.
 
@@ -331,6 +354,7 @@ class Recompute(Work):
         ("collection", "collection"),
         ("campaign", "campaign"),
         ("lowcost", "low-cost relevance campaign"),
+        ("optimality", "choosing a test (split-half study)"),
     ]
 
     kind = models.CharField(max_length=20, choices=KINDS)

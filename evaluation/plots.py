@@ -9,7 +9,8 @@ page nobody opens.
 
 The first half builds kinds of plot (intervals, curves, histograms, heat maps, binned
 proportions); the second half, :func:`leaderboard_plots`, :func:`system_plots`,
-:func:`significance_plots`, :func:`reliability_plots` and :func:`mapping_plots`, builds
+:func:`significance_plots`, :func:`reliability_plots`, :func:`optimality_plots` and
+:func:`mapping_plots`, builds
 each page's plots from what the last recompute stored (never from a computation), as
 ``{name: Plot}``.
 """
@@ -78,8 +79,10 @@ def curves_plot(
     hline: float | None = None,
     vlines: dict[str, float] | None = None,
     ylim: tuple[float, float] | None = None,
+    xlog: bool = False,
 ) -> Plot:
-    """Several curves over a shared x (D-study curves): column 0 is x, one column per curve."""
+    """Several curves over a shared x (D-study curves): column 0 is x, one column per curve;
+    ``xlog`` draws x on a logarithmic scale."""
     columns = ("x", *series)
     rows = [(xi, *(ys[i] for ys in series.values())) for i, xi in enumerate(x)]
     options = {
@@ -88,6 +91,7 @@ def curves_plot(
         "hline": hline,
         "vlines": [[label, value] for label, value in (vlines or {}).items()],
         "ylim": list(ylim) if ylim else None,
+        "xlog": xlog,
     }
     return Plot(name, title, "curves", columns, rows, options)
 
@@ -248,7 +252,69 @@ def reliability_plots(payload: dict) -> dict[str, Plot]:
         vlines=vlines,
         ylim=(0, 1),
     )
-    return {plot.name: plot}
+    plots = {plot.name: plot}
+    nested = payload.get("nested")
+    if nested:  # several assessors per query: Eρ² for 1 … 5 of them (thesis Figure 6.5)
+        curves = nested["curves"]
+        plot = curves_plot(
+            "nested",
+            f"Several assessors per query: Eρ² of {payload['measure']} against the number of queries",
+            x=curves[0]["queries"],
+            series={
+                f"{c['assessors']} assessor{'s' if c['assessors'] > 1 else ''} per query": c[
+                    "erho2"
+                ]
+                for c in curves
+            },
+            xlabel="number of queries",
+            ylabel="Eρ²",
+            hline=nested["target"],
+            ylim=(0, 1),
+        )
+        plots[plot.name] = plot
+    return plots
+
+
+RATE_WORDS = {
+    "non_significance": "pairs not significant with the first half (lower is more powerful)",
+    "success": "significant pairs confirmed by the other half (higher is better)",
+    "lack_of_power": "significant pairs the other half does not confirm (lower is better)",
+    "minor_conflict": "significant pairs reversed, not significantly, by the other half",
+    "major_conflict": "significant pairs reversed significantly by the other half",
+    "global_conflict": "significant pairs reversed by the other half (closest to α is exact)",
+}
+"""Each rate of thesis §5.3 in the words of the "Choosing a test" page."""
+
+
+def optimality_plots(payload: dict) -> dict[str, Plot]:
+    """Figure 5.1's form: each rate against α (log scale) per test; Figures 5.2–5.3's: the
+    non-significance, success and conflict rates per measure."""
+    alphas = payload["alphas"]
+    out = {}
+    for group, key, rates in (
+        ("by_test", "test", tuple(RATE_WORDS)),
+        ("by_measure", "measure", ("non_significance", "success", "global_conflict")),
+    ):
+        groups = payload[group]
+        if key == "measure" and len(groups) < 2:
+            continue
+        for rate in rates:
+            series = {
+                str(g.get("label") if key == "test" else g[key]): g["rates"][rate] for g in groups
+            }
+            if rate == "global_conflict":
+                series["α (an exact test)"] = alphas
+            name = f"{key}-{rate.replace('_', '-')}"
+            out[name] = curves_plot(
+                name,
+                f"Per {key}: {RATE_WORDS[rate]}",
+                x=alphas,
+                series=series,
+                xlabel="significance level α (log scale)",
+                ylabel="share",
+                xlog=True,
+            )
+    return out
 
 
 def mapping_plots(payload: dict) -> dict[str, Plot]:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evaluation import views, views_estimates, views_settings
+from evaluation import views, views_estimates, views_optimality, views_settings
 
 app_name = "evaluation"
 
@@ -14,6 +14,8 @@ urlpatterns = [
     path("collections/<id:pk>/results/significance/", views.significance, name="significance"),
     path("collections/<id:pk>/results/systems/<id:system_id>/", views.system_detail, name="system"),
     path("collections/<id:pk>/results/reliability/", views.reliability, name="reliability"),
+    path("collections/<id:pk>/results/choosing-a-test/", views_optimality.optimality, name="optimality"),
+    path("collections/<id:pk>/results/choosing-a-test/compute/", views_optimality.optimality_compute, name="optimality_compute"),
     path("collections/<id:pk>/results/mapping/", views.mapping, name="mapping"),
     path("collections/<id:pk>/results/mapping/recompute/", views.mapping_recompute, name="mapping_recompute"),
     path("collections/<id:pk>/results/mapping.<str:fmt>", views.mapping_export, name="mapping_export"),

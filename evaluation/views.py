@@ -19,7 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from evaluation import exports, plots, selectors
+from evaluation import exports, plots, selectors, selectors_studies
+from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
@@ -100,10 +101,13 @@ def results_overview(request, pk: int):
 def results_status(request, pk: int):
     """The small JSON document the results pages poll while a recompute runs.
 
-    With ``?campaign=<id>`` the recompute is that campaign's mapping recompute.
+    With ``?campaign=<id>`` the recompute is that campaign's mapping recompute; with
+    ``?part=optimality`` the collection's "Choosing a test" study's.
     """
     collection = _collection(request, pk)
     status = selectors.collection_results_status(collection=collection)
+    if request.GET.get("part") == "optimality":
+        status["recompute"] = selectors_studies.optimality_recompute(collection=collection)
     if request.GET.get("campaign"):
         campaign = _campaign(request, collection)
         status["recompute"] = selectors.campaign_recompute(campaign=campaign)
@@ -146,8 +150,29 @@ def leaderboard(request, pk: int):
         ),
         "recompute": selectors.collection_recompute(collection=collection),
         "has_study": collection.reliability_studies.filter(measure=board.measure).exists(),
+        "fits": _fit_rows(board.summary.get("score_distributions")),
     }
     return render(request, "evaluation/leaderboard.html", context)
+
+
+FAMILY_HEADINGS = {f: FAMILY_NAMES[f] for f in FAMILIES}
+
+
+def _fit_rows(fits: dict | None) -> dict | None:
+    """The "Score distributions" panel: per sample size, each family's average ω̂ (eq. 4.7)
+    in the order of :data:`FAMILY_HEADINGS`, the best marked."""
+    if not fits:
+        return None
+    rows = [
+        {
+            "fitted": row["fitted"],
+            "held_out": row["held_out"],
+            "cells": [(row["omega"][f], f == row["best"]) for f in FAMILIES],
+        }
+        for row in fits["sizes"]
+    ]
+    return {**fits, "rows": rows, "headings": list(FAMILY_HEADINGS.values()),
+            "recommended_name": FAMILY_NAMES.get(fits["recommended"], fits["recommended"])}  # fmt: skip
 
 
 def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:
@@ -328,6 +353,8 @@ def plot_csv(request, pk: int, page: str, plot: str):
             raise Http404("No such plot.")
         filename = f"{exports.slug(row.campaign.name)}-{exports.slug(row.measure)}-{plot}.csv"
         return exports.plot_csv(page_plots[plot], filename=filename)
+    if page == "optimality":
+        return _optimality_plot_csv(collection, plot)
     measure = _measure(request)
     if page == "leaderboard":
         board = selectors.leaderboard_summary_for(collection=collection, measure=measure)
@@ -351,6 +378,14 @@ def plot_csv(request, pk: int, page: str, plot: str):
         raise Http404("No such plot.")
     filename = f"{exports.slug(measure)}-{plot}.csv"
     return exports.plot_csv(page_plots[plot], filename=filename)
+
+
+def _optimality_plot_csv(collection: Collection, plot: str):
+    study = selectors_studies.collection_optimality(collection=collection)
+    page_plots = plots.optimality_plots(study.payload) if study and study.payload else {}
+    if plot not in page_plots:
+        raise Http404("No such plot.")
+    return exports.plot_csv(page_plots[plot], filename=f"choosing-a-test-{plot}.csv")
 
 
 @organiser_required

@@ -188,6 +188,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:mapping_export", "GET", f"{rs}/mapping.json?campaign={p.pk}&measure={M}", "read", 200),
         Url("evaluation:plot_csv", "GET", f"{rs}/leaderboard/plots/means.csv?measure={M}", "read", 200),
         Url("evaluation:estimated_leaderboard", "GET", f"{rs}/estimated/?measure={M}", "read", 200),
+        Url("evaluation:optimality", "GET", f"{rs}/choosing-a-test/", "read", 200),
         Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
         Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
@@ -241,6 +242,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("judging:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
+        Url("evaluation:optimality_compute", "POST", f"{rs}/choosing-a-test/compute/", "write", 302, {"trials": 10, "resamples": 100}),
         Url("evaluation:results_settings", "GET", f"{rs}/settings/", "write", 200),
         Url("evaluation:results_settings", "POST", f"{rs}/settings/", "write", 302, results),
         # --- pages: share ---
@@ -272,6 +274,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:results_status", "GET", f"{a}/collections/{c.pk}/results/", "read", 200),
         Url("api:leaderboard_detail", "GET", f"{a}/collections/{c.pk}/leaderboard/?measure={M}", "read", 200),
         Url("api:reliability_detail", "GET", f"{a}/collections/{c.pk}/reliability/?measure={M}", "read", 200),
+        Url("api:optimality_detail", "GET", f"{a}/collections/{c.pk}/optimality/", "read", 200),
         Url("api:mapping_detail", "GET", f"{a}/campaigns/{p.pk}/mapping/?measure={M}", "read", 200),
         Url("api:results_settings", "GET", f"{a}/collections/{c.pk}/results/settings/", "read", 200),
         Url("api:mapping_settings", "GET", f"{a}/campaigns/{p.pk}/mapping/settings/", "read", 200),
@@ -313,6 +316,7 @@ def world(personas, settings, tmp_path) -> World:
                              ("mirex", "mirex"), ("answers", "answers"),
                              ("answer_columns", "answers/columns"))],
         Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
+        Url("api:optimality_compute", "POST", f"{a}/collections/{c.pk}/optimality/compute/", "write", 202, {"trials": 10}),
         Url("api:results_settings_update", "POST", f"{a}/collections/{c.pk}/results/settings/update/", "write", 200, {"alpha": 0.01}),
         Url("api:mapping_settings_update", "POST", f"{a}/campaigns/{p.pk}/mapping/settings/update/", "write", 200, {"measures": [MEASURE]}),
         # --- API: share ---

@@ -46,8 +46,10 @@ QUERIES = {
     "system page 2": 4 + 3,
     "reliability": 4 + 2,  # the study, the recompute
     "mapping": 4 + 4,  # the campaign, the mapping, the campaign's measures, its recompute
+    "choosing a test": 4 + 2,  # the study, its recompute
     "status.json": 4 + 2,  # the recompute; when each leaderboard and study was computed (one)
     "status.json?campaign": 4 + 5,  # and the campaign, its recompute and its mappings
+    "status.json?part=optimality": 4 + 3,  # and the study's recompute
     "404 measure": 4 + 1,  # no such leaderboard
     "404 system": 4 + 1,  # no such system id: one primary-key lookup, no payload read
     "404 page of plots": 4 + 1,
@@ -98,8 +100,10 @@ def urls(collection) -> dict[str, str]:
         "system page 2": f"{base}systems/{s01}/?measure={m}&page=2",
         "reliability": f"{base}reliability/?measure={m}",
         "mapping": f"{base}mapping/?campaign={campaign}&measure={m}",
+        "choosing a test": f"{base}choosing-a-test/",
         "status.json": f"{base}status.json",
         "status.json?campaign": f"{base}status.json?campaign={campaign}",
+        "status.json?part=optimality": f"{base}status.json?part=optimality",
         "404 measure": f"{base}leaderboard/?measure=P%405",
         "404 system": f"{base}systems/999999/?measure={m}",
         "404 page of plots": f"{base}significance/plots/pvalues.csv?measure=P%405",

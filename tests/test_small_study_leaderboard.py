@@ -37,14 +37,19 @@ def rows(name: str) -> list[list[str]]:
 
 
 def small_folder(
-    tmp_path: Path, *, drop_judgment_of: str | None = None, depth: int | None = None
+    tmp_path: Path,
+    *,
+    drop_judgment_of: str | None = None,
+    depth: int | None = None,
+    systems: tuple[str, ...] = SYSTEMS,
+    n_queries: int = 2,
 ) -> Path:
-    """MIREX 2011 cut to SYSTEMS and their first 2 queries; ``drop_judgment_of``: leave
-    the judgment of that system's first retrieved document out; ``depth``: keep only the
-    first ``depth`` documents of each ranked list (MIREX's have 5)."""
+    """MIREX 2011 cut to ``systems`` and their first ``n_queries`` queries;
+    ``drop_judgment_of``: leave the judgment of that system's first retrieved document out;
+    ``depth``: keep only the first ``depth`` documents of each ranked list (MIREX's have 5)."""
     require(MIREX2011)
-    runs = [r for r in rows("runs.tsv") if r[0] in SYSTEMS]
-    queries = list(dict.fromkeys(r[1] for r in runs))[:2]
+    runs = [r for r in rows("runs.tsv") if r[0] in systems]
+    queries = list(dict.fromkeys(r[1] for r in runs))[:n_queries]
     runs = [r for r in runs if r[1] in queries]
     if depth is not None:  # runs.tsv lists each (system, query)'s documents best first
         ranks: dict[tuple[str, str], int] = {}
@@ -217,6 +222,31 @@ def test_the_command_line_prints_the_same_documents_as_the_results_pages(tmp_pat
     printed = json.loads(capsys.readouterr().out)
     assert set(printed) == set(study) - {"judgment_sources"}
     assert printed["erho2"] == study["erho2"] and printed["needed"] == study["needed"]
+
+
+@pytest.mark.parametrize("options", [{"drop_judgment_of": "207f1d"}, {"depth": 3}])
+def test_the_command_line_on_files_gives_the_pages_judged_at_k_and_warning(
+    tmp_path, capsys, options
+):
+    # Issue 33, D1: leaderboard and compare given QRELS and RUN files compute Judged@k and
+    # what was retrieved as the pages do (one of 207f1d's documents unjudged: Judged@5 =
+    # 0.9 and "1 of 10", see above; lists of 3: Judged@5 = 0.6 and no warning).
+    _, collection = small_study(tmp_path, **options)
+    board = payload_of(collection)
+    folder = tmp_path
+    files = [str(folder / "judgments.tsv"), str(folder / "runs.tsv"), "-m", MEASURE]
+    assert cli_main(["leaderboard", *files, "--seed", "1", "--format", "json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["judged_label"] == board["judged_label"] == "Judged(scale=fine)@5"
+    judged = {row["system"]: row["judged"] for row in board["rows"]}
+    assert {row["system"]: row["judged"] for row in printed["rows"]} == judged
+    assert printed["warnings"] == board["warnings"]
+    assert cli_main(["compare", *files, "--test", "t", "--format", "json"]) == 0
+    compared = json.loads(capsys.readouterr().out)
+    assert compared["judged"] == judged
+    unjudged = [w for w in board["warnings"] if w["code"] == "unjudged_documents"]
+    assert [w for w in compared["warnings"] if w["code"] == "unjudged_documents"] == unjudged
+    assert bool(unjudged) == ("drop_judgment_of" in options)
 
 
 def test_leaving_unjudged_clips_out_scores_the_judged_clips_below_them(tmp_path):

@@ -49,14 +49,15 @@ def significant_pairs(adjusted: np.ndarray, *, alpha: float) -> np.ndarray:
 
 
 def letter_names(n: int) -> list[str]:
-    """``n`` letter names: ``a`` … ``z``, then ``A`` … ``Z``, then ``a.`` … (multcompView's
-    ``Letters = c(letters, LETTERS)`` with separator ``.``).
+    """``n`` letter names: ``a`` … ``z``, then ``A`` … ``Z``, then ``.a`` … ``.Z``, ``..a`` …
+    (multcompView's ``makeLtrs`` with its default ``Letters = c(letters, LETTERS, ".")``:
+    past the 52 letters each round puts one more ``.`` *before* them).
 
-    >>> letter_names(3), letter_names(53)[-2:]
-    (['a', 'b', 'c'], ['Z', 'a.'])
+    >>> letter_names(3), letter_names(54)[-3:]
+    (['a', 'b', 'c'], ['Z', '.a', '.b'])
     """
     alphabet = string.ascii_lowercase + string.ascii_uppercase
-    return [alphabet[i % len(alphabet)] + "." * (i // len(alphabet)) for i in range(n)]
+    return ["." * (i // len(alphabet)) + alphabet[i % len(alphabet)] for i in range(n)]
 
 
 def compact_letters(significant) -> list[str]:

@@ -76,7 +76,9 @@ FAMILIES = {
             "Judged",
             ("scale", "split"),
             "required",
-            "fraction of the top k with a judgment (ir_measures Judged@k; negative = unjudged)",
+            "fraction of the top k with a judgment: ÷ k for a shorter list, trec_eval's tie "
+            "order, negative = unjudged (ir_measures: ÷ the list's length, ids ascending, "
+            "negative = judged; evaluation.core.judged)",
         ),
         Family("num_q", (), "none", "number of queries (summed)"),
         Family("num_ret", (), "none", "documents retrieved (summed)"),

@@ -18,6 +18,8 @@ Leaderboard document::
             psat_half_width, psat_method, psucc, judged, letters, report}],  # best first
     pairs: [{a, b, delta, ci_low, ci_high, ci_method, p, p_adjusted, delta_psat, report}],
     warnings: [{code, message}], report
+    (+ score_distributions: the results pages' and the ``leaderboard`` command's "Score
+    distributions" study, :func:`evaluation.core.goodness_of_fit.leaderboard_fits`)
 
 Reliability document (:mod:`evaluation.core.reliability`)::
 

@@ -4,8 +4,9 @@
 and the parts its pages read) ← ``leaderboards`` ← ``estimates`` (estimates from
 incomplete judgments: low-cost campaigns, estimated leaderboards) ← ``results`` (a
 collection's leaderboards and reliability studies) ← ``mappings`` (a campaign's
-satisfaction mapping) ← ``computers`` (what each kind of recompute target runs, and the
-task body): each imports only those to its left. The most used services are
+satisfaction mapping) ← ``optimality`` (a collection's "Choosing a test" study, thesis
+ch. 5) ← ``computers`` (what each kind of recompute target runs, and the task body): each
+imports only those to its left. The most used services are
 re-exported here.
 """
 

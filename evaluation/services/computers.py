@@ -14,6 +14,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from evaluation.models import Recompute
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.mappings import campaign_mapping_recompute
+from evaluation.services.optimality import collection_optimality_compute
 from evaluation.services.recompute import (
     HEARTBEAT_EVERY,
     MAX_INLINE_RUNS,
@@ -41,6 +42,7 @@ COMPUTERS: dict[str, Computer] = {
     "collection": collection_results_compute,  # leaderboards and reliability studies
     "campaign": campaign_mapping_recompute,  # a campaign's mapping, then its collection
     "lowcost": campaign_estimate_compute,  # a low-cost campaign's estimates and judging order
+    "optimality": collection_optimality_compute,  # "Choosing a test": thesis ch. 5's study
 }
 """``kind`` of a :class:`~evaluation.models.Recompute` → ``computer(*, target_id, report)``."""
 

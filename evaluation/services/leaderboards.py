@@ -20,9 +20,13 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation.core import evaluate
+from evaluation.core.assessor_judgments import assessor_slots, nested_scores
+from evaluation.core.goodness_of_fit import leaderboard_fits
 from evaluation.core.jsonsafe import json_safe
+from evaluation.core.judged import judged_label
 from evaluation.core.names import parse_measure
 from evaluation.core.published_mappings import published_mapping_for
+from evaluation.core.reliability import reliability_nested
 from evaluation.core.results import leaderboard, reliability
 from evaluation.core.trec import Qrels, Run
 from evaluation.models import ReliabilityStudy, ResultsConfig
@@ -81,13 +85,17 @@ def leaderboard_payload(
     report: Report = no_report,
 ) -> dict:
     """The leaderboard document of one measure's :class:`~evaluation.core.scores.ScoreMatrix`
-    (:func:`evaluation.core.results.leaderboard` with the collection's settings)."""
-    return leaderboard(
+    (:func:`evaluation.core.results.leaderboard` with the collection's settings), with the
+    "Score distributions" study of its scores as ``score_distributions`` (thesis §4.2.2,
+    :func:`evaluation.core.goodness_of_fit.leaderboard_fits`)."""
+    document = leaderboard(
         matrix, test=config.test, resamples=config.resamples, seed=config.seed,
         adjustment=config.adjustment, alpha=config.alpha, mapping=mapping, judged=judged,
         judged_only=config.judged_only, queries_needed=queries_needed, reliability_target=config.reliability_target,
         report=report,
     ).to_dict()  # fmt: skip
+    document["score_distributions"] = leaderboard_fits(matrix, seed=config.seed)
+    return document
 
 
 def reliability_payload(matrix, *, target: float) -> dict:
@@ -95,13 +103,21 @@ def reliability_payload(matrix, *, target: float) -> dict:
     return reliability(matrix, target=target).to_dict()
 
 
-def judged_label(label: str, *, default_scale: str) -> tuple[str, int] | None:
-    """The ir_measures ``Judged@k`` on the scale and depth of measure ``label``, and k."""
-    measure = parse_measure(label)
-    if measure.k is None or measure.family in ("Judged", "num_q", "num_ret"):
+def nested_study(judgments: list, runs: dict, label: str, *, target: float) -> dict | None:
+    """The nested reliability document of measure ``label`` (thesis §6.4, eqs. 6.8–6.10),
+    each run scored against each assessor's judgments; ``None`` unless at least 2 queries
+    have 2 or more assessors."""
+    try:
+        slots = assessor_slots(judgments)
+    except ValueError:
         return None
-    scale = measure.option("scale") or default_scale
-    return parse_measure(f"Judged(scale={scale})@{measure.k}").label, measure.k
+    measure = parse_measure(label)
+    systems, queries, X = nested_scores(slots, runs, measure)
+    if len(systems) < 2:
+        return None
+    return reliability_nested(
+        X, measure=label, systems=systems, queries=queries, target=target, left_out=slots.left_out
+    ).to_dict()
 
 
 def retrieved_share(runs: CollectionRuns, matrix, *, k: int) -> dict[str, float]:
@@ -123,6 +139,7 @@ def collection_results_store(
     mappings: dict[str, dict] | None = None,
     sources: dict | None = None,
     pool_filters: list[str] | None = None,
+    assessor_judgments: list | None = None,
     report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
@@ -133,7 +150,11 @@ def collection_results_store(
     is stored in every payload as ``judgment_sources``; ``pool_filters`` (relevance
     campaigns that leave clips by the query's artist out of their pool,
     :func:`evaluation.selectors.collection_pool_filters`) are named in the warning about
-    unjudged documents. Returns the measure labels.
+    unjudged documents. ``assessor_judgments`` (judgments naming their assessor,
+    :func:`evaluation.selectors_studies.collection_assessor_judgments`): when at least 2 queries
+    have 2 or more assessors, each reliability study gets the nested G-study of systems ×
+    (assessors nested in queries) as ``nested`` (thesis §6.4, :func:`nested_study`).
+    Returns the measure labels.
     """
     config = ResultsConfig.for_collection(collection)
     measures = config.measures or default_measures(qrels)
@@ -175,6 +196,11 @@ def collection_results_store(
             queries_needed=study["needed"]["erho2"], report=step,
         )  # fmt: skip
         step(0.9, f"{label}: G-study and D-study")
+        nested = nested_study(
+            assessor_judgments or [], core_runs, label, target=config.reliability_target
+        )
+        if nested is not None:
+            study["nested"] = nested
         if sources is not None:
             board["judgment_sources"] = study["judgment_sources"] = sources
         payloads.append((label, json_safe(board), json_safe(study)))

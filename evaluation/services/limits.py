@@ -9,6 +9,10 @@ reads on the results page (the recompute fails with it, :class:`work.limits.Work
   ``EARSHOT_LIMIT_PAIRS`` pairs (what the significance page and the stored rows hold) and
   ``EARSHOT_LIMIT_RESAMPLED`` resampled differences (pairs × queries × resamples ×
   measures);
+- "Choosing a test" (the split-half study of thesis ch. 5): random splits × 2 halves ×
+  pairs × measures × tests p-values, and resampled differences counted as above (splits ×
+  2 × pairs × measures × half the queries × resamples × the bootstrap and permutation
+  tests), at most ``EARSHOT_LIMIT_PAIRS`` pairs and ``EARSHOT_LIMIT_RESAMPLED`` differences;
 - low-cost estimates: a pool of (query, clip) pairs at most ``EARSHOT_LIMIT_POOL``, and
   the systems' pairs at most ``EARSHOT_LIMIT_PAIRS`` (the estimates compare every pair).
 
@@ -23,6 +27,7 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from evaluation.core.optimality import optimality_cost
 from evaluation.core.significance import RESAMPLING_TESTS
 from work.limits import WorkRefused, amount, work_admit
 
@@ -111,3 +116,29 @@ def estimates_admit(*, n_systems: int, n_queries: int, pool_pairs: int) -> Cost:
     units = pool_pairs * n_systems + pairs * n_queries
     work_admit(cost=units)
     return Cost(statement=f"{amount(pool_pairs)} pool pairs × {n_systems:,} systems", units=units)
+
+
+def optimality_admit(
+    *, n_systems: int, n_queries: int, n_measures: int, tests, trials: int, resamples: int
+) -> Cost:
+    """The cost of a collection's split-half study, or :class:`WorkRefused` over a limit."""
+    _pairs_check(
+        n_systems,
+        what="choosing a test",
+        change="Leave out systems you do not need (delete their runs), or ask an administrator "
+        "to raise the limit.",
+    )
+    cost = optimality_cost(
+        n_systems=n_systems, n_queries=n_queries, n_measures=n_measures, tests=tests,
+        trials=trials, resamples=resamples,
+    )  # fmt: skip
+    limit = settings.EARSHOT_LIMIT_RESAMPLED
+    if cost.resampled > limit:
+        raise WorkRefused(
+            f"Choosing a test would draw {amount(cost.resampled)} resampled differences "
+            f"({cost.statement}); the limit is {amount(limit)} (EARSHOT_LIMIT_RESAMPLED). Ask "
+            "for fewer random splits or resamples on the page, or ask an administrator to raise "
+            "the limit."
+        )
+    work_admit(cost=cost.units)
+    return Cost(statement=cost.statement, units=cost.units)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from evaluation import selectors
+from evaluation import selectors, selectors_studies
 from evaluation.models import ResultsConfig
 from evaluation.services.estimates import collection_estimates_store
 from evaluation.services.leaderboards import collection_results_store, default_measures
@@ -57,7 +57,9 @@ def collection_results_compute(*, target_id: int, report: Report = no_report) ->
         mappings = selectors.collection_campaign_mappings(collection=collection)
         labels = collection_results_store(
             collection=collection, runs=runs, qrels=qrels, mappings=mappings, sources=sources,
-            pool_filters=selectors.collection_pool_filters(collection=collection), report=report,
+            pool_filters=selectors.collection_pool_filters(collection=collection),
+            assessor_judgments=selectors_studies.collection_assessor_judgments(collection=collection),
+            report=report,
         )  # fmt: skip
     report(0.95, "estimating unjudged pairs", force=True)
     collection_estimates_store(

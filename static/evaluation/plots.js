@@ -145,16 +145,26 @@ function intervals(spec) {
   return f.svg;
 }
 
-// columns: [x, one per curve]; options: ylim, hline, vlines [[label, x]], xlabel, ylabel.
+// The powers of ten within a domain of log10 values, as the values themselves.
+function decades([lo, hi]) {
+  const out = [];
+  for (let e = Math.ceil(lo - 1e-9); e <= hi + 1e-9; e += 1) out.push(Number((10 ** e).toPrecision(12)));
+  return out;
+}
+
+// columns: [x, one per curve]; options: ylim, hline, vlines [[label, x]], xlabel, ylabel,
+// xlog (x on a logarithmic scale).
 function curves(spec) {
   const f = frame(spec, { height: 340 });
   const names = spec.columns.slice(1);
-  const xs = spec.rows.map((r) => r[0]);
+  const lx = spec.xlog ? Math.log10 : (v) => v;
+  const xs = spec.rows.map((r) => lx(r[0]));
   const xDomain = extent(xs, { pad: 0 });
   const yDomain = spec.ylim || extent(spec.rows.flatMap((r) => r.slice(1)));
-  const x = linear(xDomain, [f.x0, f.x1]);
+  const sx = linear(xDomain, [f.x0, f.x1]);
+  const x = (v) => sx(lx(v));
   const y = linear(yDomain, [f.y0, f.y1]);
-  xAxis(f, x, ticks(...xDomain), spec.xlabel);
+  xAxis(f, x, spec.xlog ? decades(xDomain) : ticks(...xDomain), spec.xlabel);
   yAxis(f, y, ticks(...yDomain), spec.ylabel);
   const g = f.marks();
   if (finite(spec.hline)) {

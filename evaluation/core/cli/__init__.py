@@ -9,6 +9,12 @@ Sub-commands::
         results pages' leaderboard document: evaluation.core.results)
     python -m evaluation.core groups rankings|votes FILE ...  (ordered groups: a partially
         ordered ground truth from experts' rankings or pairwise preferences)
+    python -m evaluation.core optimality QRELS RUN [RUN ...] [-m MEASURE ...]  (which test,
+        measure and scale to trust: thesis ch. 5's split-half study)
+    python -m evaluation.core distributions QRELS RUN [RUN ...] -m MEASURE  (which
+        distribution describes the scores: thesis §4.2.2)
+    python -m evaluation.core reliability --nested JUDGMENTS RUN ... -m MEASURE  (the
+        nested G-study of several assessors per query, §6.4)
 
 ``evaluate`` is the default, so the first form reads like ``trec_eval``.
 
@@ -28,6 +34,8 @@ SUBCOMMANDS = {
     "reliability": "evaluation.core.cli.reliability",
     "leaderboard": "evaluation.core.cli.leaderboard",
     "groups": "evaluation.core.cli.groups",  # partially ordered ground truths (issue 32)
+    "optimality": "evaluation.core.cli.optimality",
+    "distributions": "evaluation.core.cli.distributions",
 }
 
 # Low-cost evaluation (thesis ch. 7-8, issue 15)

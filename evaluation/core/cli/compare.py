@@ -22,6 +22,7 @@ import io
 import numpy as np
 
 from evaluation.core import stats
+from evaluation.core.cli.judged import judged_of_inputs
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
 
 ADJUSTMENTS = ("holm", "bonferroni", "none")
@@ -128,6 +129,11 @@ def _compute(matrix, args) -> dict:
             }
         )
     caveat = stats.too_few_queries_for_tests(len(matrix.queries), alpha=args.alpha)
+    judged = judged_of_inputs(matrix, args)  # the pages' warning about unjudged documents
+    unjudged = judged and stats.unjudged_documents(
+        judged["systems"], k=judged["k"], n_queries=len(matrix.queries), label=judged["label"],
+        retrieved=judged["retrieved"],
+    )  # fmt: skip
     out = {
         "measure": matrix.measure,
         "systems": list(matrix.systems),
@@ -143,7 +149,8 @@ def _compute(matrix, args) -> dict:
         "adjust": args.adjust,
         "alpha": args.alpha,
         "letters": _letters(matrix, adjusted[tests[0]], alpha=args.alpha, withheld=bool(caveat)),
-        "warnings": [caveat.to_dict()] if caveat else [],
+        "warnings": [c.to_dict() for c in (caveat, unjudged) if c],
+        "judged": judged["systems"] if judged else None,
         "pairs": pairs,
         "friedman": None,
         "tukey_hsd": None,

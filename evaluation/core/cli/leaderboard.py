@@ -5,7 +5,10 @@ The same document as the leaderboard API and JSON export
 :mod:`evaluation.core.results`): means with intervals within bounds, P(Sat) through the
 published Table 4.3 mapping when the measure has one, every pair's difference and
 p-value, each system's letters and the warnings; ``--target`` adds the D-study's
-"fewer queries than needed" warning.
+"fewer queries than needed" warning. Given QRELS and RUN files, each row's ``judged`` is
+its Judged@k on the measure's scale and depth, and the warning about unjudged documents
+is the pages' (:mod:`evaluation.core.judged`). ``score_distributions`` is the pages' "Score
+distributions" study (thesis §4.2.2, :func:`evaluation.core.goodness_of_fit.leaderboard_fits`).
 
 Examples::
 
@@ -20,7 +23,9 @@ import csv
 import io
 
 from evaluation.core import stats
+from evaluation.core.cli.judged import judged_of_inputs
 from evaluation.core.cli.scoretable import add_input_arguments, run_on_matrix
+from evaluation.core.goodness_of_fit import leaderboard_fits
 from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.results import leaderboard, reliability
 
@@ -56,11 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
 def _compute(matrix, ns) -> dict:
     mapping = published_mapping_for(matrix.measure) if ns.mapping == "published" else None
     needed = reliability(matrix, target=ns.target).needed["erho2"]
-    return leaderboard(
+    document = leaderboard(
         matrix, test=ns.test, resamples=ns.resamples, seed=ns.seed, adjustment=ns.adjust,
-        alpha=ns.alpha, mapping=mapping, judged_only=ns.judged_only, queries_needed=needed,
-        reliability_target=ns.target,
+        alpha=ns.alpha, mapping=mapping, judged=judged_of_inputs(matrix, ns),
+        judged_only=ns.judged_only, queries_needed=needed, reliability_target=ns.target,
     ).to_dict()  # fmt: skip
+    document["score_distributions"] = leaderboard_fits(matrix, seed=ns.seed)  # as the pages'
+    return document
 
 
 def _text(r: dict) -> str:

@@ -101,7 +101,10 @@ def comparison_with_pvalues(p: dict[tuple[int, int], float], k: int):
 
 def test_letter_names_go_on_past_the_alphabet():
     names = letter_names(60)
-    assert names[:2] == ["a", "b"] and names[26] == "A" and names[52:54] == ["a.", "b."]
+    # multcompView's makeLtrs(kl, c(letters, LETTERS, ".")): 52 letters, then
+    # paste(".", letters) — ".a", ".b", … — then "..a", …
+    assert names[:2] == ["a", "b"] and names[26] == "A" and names[52:54] == [".a", ".b"]
+    assert letter_names(105)[104] == "..a"
     assert len(set(names)) == 60
 
 
