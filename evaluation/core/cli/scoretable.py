@@ -22,7 +22,8 @@ import numpy as np
 from evaluation.core.cli.inputs import InputError, evaluate_inputs
 from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.trec.tokens import shown
+from evaluation.core.trec import arrow
+from evaluation.core.trec.tokens import Source, read_buffer, shown
 
 FORMATS = ("text", "csv", "json")
 _BLANK = bytes(range(33))  # whitespace and control characters, as the TREC readers see them
@@ -32,7 +33,9 @@ _FIELD_SEPARATOR = re.compile(rb"[\x00-\x20]+")
 def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix:
     """Read a ``system query score`` table into a :class:`ScoreMatrix`.
 
-    Systems and queries keep the order of their first appearance.
+    Systems and queries keep the order of their first appearance. A big regular table
+    is read by pyarrow (:func:`_read_regular_table`), any other by :func:`_read_any_table`;
+    both give the same matrix, and only the second gives messages.
 
     Raises
     ------
@@ -43,9 +46,55 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        source = read_buffer(path)
     except OSError as e:
         raise InputError(f"{path}: cannot read the score table: {e.strerror or e}") from None
+    matrix = _read_regular_table(source, measure)
+    if matrix is not None:
+        return matrix
+    return _read_any_table(path, bytes(source.data[: source.size]), measure)
+
+
+def _read_regular_table(source: Source, measure: str) -> ScoreMatrix | None:
+    """A big regular table read by pyarrow (:mod:`evaluation.core.trec.arrow`), or ``None``.
+
+    Regular: one space or one tab between the three fields, LF line ends, no blank line,
+    maybe the header first. Systems and queries are dictionary-encoded in order of first
+    appearance and the scores scattered into the matrix. Anything :func:`_read_any_table`
+    would say something about — a comment line, a name that is not UTF-8, a score that is
+    not a finite number, a cell missing or given twice — returns ``None``, and that exact
+    reader reads the file and names the line: the same matrix or the same message.
+    """
+    first = source.head().split(b"\n", 1)[0]
+    start = len(first) + 1 if first.lower().split() == [b"system", b"query", b"score"] else 0
+    table = arrow.read_regular(source, 3, (0, 1, 2), ("factor", "factor", "number"), start)
+    if table is None:
+        return None
+    (systems, cells), (queries, query_codes) = table.factor(0), table.factor(1)
+    scores = table.numbers(2)
+    k, n = len(systems), len(queries)
+    if len(scores) != k * n or not np.isfinite(scores).all():
+        return None
+    try:
+        S = tuple(s.decode("utf-8") for s in systems)
+        Q = tuple(q.decode("utf-8") for q in queries)
+    except UnicodeDecodeError:
+        return None
+    if any(s.startswith("#") for s in S):  # a comment line: the exact reader skips it
+        return None
+    cells *= n  # system code × n + query code, in place
+    cells += query_codes
+    seen = np.zeros(k * n, dtype=bool)
+    seen[cells] = True
+    if not seen.all():  # k·n lines, so a cell missing means a cell given twice
+        return None
+    X = np.empty(k * n)
+    X[cells] = scores
+    return ScoreMatrix(measure=measure, systems=S, queries=Q, scores=X.reshape(k, n))
+
+
+def _read_any_table(path: Path, data: bytes, measure: str) -> ScoreMatrix:
+    """Every table, line by line: the reader whose messages name the file and line."""
     cells: dict[tuple[str, str], float] = {}
     systems: dict[str, None] = {}
     queries: dict[str, None] = {}
