@@ -103,7 +103,7 @@ def _layout(data: np.ndarray, size: int, *, count_lf: bool = True) -> tuple[int,
 
 
 def read_regular(
-    source: Source, n_fields: int, keep: tuple[int, ...], kinds: tuple[str, ...], start: int = 0
+    source: Source, n_fields: int, keep: tuple[int, ...], kinds: tuple[str, ...]
 ) -> RegularTable | None:
     """Read a regular file with pyarrow, or ``None`` if it is not one (see the module).
 
@@ -113,14 +113,14 @@ def read_regular(
     appearance and a code per row), ``"runs"`` (ids of rows that come in runs of equal
     values: the value of each run and the row it ends at), ``"strings"`` (zero-padded ``S<n>`` like
     :meth:`~.tokens.Table.strings`), ``"number"`` (float64) or ``"first"`` (the token of
-    the first line only). ``start`` skips the bytes before it (a header line).
+    the first line only).
     """
     if source.size < MIN_BYTES:
         return None
-    delimiter = _delimiter(bytes(source.data[start : min(source.size, start + (1 << 16))]))
+    delimiter = _delimiter(source.head())
     if delimiter is None:
         return None
-    return _parse(source.name, source.data[start : source.size], delimiter, n_fields, keep, kinds)
+    return _parse(source.name, source.data[: source.size], delimiter, n_fields, keep, kinds)
 
 
 class NotRegular(Exception):
@@ -164,13 +164,13 @@ class RegularFile:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def spans(self) -> Iterator[tuple[int, int]]:
-        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each.
+    def spans(self, start: int = 0) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each, from
+        byte ``start`` (after a header line, say).
 
         A block ends after the last LF of its ``block_bytes``, or after the first LF
         past them when a line is longer.
         """
-        start = 0
         while start < self.size:
             end = self.size
             if self.size - start > self.block_bytes:
