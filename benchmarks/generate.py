@@ -8,7 +8,8 @@ and ``benchmarks/data/qrels.txt`` (~``judged`` graded judgments per query, level
 60% of them on retrieved documents). With ``--ties N`` it also writes
 ``benchmarks/data/run_ties.txt``: the same documents, N consecutive ranks sharing one
 score, shuffled within each tie (what a ranker that rounds its scores writes; trec_eval
-orders a tie by document id descending). Fixed-width fields let numpy write the bytes
+orders a tie by document id descending). ``--scores SxQ`` writes only a score table
+``benchmarks/data/scores_SxQ.txt`` (``system query score``, one line per cell). Fixed-width fields let numpy write the bytes
 directly: 10 million lines take a few seconds.
 """
 
@@ -95,6 +96,28 @@ def generate(
     return (qrels_path, run_path, *tied_paths)
 
 
+def score_table(systems: int, queries: int, seed: int = 0, out: Path = DATA) -> Path:
+    """``scores_<systems>x<queries>.txt``: ``system query score`` lines, one per cell, in
+    system order; scores with 6 decimals, systems of close quality (a system effect of sd
+    0.03, a query effect and noise), as a per-query score table of a measure in [0, 1]."""
+    rng = np.random.default_rng(seed)
+    scores = (
+        rng.normal(0.4, 0.03, (systems, 1)) + rng.normal(0, 0.15, (1, queries))
+        + rng.normal(0, 0.1, (systems, queries))
+    )  # fmt: skip
+    micro = np.rint(np.clip(scores, 0, 0.999999) * 10**6).astype(np.int64).ravel()
+    n = systems * queries
+    table = _lines(
+        [b"s", _digits(np.repeat(np.arange(systems), queries), 4), b" q",
+         _digits(np.tile(np.arange(queries), systems), 5), b" 0.", _digits(micro, 6), b"\n"],
+        n,
+    )  # fmt: skip
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"scores_{systems}x{queries}.txt"
+    path.write_bytes(table)
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--queries", type=int, default=10_000)
@@ -102,7 +125,15 @@ def main() -> None:
     parser.add_argument("--judged", type=int, default=100)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--ties", type=int, default=0, help="also a run tied in N-rank groups")
+    parser.add_argument(
+        "--scores", metavar="SxQ", help="only a score table of S systems × Q queries"
+    )
     args = parser.parse_args()
+    if args.scores:
+        systems, queries = (int(x) for x in args.scores.split("x"))
+        path = score_table(systems, queries, args.seed)
+        print(path, path.stat().st_size, "bytes")
+        return
     for path in generate(args.queries, args.depth, args.judged, args.seed, ties=args.ties):
         print(path, path.stat().st_size, "bytes")
 
