@@ -12,8 +12,8 @@ compares them with Django's own on every kind of number, so the page reads the s
 from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation, getcontext
+from html import escape as _escape
 
-from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 _TOO_LONG = 200  # digits + exponent past which Django prints a number as it came
@@ -70,6 +70,11 @@ def plain(value) -> str:
         coefficient, power = f"{number:e}".split("e")
         return f"{coefficient}e{power}"
     return f"{number:f}"
+
+
+def escape(value) -> str:
+    """Django's ``escape`` without its lazy-string wrapper (the same ``html.escape``)."""
+    return _escape(str(value))
 
 
 def _or_blank(value) -> str:
