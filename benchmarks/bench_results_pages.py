@@ -31,7 +31,10 @@ temporary file, PostgreSQL in a throwaway cluster (``embedded/postgres.py``), wi
 production settings (``DEBUG`` off, static files from ``collectstatic``).
 
     python benchmarks/bench_results_pages.py [--code [LABEL=]DIR ...] [--database sqlite postgres]
-        [--repeat 30] [--skip-synthetic] [--json FILE]
+        [--repeat 30] [--skip-synthetic] [--synthetic-size 100x1000] [--json FILE]
+
+``--synthetic-size SxQ`` sets the synthetic collection's systems and queries (issue 34
+measured the leaderboard page at 180 × 100).
 
 ``--code`` measures other checkouts of Earshot side by side in one run (e.g. an export of
 ``main`` as "before" and this one as "after"; each with ``DIR/.venv`` if it has one).
@@ -234,7 +237,7 @@ def first_request(url: str) -> tuple[float, float]:
     return float(boot), float(first)
 
 
-def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
+def run_one(database: str, *, repeat: int, synthetic: bool, size: str = "100x1000") -> dict:
     """The child process: one database, both collections."""
     import logging
 
@@ -254,7 +257,9 @@ def run_one(database: str, *, repeat: int, synthetic: bool) -> dict:
     collections = [("MIREX 2011", MIREX)]
     work = Path(tempfile.mkdtemp(prefix="bench-results-"))
     if synthetic:
-        collections.append(("synthetic 100×1000", synthetic_folder(work / "synthetic")))
+        systems, queries = (int(x) for x in size.split("x"))
+        folder = synthetic_folder(work / "synthetic", n_systems=systems, n_queries=queries)
+        collections.append((f"synthetic {systems}×{queries}", folder))
     try:
         return {name: measure(name, folder, repeat=repeat) for name, folder in collections}
     finally:
@@ -307,6 +312,7 @@ def child(code: Path, database: str, args) -> dict:
                "--child", database, "--repeat", str(args.repeat), "--out", str(out)]  # fmt: skip
     if args.skip_synthetic:
         command.append("--skip-synthetic")
+    command += ["--synthetic-size", args.synthetic_size]
     try:
         subprocess.run(command, check=True, env=env, cwd=code)
         return json.loads(out.read_text())
@@ -360,13 +366,17 @@ def main(argv: list[str] | None = None) -> int:
                         default=["sqlite", "postgres"])  # fmt: skip
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--skip-synthetic", action="store_true")
+    parser.add_argument("--synthetic-size", default="100x1000", metavar="SxQ")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         sys.path.insert(0, os.environ["BENCH_CODE"])
-        report = run_one(args.child, repeat=args.repeat, synthetic=not args.skip_synthetic)
+        report = run_one(
+            args.child, repeat=args.repeat, synthetic=not args.skip_synthetic,
+            size=args.synthetic_size,
+        )  # fmt: skip
         args.out.write_text(json.dumps(report))
         return 0
     print(f"load average at start: {os.getloadavg()}", flush=True)

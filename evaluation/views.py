@@ -10,7 +10,7 @@ scores) come a page at a time (``?page=N``).
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -19,7 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from evaluation import exports, plots, selectors, selectors_studies
+from evaluation import exports, leaderboard_rows, plots, selectors, selectors_studies
 from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
@@ -144,7 +144,11 @@ def leaderboard(request, pk: int):
         "collection": collection,
         "board": board,
         "summary": board.summary,
-        "rows": _rows_with_system_ids(collection, board.summary),
+        "table_body": leaderboard_rows.table_body(
+            _rows_with_system_ids(collection, board.summary),
+            system_url=_system_url(collection, measure=board.measure),
+            judged=bool(board.summary.get("judged_label")),
+        ),
         "figures": _figures(
             collection, "leaderboard", plots.leaderboard_plots(board.summary), measure=board.measure
         ),
@@ -173,6 +177,16 @@ def _fit_rows(fits: dict | None) -> dict | None:
     ]
     return {**fits, "rows": rows, "headings": list(FAMILY_HEADINGS.values()),
             "recommended_name": FAMILY_NAMES.get(fits["recommended"], fits["recommended"])}  # fmt: skip
+
+
+def _system_url(collection: Collection, *, measure: str):
+    """``system_url(system_id)``: a system's page for this measure, reversed once."""
+    placeholder = 2**62  # the last argument of the URL, swapped for each system's id
+    prefix, suffix = reverse("evaluation:system", args=[collection.pk, placeholder]).rsplit(
+        str(placeholder), 1
+    )
+    query = f"?measure={quote(measure)}"
+    return lambda system_id: f"{prefix}{system_id}{suffix}{query}"
 
 
 def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:

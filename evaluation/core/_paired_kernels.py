@@ -10,9 +10,11 @@ The resampling tests draw, for each chunk of resamples, one matrix (sign flips, 
 bootstrap counts of how often each query was drawn) and apply it to the difference
 vectors of *all* pairs with one matrix product, so every pair sees the same resamples
 and the cost is a BLAS ``gemm``. Memory is bounded: resamples are drawn in chunks of
-about 4 M numbers, and pairs are processed in blocks so that the resamples × pairs
-array of null means stays under 256 MiB (a block regenerates the same resamples from
-the same per-chunk seeds, so results do not depend on the blocking).
+about 4 M numbers, and pairs are processed in blocks whose resamples × pairs array of
+null means lives in one buffer of :data:`RESAMPLED_BYTES`, reused from block to block and
+computed in place (centred, counted, and partitioned for the percentiles), so the kernel
+neither allocates nor zeroes fresh pages per block. A block regenerates the same
+resamples from the same per-chunk seeds, so results do not depend on the blocking.
 """
 
 from __future__ import annotations
@@ -26,7 +28,16 @@ RESAMPLING_TESTS = ("bootstrap", "permutation")
 """The tests that draw resamples (and so take ``resamples`` and ``seed``)."""
 
 _CHUNK_NUMBERS = 1 << 22  # random numbers drawn per chunk (32 MiB as float64)
-_NULL_BYTES = 256 << 20  # bound on the resamples × pairs array of null means
+_NULL_BYTES = 256 << 20  # the blocks of pairs whose matrix products fix the numbers
+_ROW_ALIGN = 64  # sub-blocks of whole multiples of this many rows: BLAS sums as in a block
+_DRAWS_BYTES = 96 << 20  # the resamples drawn are kept for every sub-block up to this size
+
+RESAMPLED_BYTES = 64 << 20
+"""Memory budget of the resampling tests' working arrays: one (pairs × resamples) buffer
+of resampled means (float64) and its mask (one byte each), allocated once per call and
+reused for every block of pairs, all computed in place; the resamples drawn (about
+resamples × queries × 8 bytes, kept up to 96 MiB, else drawn again per block) come on top.
+The limits of a recompute state it (:mod:`evaluation.services.limits`)."""
 
 
 def t_interval(D: np.ndarray, *, alternative: str, confidence: float):
@@ -127,21 +138,44 @@ def _draw(kind: str, rng: np.random.Generator, rows: int, n: int) -> np.ndarray:
 
 
 def _null_means(kind: str, D: np.ndarray, resamples: int, seed: np.random.SeedSequence):
-    """Yield ``(pair_slice, null)`` with ``null`` the (block × resamples) resampled means."""
+    """Yield ``(pair_slice, null)`` with ``null`` the (rows × resamples) resampled means.
+
+    ``null`` is a view of one buffer that every block reuses (:data:`RESAMPLED_BYTES`), so
+    the caller may change it in place until it asks for the next block. The matrix
+    products keep the blocks of :data:`_NULL_BYTES` that fixed the numbers before, cut
+    into sub-blocks of whole multiples of :data:`_ROW_ALIGN` rows: on one thread BLAS
+    then sums every mean as in one product of the whole block, bit for bit. On several
+    threads BLAS splits a product among them at rows that depend on its shape, so a few
+    means (2 of 16,110 pairs × 10,000 resamples at 180 systems, on 2 threads) differ in
+    the last bit, as they do between machines with other numbers of cores; the tolerance
+    of the tests' counts (:func:`_tolerance`) keeps every p-value the same.
+    """
     m, n = D.shape
     chunks = _chunks(n, resamples, seed)
     block = max(1, min(m, _NULL_BYTES // (8 * resamples)))
+    rows = max(1, min(block, RESAMPLED_BYTES // (9 * resamples)))  # the means and a mask
+    if rows < block:
+        rows = max(_ROW_ALIGN, rows // _ROW_ALIGN * _ROW_ALIGN)
+    buffer = np.empty((rows, resamples))
+    kept = resamples * n * 8 <= _DRAWS_BYTES  # draw each chunk once, else once a sub-block
     for b0 in range(0, m, block):
         b1 = min(b0 + block, m)
         Db = D[b0:b1] / n
-        null = np.empty((b1 - b0, resamples))  # pairs as rows: reductions run along rows
-        for a, z, child in chunks:
-            w = _draw(kind, np.random.default_rng(child), z - a, n)
-            null[:, a:z] = Db @ w.T
-        if kind == "permutation":
-            null *= 2.0
-            null -= Db.sum(axis=1)[:, None]
-        yield slice(b0, b1), null
+        draws = (
+            [_draw(kind, np.random.default_rng(c), z - a, n) for a, z, c in chunks]
+            if kept
+            else None
+        )
+        for c0 in range(0, b1 - b0, rows):
+            c1 = min(c0 + rows, b1 - b0)
+            null = buffer[: c1 - c0]
+            for i, (a, z, child) in enumerate(chunks):
+                w = draws[i] if kept else _draw(kind, np.random.default_rng(child), z - a, n)
+                np.matmul(Db[c0:c1], w.T, out=null[:, a:z])
+            if kind == "permutation":
+                null *= 2.0
+                null -= Db[c0:c1].sum(axis=1)[:, None]
+            yield slice(b0 + c0, b0 + c1), null
 
 
 def _tolerance(D: np.ndarray) -> np.ndarray:
@@ -150,39 +184,85 @@ def _tolerance(D: np.ndarray) -> np.ndarray:
     return 1e-10 * (np.abs(D).mean(axis=1) + 1e-300)
 
 
+def _percentile_interval(null, *, alternative, confidence):
+    """The bootstrap percentile interval of each row; partitions ``null`` in place."""
+    rows = null.shape[0]
+    if alternative == "two-sided":
+        low, high = row_quantiles(null, [(1 - confidence) / 2, 1 - (1 - confidence) / 2])
+        return low, high
+    if alternative == "greater":
+        return row_quantiles(null, [1 - confidence])[0], np.full(rows, np.inf)
+    return np.full(rows, -np.inf), row_quantiles(null, [confidence])[0]
+
+
+def row_quantiles(values: np.ndarray, levels) -> list[np.ndarray]:
+    """``np.quantile(values, levels, axis=1)`` (its default, linear method), bit for bit.
+
+    ``values`` (rows × n, no NaN, each row contiguous) is partitioned in place, one order
+    statistic at a time on what is left of each row: a partition with one ``kth`` is about
+    four times faster than numpy's, which selects all of its ``kth`` together.
+    """
+    n = values.shape[1]
+    virtual = (n - 1) * np.asarray(levels, dtype=np.float64)  # numpy's virtual indexes
+    previous = np.floor(virtual)
+    nxt = previous + 1
+    top = virtual >= n - 1
+    previous[top], nxt[top] = n - 1, n - 1
+    previous, nxt = previous.astype(np.intp), nxt.astype(np.intp)
+    start = 0
+    for k in sorted({*previous.tolist(), *nxt.tolist()}):
+        values[:, start:].partition(k - start, axis=1)
+        start = k + 1
+    out = []
+    for v, a, b in zip(virtual, previous, nxt, strict=True):
+        gamma = v - (-1 if v >= n - 1 else a)  # as numpy: the top's index is -1 there
+        low, high = values[:, a], values[:, b]
+        diff = high - low  # numpy's _lerp
+        result = low + diff * gamma
+        if gamma >= 0.5:
+            result = high - diff * (1 - gamma)
+        out.append(result)
+    return out
+
+
+def _count(null, threshold, compare, mask) -> np.ndarray:
+    """How many entries of each row ``compare`` (``np.greater_equal``…) ``threshold``."""
+    compare(null, threshold, out=mask[: null.shape[0]])
+    return np.count_nonzero(mask[: null.shape[0]], axis=1)
+
+
 def _kernel_resampling(D, *, kind, alternative, confidence, resamples, seed):
     observed = D.mean(axis=1)
     gamma = _tolerance(D)
     p = np.empty(D.shape[0])
     lo = np.empty(D.shape[0])
     hi = np.empty(D.shape[0])
+    mask = None
     for sl, null in _null_means(kind, D, resamples, seed):
+        if mask is None:
+            mask = np.empty(null.shape, dtype=bool)
         obs = observed[sl][:, None]
         g = gamma[sl][:, None]
-        # bootstrap: shifted means \bar{B}_i - \bar{B}, \bar{B} the mean of the bootstrap means
-        dev = null - null.mean(axis=1, keepdims=True) if kind == "bootstrap" else null
+        if kind == "bootstrap":
+            # shifted means \bar{B}_i - \bar{B}, \bar{B} the mean of the bootstrap means;
+            # the percentile interval first, since it reorders each row (counts do not care)
+            centre = null.mean(axis=1, keepdims=True)
+            lo[sl], hi[sl] = _percentile_interval(
+                null, alternative=alternative, confidence=confidence
+            )
+            null -= centre
         if alternative == "two-sided":
             thr = np.abs(obs) - g
-            hits = np.count_nonzero(dev >= thr, axis=1) + np.count_nonzero(dev <= -thr, axis=1)
+            hits = _count(null, thr, np.greater_equal, mask)
+            np.negative(thr, out=thr)
+            hits += _count(null, thr, np.less_equal, mask)
             # |dev| >= thr holds once, not twice, for every resample when thr <= 0
-            hits = np.where(thr[:, 0] <= 0, resamples, hits)
+            hits = np.where(thr[:, 0] >= 0, resamples, hits)
         elif alternative == "greater":
-            hits = np.count_nonzero(dev >= obs - g, axis=1)
+            hits = _count(null, obs - g, np.greater_equal, mask)
         else:
-            hits = np.count_nonzero(dev <= obs + g, axis=1)
+            hits = _count(null, obs + g, np.less_equal, mask)
         p[sl] = hits / resamples
-        del dev
-        if kind == "bootstrap":  # percentile interval of the bootstrap means
-            if alternative == "two-sided":
-                levels = [(1 - confidence) / 2, 1 - (1 - confidence) / 2]
-                q = np.quantile(null, levels, axis=1, overwrite_input=True)
-                lo[sl], hi[sl] = q[0], q[1]
-            elif alternative == "greater":
-                lo[sl] = np.quantile(null, 1 - confidence, axis=1, overwrite_input=True)
-                hi[sl] = np.inf
-            else:
-                lo[sl] = -np.inf
-                hi[sl] = np.quantile(null, confidence, axis=1, overwrite_input=True)
     # Identical systems: every resample is "as extreme", p = 1 by the formulas above.
     if kind != "bootstrap":
         lo, hi = t_interval(D, alternative=alternative, confidence=confidence)

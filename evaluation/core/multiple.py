@@ -28,6 +28,7 @@ from scipy import stats
 from evaluation.core import _validation as iv
 from evaluation.core._validation import Seed
 from evaluation.core.scores import ScoreMatrix
+from evaluation.core.studentized_range import studentized_range_ppf, studentized_range_sf
 
 __all__ = [
     "ADJUSTMENTS",
@@ -211,7 +212,9 @@ def tukey_hsd(scores: ScoreMatrix | np.ndarray, *, confidence: float = 0.95) -> 
     where :math:`Q` is the studentized range distribution for :math:`k` systems with
     the residual degrees of freedom of :func:`anova_two_way` (Sakai 2018, §4.4). The
     simultaneous interval is :math:`\bar{x}_{i\cdot} - \bar{x}_{j\cdot} \pm
-    Q_{1-\alpha}\sqrt{MS_e/n}`.
+    Q_{1-\alpha}\sqrt{MS_e/n}`. The distribution is integrated for the :math:`k(k-1)/2`
+    pairs at once (:mod:`evaluation.core.studentized_range`, within
+    :data:`~evaluation.core.studentized_range.ACCURACY` of ``scipy.stats.studentized_range``).
 
     Parameters
     ----------
@@ -238,13 +241,17 @@ def tukey_hsd(scores: ScoreMatrix | np.ndarray, *, confidence: float = 0.95) -> 
     diff = means[:, None] - means[None, :]
     se = math.sqrt(anova.residual.ms / n)
     df = anova.residual.df
-    with np.errstate(divide="ignore", invalid="ignore"):
-        q = np.abs(diff) / se
-    p = stats.studentized_range.sf(q, k, df) if se > 0 else np.where(diff == 0, 1.0, 0.0)
-    p = np.where(diff == 0, 1.0, p)
-    margin = stats.studentized_range.ppf(confidence, k, df) * se
+    upper = np.triu_indices(k, 1)  # one Studentized range per unordered pair
+    d = diff[upper]
+    if se > 0:
+        p_upper = np.where(d == 0, 1.0, studentized_range_sf(np.abs(d) / se, k, df))
+        margin = studentized_range_ppf(confidence, k, df) * se
+    else:
+        p_upper, margin = np.where(d == 0, 1.0, 0.0), 0.0
+    p = np.full((k, k), np.nan)
+    p[upper] = p_upper
+    p[upper[1], upper[0]] = p_upper
     eye = np.eye(k, dtype=bool)
-    p = np.where(eye, np.nan, p)
     return TukeyHSDResult(
         systems=systems,
         mean_difference=np.where(eye, np.nan, diff),

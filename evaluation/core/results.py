@@ -56,7 +56,7 @@ from evaluation.core.jsonsafe import json_safe, number_or_none
 from evaluation.core.names import parse_measure
 from evaluation.core.reliability import ReliabilityResult, reliability
 from evaluation.core.scores import ScoreMatrix
-from evaluation.core.significance import RESAMPLING_TESTS
+from evaluation.core.significance import RESAMPLING_TESTS, ci_method
 
 __all__ = [
     "TEST_LABELS",
@@ -311,32 +311,41 @@ def _pairs(ranked: ScoreMatrix, *, psat, test, resamples, seed, adjustment, boun
         resamples=resamples,
         seed=seed,
     )
+    # the pairs' numbers read once as Python floats, not pair by pair from the matrices
+    delta = comparison.mean_difference[upper_i, upper_j].tolist()
+    low = comparison.ci_low[upper_i, upper_j].tolist()
+    high = comparison.ci_high[upper_i, upper_j].tolist()
+    pvalue = comparison.pvalue[upper_i, upper_j].tolist()
+    p_adjusted = adjusted[upper_i, upper_j].tolist()
+    delta_psat = (psat[upper_i] - psat[upper_j]).mean(axis=1).tolist() if psat is not None else None
+    method = ci_method(test)
     pairs = []
-    for i, j, interval in zip(upper_i.tolist(), upper_j.tolist(), auto, strict=True):
-        result = comparison.result(i, j)
+    for c, (i, j, interval) in enumerate(
+        zip(upper_i.tolist(), upper_j.tolist(), auto, strict=True)
+    ):
         if interval.method == "t":
             interval = stats.Interval(
-                estimate=result.mean_difference,
-                low=result.ci_low,
-                high=result.ci_high,
-                margin=(result.ci_high - result.ci_low) / 2,
-                confidence=result.confidence,
+                estimate=delta[c],
+                low=low[c],
+                high=high[c],
+                margin=(high[c] - low[c]) / 2,
+                confidence=comparison.confidence,
                 sd=math.nan,
-                n=result.n,
-                method=result.ci_method,
+                n=comparison.n,
+                method=method,
             )
-        p = result.pvalue if tests_allowed else None
+        p = pvalue[c] if tests_allowed else None
         pairs.append(
             {
                 "a": systems[i],
                 "b": systems[j],
-                "delta": result.mean_difference,
+                "delta": delta[c],
                 "ci_low": interval.low,
                 "ci_high": interval.high,
                 "ci_method": interval.method,
                 "p": p,
-                "p_adjusted": number_or_none(adjusted[i, j]),
-                "delta_psat": float(np.mean(psat[i] - psat[j])) if psat is not None else None,
+                "p_adjusted": number_or_none(p_adjusted[c]),
+                "delta_psat": delta_psat[c] if psat is not None else None,
                 "report": stats.format_difference(measure, interval, p, resamples=shown_resamples),
             }
         )

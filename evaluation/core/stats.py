@@ -28,7 +28,9 @@ What results cannot say (:mod:`evaluation.core.caveats`)
 
 Many systems (:mod:`evaluation.core.multiple`)
     :func:`friedman_test`, :func:`anova_two_way`, :func:`tukey_hsd`,
-    :func:`randomised_tukey_hsd` (Sakai), :func:`adjust_pvalues` (Holm, Bonferroni).
+    :func:`randomised_tukey_hsd` (Sakai), :func:`adjust_pvalues` (Holm, Bonferroni);
+    the Studentized range of every pair at once in
+    :mod:`evaluation.core.studentized_range`.
 
 Intervals and reports (:mod:`evaluation.core.intervals`, thesis §4.1.3, §4.2, §5.6.2)
     :func:`mean_ci` (eq. 4.6), :func:`mean_difference_ci`, :func:`prediction_interval`

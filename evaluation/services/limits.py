@@ -18,7 +18,11 @@ reads on the results page (the recompute fails with it, :class:`work.limits.Work
 
 Work within the limits that costs more than ``EARSHOT_INTERACTIVE_MAX_COST`` goes to the
 heavy queue (:func:`work.limits.work_admit`). Within the limits the pairwise tests are
-computed in blocks of pairs within a memory budget (:mod:`evaluation.core.pairwise`).
+computed in blocks of pairs within a memory budget: the differences of a block of pairs
+(``evaluation.core.pairwise.PAIR_BLOCK_BYTES``, 64 MiB) and the resampled means of the
+bootstrap and permutation tests in one buffer reused for every block
+(``evaluation.core._paired_kernels.RESAMPLED_BYTES``, 64 MiB, and the resamples drawn, at
+most 96 MiB), whatever the number of systems and resamples.
 """
 
 from __future__ import annotations

@@ -5,11 +5,13 @@ by default eq. 4.6 from 30 queries where it stays within [−1, 1], else the boo
 percentile interval; ``t`` always gives thesis eq. 4.6), and the p-value of each chosen
 test with its adjusted p-value; each run's letters (runs that share a letter are not
 significantly different by the first test, Piepho 2004); for three or more runs also the
-Friedman test and Tukey's HSD on the two-way ANOVA.
+Friedman test, and Tukey's HSD on the two-way ANOVA when asked (``--tukey`` or
+``--test all``).
 
 Examples::
 
     python -m evaluation.core compare qrels.txt a.run b.run c.run -m 'nDCG@5' --test all
+    python -m evaluation.core compare qrels.txt a.run b.run c.run -m 'nDCG@5' --tukey
     python -m evaluation.core compare --scores per_query.tsv --test permutation --seed 1
 """
 
@@ -32,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m evaluation.core compare",
         description="Compare runs pairwise: mean differences with confidence intervals and "
-        "p-values (thesis ch. 5), plus Friedman and Tukey HSD for three or more runs.",
+        "p-values (thesis ch. 5), plus Friedman (and Tukey HSD when asked) for three or "
+        "more runs.",
     )
     add_input_arguments(p, min_runs=2)
     p.add_argument(
@@ -40,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
         choices=(*stats.TESTS, "all"),
         default="t",
         help="paired test(s) to run (default: t)",
+    )
+    p.add_argument(
+        "--tukey",
+        action="store_true",
+        help="also Tukey's HSD on the two-way ANOVA for three or more runs (--test all "
+        "includes it)",
     )
     p.add_argument(
         "--resamples",
@@ -158,6 +167,7 @@ def _compute(matrix, args) -> dict:
     if k >= 3:
         f = stats.friedman_test(matrix)
         out["friedman"] = {"statistic": f.statistic, "df": f.df, "pvalue": f.pvalue}
+    if k >= 3 and (args.tukey or args.test == "all"):
         h = stats.tukey_hsd(matrix, confidence=args.confidence)
         out["tukey_hsd"] = [
             {
@@ -251,9 +261,9 @@ def _text(r: dict) -> str:
             "",
             f"Friedman: χ² = {f['statistic']:.4f}, df = {f['df']}, "
             f"{stats.format_pvalue(f['pvalue'])}",
-            "",
-            f"Tukey HSD (two-way ANOVA, {level}% simultaneous intervals):",
         ]
+    if r["tukey_hsd"]:
+        lines += ["", f"Tukey HSD (two-way ANOVA, {level}% simultaneous intervals):"]
         for h in r["tukey_hsd"]:
             lines.append(
                 f"{h['a']:<{width}}  {h['b']:<{width}}  {h['mean_difference']:>8.4f}  "
@@ -324,6 +334,7 @@ def _csv(r: dict) -> str:
                 "",
             ]
         )
+    if r["tukey_hsd"]:
         for h in r["tukey_hsd"]:
             w.writerow(
                 [

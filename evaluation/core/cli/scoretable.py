@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import sys
 from pathlib import Path
@@ -22,9 +23,11 @@ import numpy as np
 from evaluation.core.cli.inputs import InputError, evaluate_inputs
 from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
+from evaluation.core.trec import arrow
 from evaluation.core.trec.tokens import shown
 
 FORMATS = ("text", "csv", "json")
+BLOCK_BYTES = 4 << 20  # bytes of a big regular table parsed at a time
 _BLANK = bytes(range(33))  # whitespace and control characters, as the TREC readers see them
 _FIELD_SEPARATOR = re.compile(rb"[\x00-\x20]+")
 
@@ -32,7 +35,9 @@ _FIELD_SEPARATOR = re.compile(rb"[\x00-\x20]+")
 def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix:
     """Read a ``system query score`` table into a :class:`ScoreMatrix`.
 
-    Systems and queries keep the order of their first appearance.
+    Systems and queries keep the order of their first appearance. A big regular table
+    is read by pyarrow (:func:`_read_regular_table`), any other by :func:`_read_any_table`;
+    both give the same matrix, and only the second gives messages.
 
     Raises
     ------
@@ -43,9 +48,85 @@ def read_score_table(path: str | Path, *, measure: str = "score") -> ScoreMatrix
     """
     path = Path(path)
     try:
+        matrix = _read_regular_table(path, measure)
+        if matrix is not None:
+            return matrix
         data = path.read_bytes()
     except OSError as e:
         raise InputError(f"{path}: cannot read the score table: {e.strerror or e}") from None
+    return _read_any_table(path, data, measure)
+
+
+def _read_regular_table(path: Path, measure: str) -> ScoreMatrix | None:
+    """A big regular table read by pyarrow a block at a time, or ``None``.
+
+    Regular: one space or one tab between the three fields, LF line ends, no blank line,
+    maybe the header first (:mod:`evaluation.core.trec.arrow`). Each block of about 4 MB
+    is parsed by pyarrow (:class:`~evaluation.core.trec.arrow.RegularFile`, read with
+    ``pread``: memory holds a block of the file, not the file), its systems and queries
+    dictionary-encoded and numbered in order of first appearance across the blocks; the
+    scores are then scattered into the matrix. Anything :func:`_read_any_table` would
+    say something about — a comment line, a name that is not UTF-8, a score that is not
+    a finite number, a cell missing or given twice — returns ``None``, and that exact
+    reader reads the file and names the line: the same matrix or the same message.
+    """
+    if path.stat().st_size < arrow.MIN_BYTES:
+        return None
+    try:
+        file = arrow.RegularFile(str(path), BLOCK_BYTES)
+    except arrow.NotRegular:
+        return None
+    with file:
+        first = os.pread(file.fd, 1 << 16, 0).split(b"\n", 1)[0]
+        start = len(first) + 1 if first.lower().split() == [b"system", b"query", b"score"] else 0
+        systems: dict[bytes, int] = {}
+        queries: dict[bytes, int] = {}
+        codes: tuple[list, list] = ([], [])
+        scores = []
+        try:
+            for span in file.spans(start):
+                table = file.parse(span, 3, (0, 1, 2), ("factor", "factor", "number"))
+                for column, (index, parts) in enumerate(((systems, codes[0]), (queries, codes[1]))):
+                    names, block_codes = table.factor(column)
+                    # numbered in order of first appearance: blocks come in file order
+                    known = [index.setdefault(name, len(index)) for name in names]
+                    parts.append(np.array(known, dtype=np.int32)[block_codes])
+                scores.append(table.numbers(2))
+        except arrow.NotRegular:
+            return None
+    return _scattered(systems, queries, codes, scores, measure)
+
+
+def _scattered(systems, queries, codes, scores, measure: str) -> ScoreMatrix | None:
+    """The matrix of the blocks' cells (:func:`_read_regular_table`), or ``None``."""
+    values = np.concatenate(scores) if scores else np.empty(0)
+    scores.clear()  # each list is let go once joined: memory holds one copy of the cells
+    k, n = len(systems), len(queries)
+    if len(values) != k * n or not np.isfinite(values).all():
+        return None
+    try:
+        S = tuple(s.decode("utf-8") for s in systems)
+        Q = tuple(q.decode("utf-8") for q in queries)
+    except UnicodeDecodeError:
+        return None
+    if any(s.startswith("#") for s in S):  # a comment line: the exact reader skips it
+        return None
+    cells = np.concatenate(codes[0]).astype(np.int64)
+    codes[0].clear()
+    cells *= n  # system code × n + query code, in place
+    cells += np.concatenate(codes[1])
+    codes[1].clear()
+    seen = np.zeros(k * n, dtype=bool)
+    seen[cells] = True
+    if not seen.all():  # k·n lines, so a cell missing means a cell given twice
+        return None
+    X = np.empty(k * n)
+    X[cells] = values
+    return ScoreMatrix(measure=measure, systems=S, queries=Q, scores=X.reshape(k, n))
+
+
+def _read_any_table(path: Path, data: bytes, measure: str) -> ScoreMatrix:
+    """Every table, line by line: the reader whose messages name the file and line."""
     cells: dict[tuple[str, str], float] = {}
     systems: dict[str, None] = {}
     queries: dict[str, None] = {}

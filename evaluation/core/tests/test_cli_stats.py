@@ -10,7 +10,7 @@ import pytest
 
 from evaluation.core.cli import main
 from evaluation.core.cli.scoretable import InputError, read_score_table
-from evaluation.core.stats import all_pairs, friedman_test, g_study, paired_t_test
+from evaluation.core.stats import all_pairs, friedman_test, g_study, paired_t_test, tukey_hsd
 from tests.shared_data import ROOT
 
 
@@ -56,19 +56,38 @@ def test_compare_prints_every_pair_with_ci_and_p_values_as_json(table, capsys):
 
 def test_compare_prints_thesis_style_text_and_csv(table, capsys):
     path, _ = table
-    code, out, _ = run(capsys, "compare", "--scores", str(path), "-m", "AP@5")
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "-m", "AP@5", "--tukey")
     assert code == 0
     assert "ΔAP@5(s0 − s1) = " in out and "(p=" in out
     assert "Friedman: χ² = " in out and "Tukey HSD" in out
     code, out, _ = run(
         capsys, "compare", "--scores", str(path), "--test", "sign", "--format", "csv",
-        "--adjust", "none",
+        "--adjust", "none", "--tukey",
     )  # fmt: skip
     rows = out.strip().splitlines()
     assert rows[0].startswith("section,a,b,test,mean_difference")
     assert sum(r.startswith("pair,") for r in rows) == 3
     assert sum(r.startswith("tukey_hsd,") for r in rows) == 3
     assert sum(r.startswith("letters,") for r in rows) == 3
+
+
+def test_compare_runs_tukey_hsd_only_when_asked(table, capsys):
+    # Tukey's HSD is a second family of p-values on another model (the two-way ANOVA);
+    # a plain compare prints the chosen test and Friedman only.
+    path, X = table
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "--format", "json")
+    r = json.loads(out)
+    assert code == 0 and r["tukey_hsd"] is None
+    assert r["friedman"]["pvalue"] == pytest.approx(friedman_test(X).pvalue)
+    code, out, _ = run(capsys, "compare", "--scores", str(path))
+    assert "Friedman: χ² = " in out and "Tukey" not in out
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "--format", "csv")
+    assert "tukey_hsd," not in out
+    code, out, _ = run(capsys, "compare", "--scores", str(path), "--tukey", "--format", "json")
+    h = tukey_hsd(X)
+    assert [t["pvalue"] for t in json.loads(out)["tukey_hsd"]] == pytest.approx(
+        [h.pvalue[0, 1], h.pvalue[0, 2], h.pvalue[1, 2]]
+    )
 
 
 def test_compare_prints_letters_and_bounded_intervals_by_default(table, capsys):

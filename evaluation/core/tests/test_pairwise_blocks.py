@@ -50,3 +50,51 @@ def test_the_kernel_leaves_the_seed_it_was_given_as_it_was():
                                        confidence=0.95, resamples=300, seed=seed)  # fmt: skip
     for a, b in zip(first, again, strict=True):
         np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("test", ["bootstrap", "permutation"])
+@pytest.mark.parametrize("alternative", ["two-sided", "greater", "less"])
+def test_the_memory_budget_changes_no_number(monkeypatch, test, alternative):
+    # The resampled means of a block of pairs are computed in a reused buffer of
+    # RESAMPLED_BYTES, a sub-block of whole multiples of _ROW_ALIGN rows at a time: BLAS
+    # sums each mean as in one product of the whole block (bit for bit on one thread;
+    # products this small run on one), so every number is the one the whole problem in
+    # the buffer gives. 21 systems = 210 pairs, and blocks of 130 pairs with sub-blocks
+    # of 64 leave ragged ends everywhere.
+    X = np.random.default_rng(8).random((21, 15))
+    X[4] = X[3]
+    whole = all_pairs(X, test=test, alternative=alternative, resamples=700, seed=4)
+    monkeypatch.setattr(_paired_kernels, "_NULL_BYTES", 130 * 8 * 700)
+    monkeypatch.setattr(_paired_kernels, "RESAMPLED_BYTES", 64 * 9 * 700)
+    monkeypatch.setattr(_paired_kernels, "_DRAWS_BYTES", 0)  # drawn again per sub-block
+    budget = all_pairs(X, test=test, alternative=alternative, resamples=700, seed=4)
+    reference = all_pairs(X, test=test, alternative=alternative, resamples=700, seed=4)
+    monkeypatch.setattr(_paired_kernels, "_DRAWS_BYTES", 96 << 20)
+    kept = all_pairs(X, test=test, alternative=alternative, resamples=700, seed=4)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(budget, field), getattr(reference, field))
+        np.testing.assert_array_equal(getattr(kept, field), getattr(reference, field))
+    np.testing.assert_array_equal(budget.pvalue, whole.pvalue)
+
+
+def test_the_resampled_means_are_the_plain_matrix_product_of_the_draws():
+    # The reference written plainly: every chunk's draws, one product for all pairs, the
+    # shift method's centred means, the two-sided count and numpy's percentiles (eq. 5.4).
+    D = np.random.default_rng(3).random((6, 11)) - 0.5
+    seed = np.random.SeedSequence(9)
+    chunks = _paired_kernels._chunks(11, 400, seed)
+    W = np.vstack([
+        _paired_kernels._draw("bootstrap", np.random.default_rng(c), z - a, 11)
+        for a, z, c in chunks
+    ])  # fmt: skip
+    null = (D / 11) @ W.T
+    dev = null - null.mean(axis=1, keepdims=True)
+    thr = (np.abs(D.mean(axis=1)) - _paired_kernels._tolerance(D))[:, None]
+    p = ((dev >= thr).sum(axis=1) + (dev <= -thr).sum(axis=1)) / 400
+    lo, hi = np.quantile(null, [(1 - 0.95) / 2, 1 - (1 - 0.95) / 2], axis=1)  # 0.025 + 2e-17
+    _, ours_p, ours_lo, ours_hi = _paired_kernels.run_kernel(
+        D, test="bootstrap", alternative="two-sided", confidence=0.95, resamples=400, seed=seed
+    )
+    np.testing.assert_array_equal(ours_p, p)
+    np.testing.assert_array_equal(ours_lo, lo)
+    np.testing.assert_array_equal(ours_hi, hi)

@@ -164,13 +164,13 @@ class RegularFile:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def spans(self) -> Iterator[tuple[int, int]]:
-        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each.
+    def spans(self, start: int = 0) -> Iterator[tuple[int, int]]:
+        """``(start, end)`` of each block: whole lines, about ``block_bytes`` each, from
+        byte ``start`` (after a header line, say).
 
         A block ends after the last LF of its ``block_bytes``, or after the first LF
         past them when a line is longer.
         """
-        start = 0
         while start < self.size:
             end = self.size
             if self.size - start > self.block_bytes:
