@@ -7,7 +7,14 @@ import pytest
 from scipy import stats
 
 from evaluation.core.cli.inputs import evaluate_inputs
-from evaluation.core.goodness_of_fit import FAMILIES, fit_study, random_subsets
+from evaluation.core.goodness_of_fit import (
+    FAMILIES,
+    LEADERBOARD_SYSTEMS,
+    _ecdf_at,
+    fit_study,
+    leaderboard_fits,
+    random_subsets,
+)
 from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
 from tests.shared_data import MIREX2011 as MIREX
@@ -74,3 +81,31 @@ def test_a_system_that_cannot_be_fitted_is_left_out_of_every_average():
     assert (row["cases"], row["left_out"]) == (10, 5)
     with pytest.raises(ValueError, match="too few"):
         fit_study(m, sizes=[11], trials=1, seed=1)
+
+
+def test_the_ecdf_counts_each_rows_sample_at_or_below_each_point_as_searchsorted_does():
+    rng = np.random.default_rng(3)
+    sample = rng.integers(0, 5, size=(7, 9)) / 4  # ties on purpose
+    at = rng.integers(0, 5, size=(7, 6)) / 4
+    expected = (
+        np.stack(
+            [np.searchsorted(np.sort(s), a, side="right") for s, a in zip(sample, at, strict=True)]
+        )
+        / sample.shape[1]
+    )
+    np.testing.assert_array_equal(_ecdf_at(sample, at), expected)
+
+
+def test_the_leaderboards_study_fits_at_most_thirty_systems_and_says_of_how_many():
+    rng = np.random.default_rng(4)
+    scores = rng.beta(2, 3, size=(40, 24))
+    matrix = ScoreMatrix("m", tuple(f"s{i}" for i in range(40)), tuple(map(str, range(24))), scores)
+    document = leaderboard_fits(matrix, seed=5)
+    assert (document["n_systems"], document["systems_total"]) == (LEADERBOARD_SYSTEMS, 40)
+    assert document == leaderboard_fits(matrix, seed=5)  # the same seed, the same systems
+    few = ScoreMatrix("m", matrix.systems[:3], matrix.queries, scores[:3])
+    assert (
+        leaderboard_fits(few, seed=5)["n_systems"]
+        == 3
+        == leaderboard_fits(few, seed=5)["systems_total"]
+    )
