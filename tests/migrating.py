@@ -7,6 +7,7 @@ import functools
 import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
+from django.db.migrations.operations import RunPython, RunSQL
 
 once_on_postgresql = pytest.mark.skipif(
     connection.vendor != "postgresql",
@@ -22,11 +23,40 @@ there (5–14 s a test, about a minute of the SQLite pass in all).
 
 
 def migrate(targets):
-    """Migrate to ``targets`` (``[(app, migration), …]``); the historical apps there."""
+    """Migrate to ``targets`` (``[(app, migration), …]``); the historical apps there.
+
+    Backwards, each migration that runs code is unapplied in a call of its own. In one
+    call Django gives a backward ``RunPython`` the models as of the migrations before it
+    in the *forward* plan of every app, including those of other apps that the same call
+    has already unapplied: evaluation 0004's backward step, which reads
+    ``PreferenceCampaign``, was handed judging 0009's ``fast_answer_seconds`` once
+    evaluation 0012 came to depend on judging 0029 (that reordered the forward plan), and
+    failed on PostgreSQL with "column … does not exist". A call of its own sees only
+    what is still applied.
+    """
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
-    executor.migrate(targets)
+    plan = executor.migration_plan(targets)
+    if plan and all(backwards for _, backwards in plan):
+        for step in _backward_steps([migration for migration, _ in plan]):
+            MigrationExecutor(connection).migrate(targets, plan=[(m, True) for m in step])
+    else:
+        executor.migrate(targets)
     return executor.loader.project_state(targets).apps
+
+
+def _backward_steps(migrations):
+    """``migrations`` (a backward plan, in order) cut so that each one that runs code
+    (``RunPython``, ``RunSQL``) is a step of its own; the rest go in runs between them."""
+    steps, run = [], []
+    for migration in migrations:
+        if any(isinstance(op, RunPython | RunSQL) for op in migration.operations):
+            steps += [run] if run else []
+            steps.append([migration])
+            run = []
+        else:
+            run.append(migration)
+    return steps + ([run] if run else [])
 
 
 def latest() -> list[tuple[str, str]]:
