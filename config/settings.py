@@ -199,6 +199,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 CSRF_FAILURE_VIEW = "judging.views.errors.csrf_failure"
+# Every password form finds its account by the canonical form of the name typed
+# (judging/usernames.py): one account, and one throttle count, whatever its spelling.
+AUTHENTICATION_BACKENDS = ["judging.auth_backend.CanonicalUsernameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -253,6 +256,11 @@ REST_FRAMEWORK = {
     # Never None: DRF would then trust the header as sent.
     "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0),
 }
+# An IPv6 client is counted as its network of this many bits (a /64 is one household or
+# machine): login throttles, the crowd's new ids per address (judging/client_address.py).
+EARSHOT_IPV6_PREFIX = env_int("EARSHOT_IPV6_PREFIX", 64, minimum=1)
+if EARSHOT_IPV6_PREFIX > 128:
+    raise ImproperlyConfigured(f"EARSHOT_IPV6_PREFIX={EARSHOT_IPV6_PREFIX} must be at most 128")
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
