@@ -347,4 +347,8 @@ EARSHOT_TRASH_MAX_ROWS = env_int("EARSHOT_TRASH_MAX_ROWS", 300_000, minimum=1)
 # One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
 EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
 EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)
+# Read from an audio file's header before it is decoded (judging/loudness.py): what
+# decoding and measuring may cost is bounded by seconds × rate × channels.
+EARSHOT_CLIP_MAX_CHANNELS = env_int("EARSHOT_CLIP_MAX_CHANNELS", 8, minimum=1)
+EARSHOT_CLIP_MAX_RATE = env_int("EARSHOT_CLIP_MAX_RATE", 192_000, minimum=1000)
 DATA_UPLOAD_MAX_NUMBER_FILES = EARSHOT_UPLOAD_MAX_FILES  # Django refuses more files in one request
