@@ -10,6 +10,7 @@ job moves, ``work.state`` how::
                                           ├─report() finds cancel_requested──▶ cancelled
                                           └─anything else──▶ failed ("unexpected error", logged)
     queued ──broker unreachable──▶ failed ("the background worker could not be reached")
+    running, its task redelivered (its worker died) ──job_claim──▶ running again, at once
     running, silent for STALE_AFTER (its worker died) ──jobs_sweep──▶ queued, sent again
         (its first run: another worker takes it over, or a redelivered task claims it) or
         failed (WORKER_LOST: it ran MAX_RUNS times, so it may be what kills its worker;
@@ -162,10 +163,20 @@ def job_retryable(job: Job) -> bool:
     return job.state == Job.FAILED and job.error in RETRYABLE
 
 
-def job_claim(*, job_id: int) -> bool:
-    """queued (or running but stale: its worker died) → running, one more run counted;
-    ``False`` if not claimable (a stale job out of runs is failed, :data:`WORKER_LOST`)."""
-    return state.claim(JOBS, job_id)
+def job_claim(*, job_id: int, task_id: str = "") -> bool:
+    """queued (or running but stale, or running for this very task redelivered: its worker
+    died) → running, one more run counted; ``False`` if not claimable (a job out of runs
+    is failed instead, :data:`WORKER_LOST`).
+
+    Celery sends a task's message again, with its id, only when the worker running it
+    died before it ended (``acks_late`` and ``task_reject_on_worker_lost``: ``kill -9``,
+    out of memory, the hard time limit). So a running job whose ``task_id`` is the
+    redelivered task's is taken over at once: after ``kill -9`` 1.1 s into an upload the
+    redelivered message was dropped and the page said "running, 278/1000" for 15 minutes
+    until the sweep sent it again (issue 28, item 7).
+    """
+    also = Q(state=Job.RUNNING, task_id=task_id) if task_id else None
+    return state.claim(JOBS, job_id, also=also, task_id=task_id[:255])
 
 
 def job_finish(*, job_id: int, result: dict) -> None:
@@ -213,6 +224,35 @@ def job_queue_place(*, job: Job) -> dict:
     else:
         place = f"Waiting in the {job.queue} queue: {ahead:,} before it."
     return {"queue": job.queue, "ahead": ahead, "place": place}
+
+
+NO_PROGRESS_AFTER = timedelta(minutes=1)
+"""A running job whose progress has not moved for this long says so on its page."""
+
+
+def job_progress_note(*, job: Job, now=None) -> dict:
+    """Whether a running job's progress has stood still for over :data:`NO_PROGRESS_AFTER`
+    (``no_progress_for``, seconds; ``None`` while it moves) and what its page says about it
+    (``no_progress``; empty while it moves), so that the page never shows a figure that
+    stopped moving as if it were moving."""
+    now = now or timezone.now()
+    still = now - job.updated_at if job.state == Job.RUNNING and job.updated_at else None
+    if still is None or still < NO_PROGRESS_AFTER:
+        return {"no_progress_for": None, "no_progress": ""}
+    minutes = int(still.total_seconds() // 60)
+    taken_over = max(1, int((STALE_AFTER - still).total_seconds() // 60) + 1)
+    note = (
+        f"No progress for {minutes} minute{'s' if minutes != 1 else ''}. One long step may "
+        "still be under way; if the background worker stopped, the job is started again "
+        + (f"within {taken_over} minutes." if still < STALE_AFTER else "at the next check.")
+    )
+    return {"no_progress_for": int(still.total_seconds()), "no_progress": note}
+
+
+def job_status(*, job: Job) -> dict:
+    """The document a job's page polls and the API gives: ``Job.to_dict``, where it waits
+    (:func:`job_queue_place`) and whether its progress stands still (:func:`job_progress_note`)."""
+    return {**job.to_dict(), **job_queue_place(job=job), **job_progress_note(job=job)}
 
 
 @dataclass(frozen=True)
