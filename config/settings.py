@@ -154,7 +154,14 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0,
     "interval_max": 0.2,
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 5}
+# One Redis list per priority 0–9 (0 served first): a piece of work is sent with its owner's
+# count of other active work as priority, so one organiser's burst waits behind everyone
+# else's first piece (work/fairness.py).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 5,
+    "priority_steps": list(range(10)),
+}
 # Judging's "… changed" hand-offs are coalesced at the sender: while a message for the
 # same task and target is queued and its task has not started, a change sends nothing
 # more (a marker in the cache, which is this Redis, with this expiry: a lost message

@@ -40,6 +40,7 @@ from django.utils import timezone
 from judging import handoff
 from judging.models import Collection, Job
 from work import state
+from work.fairness import priority_after
 from work.queues import INTERACTIVE, queue_position
 from work.runs import TIMED_OUT
 
@@ -112,9 +113,7 @@ def job_start(
                 kind=kind, owner=owner, collection=collection, key=key, params=params or {},
                 message="waiting for a worker", queue=queue,
             )  # fmt: skip
-            handoff.job_queued(
-                job_id=job.pk, queue=_named(queue), on_error=lambda error: _not_sent(job.pk)
-            )
+            _send(job.pk, queue=queue, owner_id=job.owner_id)
     except IntegrityError:  # another request started the same job a moment ago
         return Job.objects.get(kind=kind, key=key, state__in=Job.ACTIVE)
     return job
@@ -123,6 +122,23 @@ def job_start(
 def _named(queue: str) -> str:
     """The queue a job's message names: none for the default (interactive) queue."""
     return "" if queue == INTERACTIVE else queue
+
+
+def job_priority(*, job_id: int, owner_id: int) -> int:
+    """The priority a job is sent with: its owner's other queued or running jobs
+    (:func:`work.fairness.priority_after`), so that one organiser's burst of uploads does
+    not hold another organiser's one upload (issue 28, item 6)."""
+    others = Job.objects.filter(owner_id=owner_id, state__in=Job.ACTIVE).exclude(pk=job_id)
+    return priority_after(others.count())
+
+
+def _send(job_id: int, *, queue: str, owner_id: int) -> None:
+    """Send the job's message once the transaction commits (the job fails, saying so, if
+    the broker cannot be reached)."""
+    handoff.job_queued(
+        job_id=job_id, queue=_named(queue), priority=job_priority(job_id=job_id, owner_id=owner_id),
+        on_error=lambda error: _not_sent(job_id),
+    )  # fmt: skip
 
 
 def _not_sent(job_id: int) -> None:
@@ -149,9 +165,7 @@ def job_retry(*, job: Job) -> Job:
                 error="", message="waiting for a worker", finished_at=None, runs=0,
             )  # fmt: skip
             if sent_again:
-                handoff.job_queued(
-                    job_id=job.pk, queue=_named(job.queue), on_error=lambda error: _not_sent(job.pk)
-                )
+                _send(job.pk, queue=job.queue, owner_id=job.owner_id)
     except IntegrityError:  # the same work was started again meanwhile and is under way
         pass
     job.refresh_from_db()
@@ -288,8 +302,10 @@ def jobs_sweep() -> JobSweep:
 
 
 def _send_again(pk: int) -> bool:
-    queue = Job.objects.filter(pk=pk).values_list("queue", flat=True).first() or INTERACTIVE
-    handoff.job_queued(job_id=pk, queue=_named(queue), on_error=lambda error: _not_sent(pk))
+    queue, owner_id = Job.objects.filter(pk=pk).values_list("queue", "owner_id").first() or (
+        INTERACTIVE, None,
+    )  # fmt: skip
+    _send(pk, queue=queue or INTERACTIVE, owner_id=owner_id)
     return True
 
 
