@@ -74,7 +74,8 @@ def web_command() -> list[str]:
     browsers on PostgreSQL got 72 "too many clients already" (issue 28, item 8)."""
     return [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{HOST}:{PORT}",
             "--worker-class", "gthread", "--workers", str(WEB_WORKERS),
-            "--threads", str(WEB_THREADS), "--access-logfile", "-", "--timeout", "120"]  # fmt: skip
+            "--threads", str(WEB_THREADS), "--access-logfile", "-", "--timeout", "120",
+            "--no-control-socket"]  # fmt: skip  # (gunicorn 27's socket in ~/.gunicorn: not ours)
 
 
 def manage(*args: str) -> None:
