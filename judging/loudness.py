@@ -220,10 +220,11 @@ class _Meter:
         self.tail = np.zeros((0, channels))  # the true peak's last samples (see _true_peak)
         self.pending = 0  # of which the last ``pending`` are still to be upsampled
 
-    def _bounds(self, upto: int) -> np.ndarray:
-        """Every gating block's bounds below ``upto`` (and a few beyond), sorted, unique."""
-        count = int(upto / (self.T_G * self.STEP * self.rate)) + 8
-        j = np.arange(count, dtype=np.float64)
+    def _bounds(self, upto: int, *, since: int = 0) -> np.ndarray:
+        """Every gating block's bounds from ``since`` (and a few before) to ``upto`` (and a
+        few beyond), sorted, unique: a block's bounds, not the whole signal's."""
+        hop = self.T_G * self.STEP * self.rate
+        j = np.arange(max(0, int(since / hop) - 8), int(upto / hop) + 8, dtype=np.float64)
         lower = (self.T_G * (j * self.STEP) * self.rate).astype(np.int64)
         upper = (self.T_G * (j * self.STEP + 1) * self.rate).astype(np.int64)
         return np.unique(np.concatenate([lower, upper]))
@@ -233,12 +234,12 @@ class _Meter:
 
         self._true_peak(block, last=False)
         weighted = block
-        for (b, a), n in zip(self.stages, range(len(self.stages)), strict=True):
+        for n, (b, a) in enumerate(self.stages):
             weighted, self.states[n] = lfilter(b, a, weighted, axis=0, zi=self.states[n])
         squares = np.cumsum(np.square(weighted), axis=0)
         squares = np.concatenate([np.zeros((1, self.channels)), squares])
         start, end = self.frames, self.frames + len(block)
-        bounds = self._bounds(end)
+        bounds = self._bounds(end, since=start)
         inside = bounds[(bounds > start) & (bounds <= end)] - start
         previous = 0
         for cut in inside:
