@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -90,10 +91,41 @@ def secret_key(*, debug: bool, var_dir: Path) -> str:
         raise ImproperlyConfigured("SECRET_KEY is required when DEBUG is off")
     path = var_dir / "secret_key"
     if not path.exists():
-        var_dir.mkdir(parents=True, exist_ok=True)
-        path.write_text(secrets.token_urlsafe(50))
-        path.chmod(0o600)
-    return path.read_text().strip()
+        _secret_key_create(path)
+    key = path.read_text().strip()
+    if len(key) < 32:
+        raise ImproperlyConfigured(f"{path} holds no usable key: delete it and start again")
+    return key
+
+
+def _secret_key_create(path: Path) -> None:
+    """Write a new key to ``path`` unless one is there, atomically: whoever reads the file
+    reads a whole key, and every process started at once reads the same one.
+
+    The key is written and flushed to a temporary file of the same folder, which is then
+    hard-linked as ``path``: the link either appears whole or fails because another
+    process linked its own first (``FileExistsError``: that one is kept). ``exists()``
+    then ``write_text`` let a second process read the file while it was still empty
+    (issue 28: both passes of ``make test`` started at once on a fresh clone). On a file
+    system without hard links the temporary file is renamed instead (whole too, but two
+    processes starting together may then read different keys once).
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    descriptor, temporary = tempfile.mkstemp(prefix=".secret_key-", dir=path.parent)
+    try:
+        with os.fdopen(descriptor, "w") as handle:  # mkstemp's file is private (0600)
+            handle.write(secrets.token_urlsafe(50))
+            handle.flush()
+            os.fsync(handle.fileno())
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass  # another process made it first: theirs is the key
+        except OSError:
+            if not path.exists():
+                os.replace(temporary, path)
+    finally:
+        Path(temporary).unlink(missing_ok=True)
 
 
 def email_settings(url: str) -> dict:

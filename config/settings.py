@@ -50,8 +50,12 @@ INSTALLED_APPS = [
     "evaluation",
 ]
 
+# The security headers come first, so that every response passes them on its way out: the
+# early 400 of a control character and the static files too (issue 28, item 5).
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.security_headers.ContentSecurityPolicy",
     "config.request_checks.RefuseControlCharacters",  # %00 in a URL: one 400 on both databases
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -59,8 +63,6 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "config.security_headers.ContentSecurityPolicy",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -152,7 +154,14 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_step": 0,
     "interval_max": 0.2,
 }
-CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": 0.5, "socket_timeout": 5}
+# One Redis list per priority 0–9 (0 served first): a piece of work is sent with its owner's
+# count of other active work as priority, so one organiser's burst waits behind everyone
+# else's first piece (work/fairness.py).
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "socket_connect_timeout": 0.5,
+    "socket_timeout": 5,
+    "priority_steps": list(range(10)),
+}
 # Judging's "… changed" hand-offs are coalesced at the sender: while a message for the
 # same task and target is queued and its task has not started, a change sends nothing
 # more (a marker in the cache, which is this Redis, with this expiry: a lost message
@@ -197,6 +206,9 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
 CSRF_FAILURE_VIEW = "judging.views.errors.csrf_failure"
+# Every password form finds its account by the canonical form of the name typed
+# (judging/usernames.py): one account, and one throttle count, whatever its spelling.
+AUTHENTICATION_BACKENDS = ["judging.auth_backend.CanonicalUsernameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -251,6 +263,11 @@ REST_FRAMEWORK = {
     # Never None: DRF would then trust the header as sent.
     "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0),
 }
+# An IPv6 client is counted as its network of this many bits (a /64 is one household or
+# machine): login throttles, the crowd's new ids per address (judging/client_address.py).
+EARSHOT_IPV6_PREFIX = env_int("EARSHOT_IPV6_PREFIX", 64, minimum=1)
+if EARSHOT_IPV6_PREFIX > 128:
+    raise ImproperlyConfigured(f"EARSHOT_IPV6_PREFIX={EARSHOT_IPV6_PREFIX} must be at most 128")
 SPECTACULAR_SETTINGS = {
     # Swagger UI from the installed sidecar package, never from a CDN.
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -337,4 +354,8 @@ EARSHOT_TRASH_MAX_ROWS = env_int("EARSHOT_TRASH_MAX_ROWS", 300_000, minimum=1)
 # One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
 EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
 EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)
+# Read from an audio file's header before it is decoded (judging/loudness.py): what
+# decoding and measuring may cost is bounded by seconds × rate × channels.
+EARSHOT_CLIP_MAX_CHANNELS = env_int("EARSHOT_CLIP_MAX_CHANNELS", 8, minimum=1)
+EARSHOT_CLIP_MAX_RATE = env_int("EARSHOT_CLIP_MAX_RATE", 192_000, minimum=1000)
 DATA_UPLOAD_MAX_NUMBER_FILES = EARSHOT_UPLOAD_MAX_FILES  # Django refuses more files in one request

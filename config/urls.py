@@ -1,11 +1,11 @@
 from django.contrib import admin
-from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from judging.throttles import login_throttled
 from judging.views import errors
 from judging.views.collections import home
+from judging.views.redirects import LoginView, LogoutView
 
 handler400 = errors.bad_request
 handler403 = errors.permission_denied
@@ -24,8 +24,8 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("", home, name="home"),
-    path("login/", login_throttled(auth_views.LoginView.as_view()), name="login"),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("login/", login_throttled(LoginView.as_view()), name="login"),
+    path("logout/", LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("", include("judging.urls")),

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import ValidationError
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
 from evaluation import selectors
@@ -23,6 +24,7 @@ from evaluation.services.settings import (
 )
 from judging import selectors as judging_selectors
 from judging.roles import organiser_required
+from judging.validation import parse_id
 
 
 @require_http_methods(["GET", "POST"])
@@ -57,10 +59,12 @@ def results_settings(request, pk: int):
             _saved(request, changed, "results")
             return redirect(request.path)
     elif posted == "mapping":
-        campaign = get_object_or_404(
-            collection.preference_campaigns, pk=request.POST.get("campaign") or 0
+        campaign_id = parse_id(request.POST.get("campaign"))
+        campaign, form = next(
+            ((c, f) for c, f in mapping_forms if c.pk == campaign_id), (None, None)
         )
-        form = next(f for c, f in mapping_forms if c.pk == campaign.pk)
+        if campaign is None:
+            raise Http404("No such campaign in this collection.")
         if form.is_valid():
             try:
                 changed = mapping_config_update(campaign=campaign, **form.cleaned_data)

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from judging import selectors
 from judging.apis import OrganiserApi
 from judging.models import Job
-from judging.services.jobs import job_cancel, job_queue_place, job_retry
+from judging.services.jobs import job_cancel, job_retry, job_status
 
 
 class JobSerializer(serializers.Serializer):
@@ -41,6 +41,14 @@ class JobDetailSerializer(JobSerializer):
         allow_null=True, help_text="messages waiting before it in its queue; null if not waiting"
     )
     place = serializers.CharField(allow_blank=True, help_text="where it waits, in a sentence")
+    progress_at = serializers.DateTimeField(
+        allow_null=True, help_text="when its progress last moved"
+    )
+    no_progress_for = serializers.IntegerField(
+        allow_null=True,
+        help_text="seconds a running job's progress has stood still (over a minute)",
+    )
+    no_progress = serializers.CharField(allow_blank=True, help_text="what its page says about it")
 
 
 class JobDetailApi(OrganiserApi):
@@ -49,7 +57,7 @@ class JobDetailApi(OrganiserApi):
     @extend_schema(responses=JobDetailSerializer)
     def get(self, request, job_id: int):
         job = selectors.job_for_organiser(user=request.user, job_id=job_id, need=self.need)
-        detail = {**job.to_dict(), **job_queue_place(job=job), "result": job.result}
+        detail = {**job_status(job=job), "result": job.result}
         return Response(JobDetailSerializer(detail).data)
 
 

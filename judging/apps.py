@@ -16,3 +16,13 @@ class JudgingConfig(AppConfig):
         from work.sweep import sweep_register
 
         sweep_register("jobs", jobs_sweep_step)  # the one sweep of background work
+
+        from django.contrib.auth import get_user_model
+        from django.db.models.signals import pre_save
+
+        from judging.usernames import username_canonical_on_save
+
+        # Every account name is stored in its canonical form, whoever creates it.
+        pre_save.connect(
+            username_canonical_on_save, sender=get_user_model(), dispatch_uid="username_canonical"
+        )

@@ -86,10 +86,12 @@ def relevance_campaign_changed(*, campaign_id: int) -> None:
     _announce(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign_id})
 
 
-def job_queued(*, job_id: int, queue: str = "", on_error: Callable[[Exception], None]) -> None:
-    """Send :data:`JOB_TASK` for the job to ``queue`` (the default queue if empty) once the
-    transaction commits; ``on_error`` if it fails."""
-    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error, queue=queue)
+def job_queued(
+    *, job_id: int, queue: str = "", priority: int = 0, on_error: Callable[[Exception], None]
+) -> None:
+    """Send :data:`JOB_TASK` for the job to ``queue`` (the default queue if empty) with
+    ``priority`` (:mod:`work.fairness`) once the transaction commits; ``on_error`` if it fails."""
+    _announce(JOB_TASK, {"job_id": job_id}, on_error=on_error, queue=queue, priority=priority)
 
 
 def _announce(
@@ -98,12 +100,15 @@ def _announce(
     *,
     on_error: Callable[[Exception], None] | None = None,
     queue: str = "",
+    priority: int = 0,
 ) -> None:
     connection = transaction.get_connection()
     key = (task, *sorted(kwargs.items()))
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     pending.add(key)
-    transaction.on_commit(lambda: _send_once(connection, key, task, kwargs, on_error, queue))
+    transaction.on_commit(
+        lambda: _send_once(connection, key, task, kwargs, on_error, queue, priority)
+    )
 
 
 def _send_once(
@@ -113,14 +118,16 @@ def _send_once(
     kwargs: dict[str, int],
     on_error: Callable[[Exception], None] | None = None,
     queue: str = "",
+    priority: int = 0,
 ) -> None:
     pending: set[tuple] = connection.__dict__.setdefault(_PENDING, set())
     if key not in pending:
         return  # already sent for this commit by an earlier callback
     pending.discard(key)
     try:
-        # The default queue (interactive) is named by no argument, as before queues existed.
-        send_task(task, kwargs=kwargs, **({"queue": queue} if queue else {}))
+        # The default queue (interactive) and priority (0) are named by no argument.
+        options = {"queue": queue} if queue else {}
+        send_task(task, kwargs=kwargs, **options, **({"priority": priority} if priority else {}))
     except Exception as error:  # any broker failure: remember the change, say so in a line
         arguments = ", ".join(f"{name}={value}" for name, value in kwargs.items())
         logger.warning(
@@ -143,26 +150,29 @@ def remember(task: str, kwargs: dict[str, int]) -> None:
         logger.warning("could not write down %s(%s) either", task, target_id)
 
 
-def send_task(name: str, *, kwargs: dict, queue: str | None = None) -> None:
+def send_task(name: str, *, kwargs: dict, queue: str | None = None, priority: int = 0) -> None:
     """Enqueue a task by name on the project's Celery app, fire and forget, within
     :data:`work.send.SEND_DEADLINE`; a coalesced task only if none is queued for the same target
     (:func:`queued_mark`). The marker is set inside the deadline too, so a Redis that
     does not answer costs no more than today's bounded send (tests replace this function).
-    ``queue`` is the Celery queue (:mod:`work.queues`); the default queue if ``None``.
+    ``queue`` is the Celery queue (:mod:`work.queues`); the default queue if ``None``;
+    ``priority`` its priority there (:mod:`work.fairness`: 0 is served first).
     """
     # The cache of this thread, used by the sending thread: Django keeps one cache object
     # per thread, and a new one for every sending thread would open a new connection.
     markers = caches["default"]
-    send_within_deadline(lambda: _publish(name, kwargs, markers, queue))
+    send_within_deadline(lambda: _publish(name, kwargs, markers, queue, priority))
 
 
-def _publish(name: str, kwargs: dict, markers: BaseCache, queue: str | None = None) -> None:
+def _publish(
+    name: str, kwargs: dict, markers: BaseCache, queue: str | None = None, priority: int = 0
+) -> None:
     coalesced = name in COALESCED_TASKS and settings.EARSHOT_HANDOFF_COALESCE_SECONDS > 0
     marked = queued_mark(name, kwargs, markers=markers) if coalesced else None
     if marked is False:
         return  # a message for this target is queued, and its task will read this change
     try:
-        publish(name, kwargs=kwargs, queue=queue or "")  # no queue: the default (interactive)
+        publish(name, kwargs=kwargs, queue=queue or "", priority=priority)  # no queue: interactive
     except BaseException:
         if marked:  # nothing is queued after all: the next change sends
             handoff_started(name, kwargs, markers=markers)

@@ -22,7 +22,7 @@ def run_job(self, job_id: int) -> bool:
     """
     try:
         with running_on(delivered_on(self.request)):
-            return job_run(job_id=job_id)
+            return job_run(job_id=job_id, task_id=self.request.id or "")
     except TRANSIENT_ERRORS as exc:
         if self.request.retries >= self.max_retries:
             job_fail(job_id=job_id, error=f"The database kept failing: {exc}")

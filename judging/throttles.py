@@ -1,5 +1,6 @@
 """Throttling of password guessing: ``POST /api/token/``, ``/login/``, the admin's login and
-invitation links, per client address and per account.
+invitation links, per client address and per account (the canonical form of the name
+typed, :mod:`judging.usernames`; an invitation link's token).
 
 Counts live in the project's cache, which is the Redis every process already shares
 (``CACHES`` in :mod:`config.settings`), so several gunicorn workers, or several
@@ -10,9 +11,11 @@ logged: a Redis outage must not lock every organiser out, and the whole site nee
 anyway. Only the cache's errors are forgiven: a body that cannot be parsed is the
 request's 400, as everywhere.
 
-The client address is DRF's ``get_ident`` with ``NUM_PROXIES`` (``EARSHOT_NUM_PROXIES``):
-0 means the socket's own address and ``X-Forwarded-For`` is ignored, so rotating that
-header gains nothing; behind one reverse proxy set 1 (the address the proxy adds).
+The client address is :func:`judging.client_address.client_address`: DRF's ``get_ident``
+with ``NUM_PROXIES`` (``EARSHOT_NUM_PROXIES``: 0 means the socket's own address and
+``X-Forwarded-For`` is ignored, so rotating that header gains nothing; behind one reverse
+proxy set 1, the address the proxy adds), an IPv6 address counted as its /64
+(``EARSHOT_IPV6_PREFIX``), so that rotating addresses within one's network gains nothing.
 """
 
 from __future__ import annotations
@@ -24,17 +27,25 @@ from functools import wraps
 from redis.exceptions import RedisError
 from rest_framework.throttling import SimpleRateThrottle
 
+from judging.client_address import client_address
+from judging.usernames import username_canonical
 from judging.views.errors import too_many_attempts
 
 logger = logging.getLogger(__name__)
 
 
 def account_key(username) -> str | None:
-    """What is counted for a username: a hash, since a username may hold spaces or control
-    characters, which cache keys must not (``None``: no username, nothing to count)."""
-    if not isinstance(username, str) or not username.strip():
+    """What is counted for a username: a hash of its canonical form
+    (:func:`judging.usernames.username_canonical`), so that every spelling of one name
+    (``carol``, ``CAROL``, ``ｃａｒｏｌ``, ``𝐜𝐚𝐫𝐨𝐥``) is one count, as it is one account; a
+    hash, since a name may hold spaces or control characters, which cache keys must not
+    (``None``: no username, nothing to count)."""
+    if not isinstance(username, str):
         return None
-    return hashlib.sha256(username.strip().lower()[:150].encode("utf-8", "replace")).hexdigest()
+    canonical = username_canonical(username[:2000])  # NFKC of 2,000 characters: < 1 ms
+    if not canonical:
+        return None
+    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 class _FailOpen(SimpleRateThrottle):
@@ -51,7 +62,7 @@ class _FailOpen(SimpleRateThrottle):
 
 class _ByAddress(_FailOpen):
     def get_cache_key(self, request, view) -> str:
-        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+        return self.cache_format % {"scope": self.scope, "ident": client_address(request)}
 
 
 class TokenAddressThrottle(_ByAddress):

@@ -23,8 +23,8 @@ import hmac
 from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare
-from rest_framework.throttling import BaseThrottle
 
+from judging.client_address import client_address
 from judging.models import Worker
 from judging.selectors.crowd import worker_with_campaign
 from judging.services.crowd.workers import Device
@@ -95,14 +95,15 @@ def _keyed(purpose: str, text: str) -> str:
 def device_of(request) -> Device:
     """Where a request comes from, as keyed hashes (no address is stored in the clear).
 
-    The address is the client's as DRF's throttles see it (``EARSHOT_NUM_PROXIES``); the
-    device adds the user agent and accepted languages — features a browser sends on
+    The address is the client's as every count per address sees it
+    (:func:`judging.client_address.client_address`: ``EARSHOT_NUM_PROXIES``, an IPv6
+    address as its /64, ``EARSHOT_IPV6_PREFIX``); the device adds the user agent and accepted languages — features a browser sends on
     every request and keeps across cookie clearing. It is a **deterrent**: a new
     address, browser or language setting makes another device, and people behind one
     address with the same browser share one (an organiser's "new browser" reset of the
     stopped worker frees it).
     """
-    address = BaseThrottle().get_ident(request) or ""
+    address = client_address(request)
     headers = request.headers
     features = "\n".join(
         (address, headers.get("User-Agent", "")[:500], headers.get("Accept-Language", "")[:200])

@@ -1,4 +1,5 @@
-"""``make run``: migrate, seed the demo, start Redis, two Celery workers and the web server.
+"""``make run``: migrate, seed the demo, start Redis, two Celery workers and the web server
+(gunicorn with a bounded pool of threads: :func:`web_command`).
 
 Every process started here is stopped by PID on Ctrl-C (or when one of them dies),
 so a second ``make run`` starts clean. With ``REDIS_URL`` set, no Redis is started.
@@ -57,6 +58,24 @@ def worker_command(queue: str) -> list[str]:
     if queue == WORKER_QUEUES[0]:
         command += ["--beat", "--schedule", str(VAR / "celerybeat-schedule")]
     return command
+
+
+WEB_WORKERS = int(os.environ.get("EARSHOT_WEB_WORKERS", "2"))
+WEB_THREADS = int(os.environ.get("EARSHOT_WEB_THREADS", "4"))
+"""The web server's processes and threads per process: at most this many requests at once,
+so at most ``WEB_WORKERS × WEB_THREADS`` database connections for the pages, however many
+browsers keep connections open (Django keeps one per thread, ``CONN_MAX_AGE``)."""
+
+
+def web_command() -> list[str]:
+    """gunicorn with threads (``gthread``): a bounded pool of threads serves the requests and
+    idle keep-alive connections wait without a thread. Django's development server started
+    a thread, and so a database connection, for every open browser connection: 80 crowd
+    browsers on PostgreSQL got 72 "too many clients already" (issue 28, item 8)."""
+    return [sys.executable, "-m", "gunicorn", "config.wsgi", "--bind", f"{HOST}:{PORT}",
+            "--worker-class", "gthread", "--workers", str(WEB_WORKERS),
+            "--threads", str(WEB_THREADS), "--access-logfile", "-", "--timeout", "120",
+            "--no-control-socket"]  # fmt: skip  # (gunicorn 27's socket in ~/.gunicorn: not ours)
 
 
 def manage(*args: str) -> None:
@@ -143,14 +162,7 @@ def main() -> int:
                     start_new_session=True,  # its own process group: stopped with its children
                 )
             )
-        children.append(
-            subprocess.Popen(
-                [sys.executable, "manage.py", "runserver", f"{HOST}:{PORT}", "--noreload"],
-                cwd=ROOT,
-                env=env,
-                start_new_session=True,
-            )
-        )
+        children.append(subprocess.Popen(web_command(), cwd=ROOT, env=env, start_new_session=True))
         _wait_for_server(children[-1])
         banner(
             [

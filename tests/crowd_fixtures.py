@@ -44,7 +44,9 @@ def handed_over(request, monkeypatch):
     if request.node.get_closest_marker("real_handoff"):
         cache_on_the_session_redis(request)
         return sent
-    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: sent.append((name, kwargs)))
+    monkeypatch.setattr(
+        handoff, "send_task", lambda name, *, kwargs, **options: sent.append((name, kwargs))
+    )
     return sent
 
 

@@ -68,11 +68,16 @@ class Processes:
     folder: Path
     started: list[subprocess.Popen] = field(default_factory=list)
 
-    def worker(self, env: dict, *, name: str, hostname: str, beat: bool = False):
+    def worker(
+        self, env: dict, *, name: str, hostname: str, beat: bool = False, pool: str = "solo"
+    ):
+        """A Celery worker of both queues; ``pool="prefork"``: one pool process under the
+        worker, as ``make run`` starts them (killing that process is a worker lost)."""
         log = self.folder / f"{name}.log"
-        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo",
-                   "--without-gossip", "--without-mingle", "--loglevel", "INFO",
-                   "--hostname", hostname, "--queues", "interactive,heavy"]  # fmt: skip
+        command = [sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", pool,
+                   "--concurrency", "1", "--without-gossip", "--without-mingle",
+                   "--loglevel", "INFO", "--hostname", hostname,
+                   "--queues", "interactive,heavy"]  # fmt: skip
         if beat:
             command += ["--beat", "--schedule", str(self.folder / f"{name}-beat")]
         with open(log, "ab") as out:
@@ -106,6 +111,13 @@ class Processes:
         """``kill -9``: no goodbye, no acknowledgement, nothing cleaned up."""
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
+
+    @staticmethod
+    def pool_process(worker: subprocess.Popen) -> int:
+        """The process id of a prefork worker's (only) pool process."""
+        children = Path(f"/proc/{worker.pid}/task/{worker.pid}/children").read_text().split()
+        assert len(children) == 1, children
+        return int(children[0])
 
     def stop_all(self) -> None:
         for process in reversed(self.started):

@@ -95,7 +95,7 @@ def broker_down(monkeypatch):
         raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(send.current_app, "send_task", refuse)
-    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: refuse())
+    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs, **options: refuse())
 
 
 @pytest.mark.django_db(transaction=True)

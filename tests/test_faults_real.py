@@ -9,12 +9,15 @@ data says. Bounded: a few processes each, every wait has a deadline.
 
 from __future__ import annotations
 
+import os
 import random
+import signal
 import subprocess
 import sys
 import time
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
 from embedded.postgres import postgres_bindir, start_postgres
@@ -31,13 +34,16 @@ from judging.models import (
     Answer,
     Clip,
     Collection,
+    Job,
     PendingHandoff,
     PreferenceTask,
     Query,
     RelevanceJudgment,
     RunEntry,
     System,
+    Upload,
 )
+from judging.services.uploads import upload_create, upload_start
 from tests.conftest import _worker_database_url, missing
 from tests.crowd_fixtures import make_campaign, right_choice
 from tests.personas import make_user
@@ -169,6 +175,46 @@ def test_a_recompute_whose_worker_is_killed_twice_under_it_is_failed_for_good(pr
     row.refresh_from_db()
     assert (row.status, row.runs) == ("failed", 2)
     assert not Leaderboard.objects.filter(collection=collection).exists()
+
+
+@only_on("postgresql")  # as the tests above: the claim is a real row update there
+def test_a_job_whose_pool_process_is_killed_is_taken_over_by_its_redelivered_task_at_once(
+    processes, own_redis, tmp_path, settings
+):
+    """Issue 28, item 7: ``kill -9`` of the worker's pool process 1.1 s into a runs import
+    left the job "running, 278/1000" for 15 minutes: the redelivered task was dropped
+    until the sweep sent the job again. Now the redelivered task (the same task id) takes
+    it over at once: the job is done, claimed twice, with every entry once."""
+    settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
+    owner = make_user("organiser-k9")
+    collection = Collection.objects.create(owner=owner, name="Killed import")
+    lines = "".join(f"S{s}\tq{q}\td{d}\n" for s in range(40) for q in range(100)
+                    for d in range(25))  # 100,000 ranked-list lines, about 1.4 MB  # fmt: skip
+    upload = upload_create(kind=Upload.RUNS, owner=owner, collection=collection,
+                           files={"runs": [SimpleUploadedFile("runs.tsv", lines.encode())]},
+                           options={"format": "ranked", "create_missing_clips": True,
+                                    "create_missing_queries": True})  # fmt: skip
+    env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
+                      EARSHOT_UPLOAD_ROOT=str(settings.EARSHOT_UPLOAD_ROOT))  # fmt: skip
+    worker = processes.worker(env, name="prefork", hostname="k9@%h", pool="prefork")
+    job = upload_start(upload=upload)  # recorded, not sent (tests.crowd_fixtures.handed_over)
+    send = f"from judging import handoff; handoff.job_queued(job_id={job.pk}, queue='{job.queue}', on_error=print)"
+    subprocess.run([sys.executable, "manage.py", "shell", "-c", send], cwd=ROOT, env=env,
+                   check=True, timeout=60)  # fmt: skip  # as the page would, to this Redis
+    running = wait_for(
+        lambda: Job.objects.filter(pk=job.pk, state="running", done__gt=0).first(),
+        timeout=60, what="the import to report progress", every=0.02,
+    )  # fmt: skip
+    os.kill(processes.pool_process(worker), signal.SIGKILL)  # the pool process, not the worker
+    killed_at = time.monotonic()
+    done = wait_for(
+        lambda: Job.objects.filter(pk=job.pk, state__in=["done", "failed"]).first(),
+        timeout=120, what="the job to end", every=0.2,
+    )  # fmt: skip
+    took = time.monotonic() - killed_at
+    assert (done.state, done.runs, done.task_id) == ("done", 2, running.task_id), done.error
+    assert took < 120 and RunEntry.objects.filter(system__collection=collection).count() == 100_000
+    print(f"taken over and done {took:.1f} s after the kill (before: 15 min 25 s)")
 
 
 def choose(key: str) -> str:

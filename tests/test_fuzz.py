@@ -410,7 +410,7 @@ def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch
     from judging import handoff
 
     monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: True)  # no broker here
-    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs: None)
+    monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs, **options: None)
     ids = {
         **ids,
         "campaign_id": ids["relevance" if "relevance-campaigns" in route else "preference"],

@@ -16,9 +16,9 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from judging import handoff
 from judging.models import Job
-from judging.services.jobs import job_retry, job_retryable
+from judging.services.jobs import job_retry, job_retryable, job_start
 from tests.uploads import form_data, post, run_jobs
-from work.queues import HEAVY, INTERACTIVE
+from work.queues import HEAVY, INTERACTIVE, priority_lists
 from work.runs import TIMED_OUT
 
 pytestmark = pytest.mark.django_db
@@ -26,13 +26,21 @@ pytestmark = pytest.mark.django_db
 LINE = b"c1 Q0 c2 1 0.9 S1\n"
 
 
+PRIORITIES: dict[int, int] = {}
+"""The priority each job's message was sent with, by job id (:func:`sent`)."""
+
+
 @pytest.fixture
 def sent(monkeypatch):
-    """What judging sends, as (task, kwargs, queue named in the message or None)."""
+    """What judging sends, as (task, kwargs, queue named in the message or None); each
+    job's priority in :data:`PRIORITIES`."""
     messages = []
+    PRIORITIES.clear()
 
-    def send_task(name, *, kwargs, queue=None):
+    def send_task(name, *, kwargs, queue=None, priority=0):
         messages.append((name, kwargs, queue))
+        if name == handoff.JOB_TASK:
+            PRIORITIES[kwargs["job_id"]] = priority
 
     monkeypatch.setattr(handoff, "send_task", send_task)
     return messages
@@ -109,4 +117,40 @@ def test_the_job_page_says_how_much_work_waits_before_it_in_its_queue(broker, cl
         assert client.get(f"/jobs/{jobs[2].pk}/status.json").json()["place"] == ""
     finally:
         with broker.connection_for_write() as connection:
-            connection.default_channel.client.delete(queue)
+            connection.default_channel.client.delete(*priority_lists(queue))
+
+
+def test_one_organisers_burst_is_sent_behind_everyone_elses_first_job(
+    personas, sent, django_capture_on_commit_callbacks
+):
+    """Issue 28, item 6: twenty small uploads one organiser sent at once held another's
+    upload for 35 s in a first-in, first-out queue. Each job is now sent with its owner's
+    count of other active jobs as priority (0 is served first, 9 the last list)."""
+    with django_capture_on_commit_callbacks(execute=True):
+        burst = [job_start(kind="upload_runs", owner=personas.organiser) for _ in range(20)]
+        other = job_start(kind="upload_runs", owner=personas.other_organiser)
+    assert [PRIORITIES[job.pk] for job in burst] == [*range(10), *[9] * 10]
+    assert PRIORITIES[other.pk] == 0  # before the burst's second job
+    Job.objects.filter(pk__in=[j.pk for j in burst[:15]]).update(state=Job.DONE)
+    with django_capture_on_commit_callbacks(execute=True):
+        later = job_start(kind="upload_runs", owner=personas.organiser)
+    assert PRIORITIES[later.pk] == 5  # five of the burst still active
+
+
+def test_the_place_in_the_queue_counts_the_more_urgent_lists_first(broker, client, personas):
+    queue = f"test-{uuid.uuid4().hex[:12]}"
+    jobs = [Job.objects.create(kind="upload_runs", owner=personas.organiser, queue=queue,
+                               collection=personas.collection) for _ in range(3)]  # fmt: skip
+    with broker.connection_for_write() as connection:
+        for job, priority in zip(jobs, (3, 0, 0), strict=True):  # the first sent, the last taken
+            broker.send_task(handoff.JOB_TASK, kwargs={"job_id": job.pk}, queue=queue,
+                             priority=priority, connection=connection)  # fmt: skip
+    try:
+        client.force_login(personas.organiser)
+        ahead = [client.get(f"/jobs/{j.pk}/status.json").json()["ahead"] for j in jobs]
+        assert ahead == [2, 0, 1]
+        redis = connection.default_channel.client
+        assert redis.llen(queue) == 2 and redis.llen(f"{queue}\x06\x163") == 1
+    finally:
+        with broker.connection_for_write() as connection:
+            connection.default_channel.client.delete(*priority_lists(queue))

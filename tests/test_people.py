@@ -125,7 +125,9 @@ def test_only_an_administrator_creates_organisers(client, personas):
 
 @pytest.mark.parametrize(
     ("username", "message"),
-    [("ADA", "The username 'ADA' is taken."), ("bad name!", "Enter a valid username."),
+    [("ADA", "The username 'ADA' is taken: it reads as 'ada', the name of an existing account."),
+     ("ada", "The username 'ada' is taken: choose another."),
+     ("bad name!", "A username holds only letters, digits and @ . + - _ (no spaces)."),
      ("  ", "Choose a username.")],
 )  # fmt: skip
 def test_usernames_are_unique_whatever_the_case_and_valid(personas, username, message):

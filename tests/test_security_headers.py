@@ -17,6 +17,30 @@ def test_every_page_carries_the_policy(client, path):
     assert "script-src 'self';" in DEFAULT_POLICY and "unsafe-inline" not in DEFAULT_POLICY
 
 
+EARLY = {
+    "a control character's 400": ("/login/?x=%00", {}, 400),
+    "the API's control-character 400": ("/api/collections/?q=%00", {}, 400),
+    "a host not allowed": ("/login/", {"HTTP_HOST": "evil.example"}, 400),
+    "a static file": ("/static/judging/task.js", {}, 200),
+}
+
+
+@pytest.mark.parametrize("case", EARLY, ids=list(EARLY))
+def test_answers_given_before_any_view_carry_every_security_header(client, settings, case):
+    """Issue 28, item 5: the 400 of the control-character filter and static files carried no
+    policy and no X-Frame-Options, since those headers were added by middleware inside
+    the one that answered. Static files are served from the source folders here
+    (whitenoise's finders), as ``make run`` serves them."""
+    settings.WHITENOISE_USE_FINDERS = settings.WHITENOISE_AUTOREFRESH = True
+    path, headers, status = EARLY[case]
+    response = client.get(path, **headers)
+    assert response.status_code == status
+    assert response["Content-Security-Policy"] == DEFAULT_POLICY
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["X-Content-Type-Options"] == "nosniff"
+    assert response["Referrer-Policy"] == "same-origin"
+
+
 def test_no_template_holds_an_inline_script_or_style():
     """The policy forbids them; a template that had one would be broken in production."""
     import re

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -74,3 +75,56 @@ def test_production_settings_load_with_every_required_value(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[1:] == ["redis://cache:6379/0", "False"]
+
+
+STARTERS, FOLDERS = 8, 100
+"""Processes started at once, each asking for the keys of the same empty folders in turn."""
+
+
+def test_processes_started_at_once_on_an_empty_folder_read_one_whole_key(tmp_path):
+    """Issue 28: pass 2 of ``make test`` on a fresh clone read ``var/secret_key`` while pass 1
+    was still writing it ("The SECRET_KEY setting must not be empty"). Here eight
+    interpreters wait for one signal (the end of their input) and then ask, as
+    ``config/settings.py`` does, for the key of each of a hundred empty folders in the same
+    order, so that every folder is raced for by processes in step: for each folder all
+    must read the same non-empty key, and nothing but the key may be left in it. (With
+    the old ``exists()`` then ``write_text`` some folders gave two keys or an empty one.)"""
+    folders = [tmp_path / f"var{n}" for n in range(FOLDERS)]
+    code = (
+        "import sys\nfrom pathlib import Path\nfrom config.env import secret_key\n"
+        "sys.stdin.read()\n"
+        "for folder in sys.argv[1:]:\n"
+        "    print(secret_key(debug=True, var_dir=Path(folder)), flush=True)\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    starters = [
+        subprocess.Popen(
+            [sys.executable, "-c", code, *map(str, folders)],
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(STARTERS)
+    ]
+    time.sleep(1.0)  # every interpreter has imported and waits for its input to end
+    for starter in starters:
+        starter.stdin.close()  # go
+    read = []
+    for starter in starters:
+        out, err = starter.stdout.read(), starter.stderr.read()
+        assert starter.wait(timeout=60) == 0, err
+        read.append(out.split("\n")[:FOLDERS])
+    for n, folder in enumerate(folders):
+        keys = {keys[n] for keys in read}
+        assert len(keys) == 1 and len(keys.pop()) >= 32, f"{folder.name}: {keys}"
+        assert [p.name for p in folder.iterdir()] == ["secret_key"]
+        assert (folder / "secret_key").stat().st_mode & 0o077 == 0  # its owner's only
+
+
+def test_a_key_file_left_empty_stops_the_start_with_a_message(tmp_path):
+    (tmp_path / "secret_key").write_text("")
+    done = load_settings(tmp_path)
+    assert done.returncode != 0 and "holds no usable key" in done.stderr

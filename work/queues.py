@@ -22,6 +22,8 @@ from contextvars import ContextVar
 
 from django.core.cache import caches
 
+from work.fairness import PRIORITIES
+
 INTERACTIVE = "interactive"
 HEAVY = "heavy"
 QUEUES = (INTERACTIVE, HEAVY)
@@ -53,22 +55,36 @@ def delivered_on(request) -> str:
     return info.get("routing_key") or ""
 
 
+PRIORITY_SEPARATOR = "\x06\x16"
+"""How kombu's Redis transport names a queue's list of one priority: ``queue␆␖3``."""
+
+
+def priority_lists(queue: str) -> list[str]:
+    """The Redis lists of ``queue``, most urgent first (priority 0 is the queue's own name;
+    :mod:`work.fairness`)."""
+    return [queue, *(f"{queue}{PRIORITY_SEPARATOR}{p}" for p in range(1, PRIORITIES))]
+
+
 def queue_position(queue: str, *, task: str, kwargs: dict, limit: int = 2_000) -> int | None:
     """How many messages wait before the one of ``task`` with ``kwargs`` in ``queue`` (0:
     it is next); ``None`` if it is not waiting there (taken, delayed, lost) or the broker
-    cannot be read. Reads the Redis list of the queue (kombu's Redis transport pushes on
-    the left and takes from the right), the next ``limit`` messages only (a page polls it
-    every second; further back the page says "waiting" without a count), through the cache's
-    client (the same Redis, with its short timeouts)."""
+    cannot be read. Reads the Redis lists of the queue, most urgent first
+    (:func:`priority_lists`: every message of a more urgent list goes first; kombu's Redis
+    transport pushes on the left and takes from the right), the next ``limit`` messages of
+    each only (a page polls it every second; further back the page says "waiting" without
+    a count), through the cache's client (the same Redis, with its short timeouts)."""
     try:
         client = caches["default"]._cache.get_client(None)  # redis-py, with the cache's timeouts
-        messages = client.lrange(queue, -limit, -1)
+        ahead = 0
+        for name in priority_lists(queue):
+            messages = client.lrange(name, -limit, -1)
+            for index, raw in enumerate(messages):
+                if _is(raw, task=task, kwargs=kwargs):
+                    return ahead + len(messages) - 1 - index
+            ahead += client.llen(name) if len(messages) == limit else len(messages)
     except Exception as error:  # no Redis cache, or the broker is away: nothing to say
         logger.debug("queue %s not read (%s: %s)", queue, type(error).__name__, error)
         return None
-    for index, raw in enumerate(messages):
-        if _is(raw, task=task, kwargs=kwargs):
-            return len(messages) - 1 - index
     return None
 
 

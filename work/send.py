@@ -52,14 +52,18 @@ def publish(
     kwargs: dict | None = None,
     queue: str = "",
     countdown: float | None = None,
+    priority: int = 0,
 ) -> None:
     """Publish task ``name`` on the project's Celery app, fire and forget (no result is
     kept: there is no result backend). Only what is given is passed on: no ``queue`` is
-    the default (interactive) queue, no ``countdown`` runs it at once."""
+    the default (interactive) queue, no ``countdown`` runs it at once, ``priority`` 0 is
+    the most urgent (:mod:`work.fairness`)."""
     options: dict = {"ignore_result": True}
     for option, value in (("args", args), ("kwargs", kwargs), ("countdown", countdown)):
         if value is not None:
             options[option] = value
     if queue:
         options["queue"] = queue
+    if priority:
+        options["priority"] = priority
     current_app.send_task(name, **options)

@@ -48,6 +48,10 @@ class Job(Work):
     runs = models.PositiveSmallIntegerField(
         default=0, help_text="Times a worker claimed the job (work.runs.MAX_RUNS)."
     )
+    task_id = models.CharField(
+        max_length=255, blank=True, default="",
+        help_text="The Celery task that claimed it: that task redelivered means its worker died.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -96,6 +100,7 @@ class Job(Work):
             "cancel_requested": self.cancel_requested,
             "created_at": self.created_at.isoformat() if self.created_at else None,
             "started_at": self.started_at.isoformat() if self.started_at else None,
+            "progress_at": self.updated_at.isoformat() if self.updated_at else None,
             "url": self.get_absolute_url(),
             "result_url": reverse("judging:job_result", args=[self.pk]),
         }

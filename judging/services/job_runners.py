@@ -46,9 +46,10 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry (a locked SQLite file, a dropped connection): the job is queued again."""
 
 
-def job_run(*, job_id: int) -> bool:
-    """Claim and run one job; ``False`` if it is not there to run (done, cancelled, taken)."""
-    if not job_claim(job_id=job_id):
+def job_run(*, job_id: int, task_id: str = "") -> bool:
+    """Claim and run one job; ``False`` if it is not there to run (done, cancelled, taken).
+    ``task_id``: the Celery task's (:func:`~judging.services.jobs.job_claim`)."""
+    if not job_claim(job_id=job_id, task_id=task_id):
         return False
     job = Job.objects.select_related("owner", "collection").get(pk=job_id)
     runner = JOB_RUNNERS.get(job.kind)

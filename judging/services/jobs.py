@@ -10,6 +10,7 @@ job moves, ``work.state`` how::
                                           ├─report() finds cancel_requested──▶ cancelled
                                           └─anything else──▶ failed ("unexpected error", logged)
     queued ──broker unreachable──▶ failed ("the background worker could not be reached")
+    running, its task redelivered (its worker died) ──job_claim──▶ running again, at once
     running, silent for STALE_AFTER (its worker died) ──jobs_sweep──▶ queued, sent again
         (its first run: another worker takes it over, or a redelivered task claims it) or
         failed (WORKER_LOST: it ran MAX_RUNS times, so it may be what kills its worker;
@@ -39,6 +40,7 @@ from django.utils import timezone
 from judging import handoff
 from judging.models import Collection, Job
 from work import state
+from work.fairness import priority_after
 from work.queues import INTERACTIVE, queue_position
 from work.runs import TIMED_OUT
 
@@ -111,9 +113,7 @@ def job_start(
                 kind=kind, owner=owner, collection=collection, key=key, params=params or {},
                 message="waiting for a worker", queue=queue,
             )  # fmt: skip
-            handoff.job_queued(
-                job_id=job.pk, queue=_named(queue), on_error=lambda error: _not_sent(job.pk)
-            )
+            _send(job.pk, queue=queue, owner_id=job.owner_id)
     except IntegrityError:  # another request started the same job a moment ago
         return Job.objects.get(kind=kind, key=key, state__in=Job.ACTIVE)
     return job
@@ -122,6 +122,23 @@ def job_start(
 def _named(queue: str) -> str:
     """The queue a job's message names: none for the default (interactive) queue."""
     return "" if queue == INTERACTIVE else queue
+
+
+def job_priority(*, job_id: int, owner_id: int) -> int:
+    """The priority a job is sent with: its owner's other queued or running jobs
+    (:func:`work.fairness.priority_after`), so that one organiser's burst of uploads does
+    not hold another organiser's one upload (issue 28, item 6)."""
+    others = Job.objects.filter(owner_id=owner_id, state__in=Job.ACTIVE).exclude(pk=job_id)
+    return priority_after(others.count())
+
+
+def _send(job_id: int, *, queue: str, owner_id: int) -> None:
+    """Send the job's message once the transaction commits (the job fails, saying so, if
+    the broker cannot be reached)."""
+    handoff.job_queued(
+        job_id=job_id, queue=_named(queue), priority=job_priority(job_id=job_id, owner_id=owner_id),
+        on_error=lambda error: _not_sent(job_id),
+    )  # fmt: skip
 
 
 def _not_sent(job_id: int) -> None:
@@ -148,9 +165,7 @@ def job_retry(*, job: Job) -> Job:
                 error="", message="waiting for a worker", finished_at=None, runs=0,
             )  # fmt: skip
             if sent_again:
-                handoff.job_queued(
-                    job_id=job.pk, queue=_named(job.queue), on_error=lambda error: _not_sent(job.pk)
-                )
+                _send(job.pk, queue=job.queue, owner_id=job.owner_id)
     except IntegrityError:  # the same work was started again meanwhile and is under way
         pass
     job.refresh_from_db()
@@ -162,10 +177,20 @@ def job_retryable(job: Job) -> bool:
     return job.state == Job.FAILED and job.error in RETRYABLE
 
 
-def job_claim(*, job_id: int) -> bool:
-    """queued (or running but stale: its worker died) → running, one more run counted;
-    ``False`` if not claimable (a stale job out of runs is failed, :data:`WORKER_LOST`)."""
-    return state.claim(JOBS, job_id)
+def job_claim(*, job_id: int, task_id: str = "") -> bool:
+    """queued (or running but stale, or running for this very task redelivered: its worker
+    died) → running, one more run counted; ``False`` if not claimable (a job out of runs
+    is failed instead, :data:`WORKER_LOST`).
+
+    Celery sends a task's message again, with its id, only when the worker running it
+    died before it ended (``acks_late`` and ``task_reject_on_worker_lost``: ``kill -9``,
+    out of memory, the hard time limit). So a running job whose ``task_id`` is the
+    redelivered task's is taken over at once: after ``kill -9`` 1.1 s into an upload the
+    redelivered message was dropped and the page said "running, 278/1000" for 15 minutes
+    until the sweep sent it again (issue 28, item 7).
+    """
+    also = Q(state=Job.RUNNING, task_id=task_id) if task_id else None
+    return state.claim(JOBS, job_id, also=also, task_id=task_id[:255])
 
 
 def job_finish(*, job_id: int, result: dict) -> None:
@@ -215,6 +240,35 @@ def job_queue_place(*, job: Job) -> dict:
     return {"queue": job.queue, "ahead": ahead, "place": place}
 
 
+NO_PROGRESS_AFTER = timedelta(minutes=1)
+"""A running job whose progress has not moved for this long says so on its page."""
+
+
+def job_progress_note(*, job: Job, now=None) -> dict:
+    """Whether a running job's progress has stood still for over :data:`NO_PROGRESS_AFTER`
+    (``no_progress_for``, seconds; ``None`` while it moves) and what its page says about it
+    (``no_progress``; empty while it moves), so that the page never shows a figure that
+    stopped moving as if it were moving."""
+    now = now or timezone.now()
+    still = now - job.updated_at if job.state == Job.RUNNING and job.updated_at else None
+    if still is None or still < NO_PROGRESS_AFTER:
+        return {"no_progress_for": None, "no_progress": ""}
+    minutes = int(still.total_seconds() // 60)
+    taken_over = max(1, int((STALE_AFTER - still).total_seconds() // 60) + 1)
+    note = (
+        f"No progress for {minutes} minute{'s' if minutes != 1 else ''}. One long step may "
+        "still be under way; if the background worker stopped, the job is started again "
+        + (f"within {taken_over} minutes." if still < STALE_AFTER else "at the next check.")
+    )
+    return {"no_progress_for": int(still.total_seconds()), "no_progress": note}
+
+
+def job_status(*, job: Job) -> dict:
+    """The document a job's page polls and the API gives: ``Job.to_dict``, where it waits
+    (:func:`job_queue_place`) and whether its progress stands still (:func:`job_progress_note`)."""
+    return {**job.to_dict(), **job_queue_place(job=job), **job_progress_note(job=job)}
+
+
 @dataclass(frozen=True)
 class JobSweep:
     sent_again: int
@@ -248,8 +302,10 @@ def jobs_sweep() -> JobSweep:
 
 
 def _send_again(pk: int) -> bool:
-    queue = Job.objects.filter(pk=pk).values_list("queue", flat=True).first() or INTERACTIVE
-    handoff.job_queued(job_id=pk, queue=_named(queue), on_error=lambda error: _not_sent(pk))
+    queue, owner_id = Job.objects.filter(pk=pk).values_list("queue", "owner_id").first() or (
+        INTERACTIVE, None,
+    )  # fmt: skip
+    _send(pk, queue=queue or INTERACTIVE, owner_id=owner_id)
     return True
 
 

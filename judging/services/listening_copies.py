@@ -13,16 +13,27 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 
-from judging.loudness import AudioUnreadable, listening_copy_write
+from judging.loudness import AudioLimits, AudioUnreadable, listening_copy_write
 from judging.models import Clip, Collection, Job
 from judging.services.jobs import JobFailed, JobReport, job_start
 from work.queues import HEAVY
 
 JOB_KIND = "listening_copies"
+
+
+def clip_limits() -> AudioLimits:
+    """What a clip may be (``EARSHOT_CLIP_MAX_SECONDS``, ``EARSHOT_CLIP_MAX_CHANNELS``,
+    ``EARSHOT_CLIP_MAX_RATE``), read from a file's header before it is decoded."""
+    return AudioLimits(
+        max_seconds=settings.EARSHOT_CLIP_MAX_SECONDS,
+        max_channels=settings.EARSHOT_CLIP_MAX_CHANNELS,
+        max_rate=settings.EARSHOT_CLIP_MAX_RATE,
+    )
 
 
 def listening_copy_store(
@@ -44,6 +55,7 @@ def listening_copy_store(
                 source or Path(clip.audio.path), target,
                 target_lufs=collection.loudness_target,
                 start=collection.excerpt_start or 0.0, length=collection.excerpt_seconds,
+                limits=clip_limits(),
             )  # fmt: skip
             with target.open("rb") as handle:
                 clip.listening_audio.save(target.name, File(handle), save=False)

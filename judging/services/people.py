@@ -21,7 +21,6 @@ from smtplib import SMTPException
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.mail import send_mail
 from django.core.validators import validate_email
@@ -32,6 +31,12 @@ from django.utils import timezone
 from judging.models import Invitation, Person
 from judging.models.people import token_hash
 from judging.roles import ASSESSOR, ORGANISER, grant_role, is_assessor, is_organiser
+from judging.usernames import (
+    user_named,
+    username_canonical,
+    username_problem,
+    username_taken_message,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -83,7 +88,9 @@ def person_create(
 ):
     """Create an account with ``role``; with ``password`` it can log in at once.
 
-    Without a password the account cannot log in until its invitation link is used
+    The account's name is the canonical form of ``username`` (:mod:`judging.usernames`:
+    ``Ａｄａ`` becomes ``ada``); a name that is another account's in any spelling is
+    refused with a message that says so. Without a password the account cannot log in until its invitation link is used
     (:func:`invitation_create`).
     """
     if role not in (ASSESSOR, ORGANISER):
@@ -91,14 +98,13 @@ def person_create(
     if role == ORGANISER and created_by is not None and not created_by.is_superuser:
         raise PermissionDenied("Only an administrator can create organisers.")
     User = get_user_model()
-    username = (username or "").strip()
-    if not username:
-        raise ValidationError("Choose a username.")
-    if len(username) > 150:
-        raise ValidationError("A username has at most 150 characters.")
-    UnicodeUsernameValidator()(username)
-    if User.objects.filter(username__iexact=username).exists():
-        raise ValidationError(f"The username {username!r} is taken.")
+    typed = username or ""
+    username = username_canonical(typed)
+    problem = username_problem(username)
+    if problem:
+        raise ValidationError(problem[0].upper() + problem[1:] + ".")
+    if user_named(username) is not None:
+        raise ValidationError(username_taken_message(typed, username))
     email = (email or "").strip()
     if email:
         validate_email(email)
@@ -113,8 +119,8 @@ def person_create(
             user.save()
             grant_role(user, role)
             Person.objects.create(user=user, created_by=created_by)
-    except IntegrityError:
-        raise ValidationError(f"The username {username!r} is taken.") from None
+    except IntegrityError:  # the same name created a moment ago by another request
+        raise ValidationError(username_taken_message(typed, username)) from None
     return user
 
 

@@ -7,16 +7,16 @@ person sharing owns the collection (``need="share"``).
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 
 from judging.models import Collection, CollectionShare
 from judging.roles import is_organiser
+from judging.usernames import user_named
 
 
 def _organiser_named(username: str):
     username = (username or "").strip()
-    user = get_user_model().objects.filter(username__iexact=username).first() if username else None
+    user = user_named(username)
     if user is None or not user.is_active:
         raise ValidationError(f"No organiser is called {username!r}.")
     if not is_organiser(user):
@@ -41,7 +41,8 @@ def collection_share(*, collection: Collection, username: str, access: str) -> C
 
 def collection_unshare(*, collection: Collection, username: str) -> bool:
     """Take the collection back from ``username``; ``False`` if it was not shared with them."""
-    deleted, _ = CollectionShare.objects.filter(
-        collection=collection, user__username__iexact=(username or "").strip()
-    ).delete()
+    user = user_named(username)
+    if user is None:
+        return False
+    deleted, _ = CollectionShare.objects.filter(collection=collection, user=user).delete()
     return bool(deleted)

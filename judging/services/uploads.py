@@ -40,6 +40,7 @@ from django.utils import timezone
 
 from judging.importers import answers, judgments, runs
 from judging.importers.audio_uploads import AUDIO_SUFFIXES, METADATA_SUFFIXES
+from judging.loudness import AudioUnreadable, audio_header_check
 from judging.models import Collection, Job, Upload
 from judging.services.jobs import job_start
 from work.queues import HEAVY, INTERACTIVE
@@ -262,12 +263,37 @@ def upload_create(
     )  # fmt: skip
 
 
+DECODED_SHARE = 8
+"""An audio file weighs at least this share of its decoded samples (16-bit): a 30-second
+CD-quality clip, 5.3 MB decoded, weighs 660 KB whatever its format."""
+
+
+def upload_weight(*, upload: Upload) -> int:
+    """What importing ``upload`` costs, in bytes: its files' sizes, an audio file weighing
+    at least :data:`DECODED_SHARE` of what its header says it decodes to, so that a small
+    compressed file of long, many-channel audio (a 59 KB FLAC of 208 s of silence in five
+    channels, issue 28) is no small upload. A header that cannot be read counts its size."""
+    folder = upload_folder(upload)
+    weight = 0
+    for entry in upload.files:
+        size = entry.get("size") or 0
+        if PurePath(entry["name"]).suffix.lower() in AUDIO_SUFFIXES:
+            try:
+                header = audio_header_check(folder / entry["name"])
+            except AudioUnreadable:
+                pass  # the import says why
+            else:
+                size = max(size, header.frames * header.channels * 2 // DECODED_SHARE)
+        weight += size
+    return weight
+
+
 def upload_queue(*, upload: Upload) -> str:
-    """The queue an upload's import waits in (:mod:`work.queues`): ``heavy`` for files
-    bigger together than ``EARSHOT_INTERACTIVE_UPLOAD_MAX_KB``, so a small upload never
-    waits behind a big one."""
-    size = sum(entry.get("size") or 0 for entry in upload.files)
-    return HEAVY if size > settings.EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES else INTERACTIVE
+    """The queue an upload's import waits in (:mod:`work.queues`): ``heavy`` when it weighs
+    more than ``EARSHOT_INTERACTIVE_UPLOAD_MAX_KB`` (:func:`upload_weight`), so a small
+    upload never waits behind a big one."""
+    heavy = upload_weight(upload=upload) > settings.EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES
+    return HEAVY if heavy else INTERACTIVE
 
 
 def upload_start(*, upload: Upload, options: dict | None = None) -> Job:

@@ -11,7 +11,6 @@ from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from judging import exports, selectors
@@ -35,6 +34,7 @@ from judging.services.crowd.traps import (
 )
 from judging.services.crowd.workers import worker_browser_reset, worker_exclude, worker_reinstate
 from judging.validation import parse_id
+from judging.views.redirects import redirect_back
 
 WORKERS_PER_PAGE = 50
 ANSWERS_PER_PAGE = 100
@@ -162,12 +162,9 @@ def campaign_answers(request, pk: int):
 
 def _back(request, campaign):
     """Where a worker control returns to: the page it was on, if it is one of ours."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return redirect(target)
-    return redirect("judging:preference_campaign_workers", campaign.pk)
+    return redirect_back(
+        request.POST.get("next"), "judging:preference_campaign_workers", campaign.pk
+    )
 
 
 @organiser_required

@@ -17,7 +17,8 @@ from evaluation.core.example_generator import N_BINS, bin_label
 from judging import selectors
 from judging.models import Upload
 from judging.roles import organiser_required
-from judging.services.jobs import job_cancel, job_queue_place, job_retry, job_retryable
+from judging.services import jobs
+from judging.services.jobs import job_cancel, job_retry, job_retryable
 
 TITLES = {
     "generate_examples": "Example generator",
@@ -40,7 +41,7 @@ def job_page(request, pk: int):
     context = {
         "job": job,
         "title": TITLES.get(job.kind, job.kind),
-        "status": {**job.to_dict(), **job_queue_place(job=job)},
+        "status": jobs.job_status(job=job),
         "can_write": selectors.job_writable(user=request.user, job=job),
     }
     return render(request, "judging/job.html", context)
@@ -50,10 +51,9 @@ def job_page(request, pk: int):
 @require_GET
 @organiser_required
 def job_status(request, pk: int):
-    """What the job page polls: state, done/total, message, error (``Job.to_dict``), and
-    where it waits in its queue (:func:`~judging.services.jobs.job_queue_place`)."""
-    job = _job(request, pk)
-    return JsonResponse({**job.to_dict(), **job_queue_place(job=job)})
+    """What the job page polls (:func:`~judging.services.jobs.job_status`): state,
+    done/total, message, error, where it waits in its queue, whether it stands still."""
+    return JsonResponse(jobs.job_status(job=_job(request, pk)))
 
 
 @require_GET

@@ -104,7 +104,7 @@ def invitation(request, token: str):
         except InvitationGone:
             return redirect(request.path)  # someone else used it a moment ago: say so
         else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, user, backend="judging.auth_backend.CanonicalUsernameBackend")
             messages.success(request, f"Welcome, {user.username}: your password is set.")
             return redirect("home")
     response = render(request, "judging/invitation.html", {"form": form, "person": found.user})

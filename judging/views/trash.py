@@ -15,6 +15,7 @@ from judging import selectors
 from judging.models import TrashItem
 from judging.roles import organiser_required
 from judging.services.trash import KINDS, trash_preview, trash_put, trash_restore
+from judging.views.redirects import back_link, redirect_back
 
 
 def _root(request, pk: int, kind: str, item_pk: int):
@@ -49,7 +50,7 @@ def delete_confirm(request, pk: int, kind: str, item_pk: int):
     preview = trash_preview(root=root, kind=kind)
     what = dict(TrashItem.KINDS)[kind]
     context = {"collection": collection, "kind": kind, "root": root, "preview": preview, "what": what,
-               "error": error, "days": days(), "back": request.GET.get("back", "")}  # fmt: skip
+               "error": error, "days": days(), "back": back_link(request.GET.get("back"), collection)}  # fmt: skip
     return render(request, "judging/delete_confirm.html", context)
 
 
@@ -87,7 +88,7 @@ def restore(request, item_pk: int):
         root = trash_restore(item=item)
     except ValidationError as refused:
         messages.error(request, " ".join(refused.messages))
-        return redirect(request.POST.get("back") or "judging:collections")
+        return redirect_back(request.POST.get("back"), "judging:collections")
     messages.success(request, f"Restored {root}.")
     return redirect(_restored_page(root, item))
 

@@ -12,6 +12,7 @@ if (box) {
   const error = box.querySelector(".error");
   const done = box.querySelector(".done");
   const place = box.querySelector(".place"); // where it waits in its queue
+  const still = box.querySelector(".still"); // its progress has stood still for a minute
   const labels = { queued: "Queued", running: "Running", done: "Done", failed: "Failed", cancelled: "Cancelled" };
   let delay = 1000;
 
@@ -27,6 +28,8 @@ if (box) {
     message.textContent = job.message;
     place.textContent = job.place;
     place.hidden = !job.place;
+    still.textContent = job.no_progress;
+    still.hidden = !job.no_progress;
     if (job.error) {
       const where = job.error_file ? `${job.error_file}${job.error_line ? `, line ${job.error_line}` : ""}: ` : "";
       error.textContent = where + job.error;

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand, CommandError
 from judging.importers import mirex_import
 from judging.importers.command import count_lines, import_failures_as_command_errors
 from judging.roles import ORGANISER, grant_role
+from judging.usernames import user_named
 
 DEFAULT_OWNER = "organiser"
 
@@ -28,7 +29,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         users = get_user_model()
         if options["owner"]:
-            owner = users.objects.filter(username=options["owner"]).first()
+            owner = user_named(options["owner"])
             if owner is None:
                 raise CommandError(f"no user '{options['owner']}'")
         else:

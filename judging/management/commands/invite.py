@@ -6,12 +6,12 @@ create assessors only). An existing account gets a new link (its older ones stop
 
 from __future__ import annotations
 
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from judging.roles import ASSESSOR, ORGANISER, grant_role
 from judging.services.people import invitation_create, person_create
+from judging.usernames import user_named
 
 
 class Command(BaseCommand):
@@ -27,7 +27,7 @@ class Command(BaseCommand):
         parser.add_argument("--days", type=int, default=None, help="how long the link works")
 
     def handle(self, *args, username, role, email, base_url, days, **options):
-        user = get_user_model().objects.filter(username__iexact=username).first()
+        user = user_named(username)
         try:
             if user is None:
                 user = person_create(created_by=None, username=username, email=email, role=role)
