@@ -11,7 +11,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from judging.models import AudioServed, PreferenceTask
-from tests.audio_files import sine_wav
+from tests.audio_files import played, sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.test_crowd_task_views import key_of, open_task
 
@@ -38,7 +38,7 @@ def test_a_worker_hears_their_tasks_clips_through_urls_of_that_task_only(client,
     assert len(urls) == 11  # the query and 5 + 5 clips
     assert all(url.startswith(f"/t/{campaign.token}/audio/{task.key}/") for url in urls)
     for url in urls:
-        response = client.get(url)
+        response = played(client, url)
         assert response.status_code == 200 and response["Content-Type"] == "audio/wav"
         assert "Content-Disposition" not in response  # no file name: nothing names the clip
     served = {i.clip_id for i in task.example.items.all()} | {task.example.query.clip_id}

@@ -297,7 +297,7 @@ def test_a_forged_listened_seconds_on_the_assessor_page_is_refused(
 ):
     from django.core.files.base import ContentFile
 
-    from tests.audio_files import sine_wav
+    from tests.audio_files import played, sine_wav
 
     settings.MEDIA_ROOT = tmp_path
     campaign = make_relevance_campaign(personas, must_listen_seconds=5)
@@ -312,7 +312,9 @@ def test_a_forged_listened_seconds_on_the_assessor_page_is_refused(
     assert forged.status_code == 400 and "Listen to at least 5 s" in forged.json()["error"]
     assert not RelevanceJudgment.objects.exists()
 
-    audio = assessor.get(f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-")
+    audio = played(
+        assessor, f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-"
+    )
     assert audio.status_code == 206
     too_soon = post_json(
         assessor, url, {"candidate": entry.pk, "broad": 2, "listened_seconds": 86_400}

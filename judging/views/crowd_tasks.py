@@ -48,7 +48,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from judging import selectors
-from judging.audio import file_range_response
+from judging.audio_delivery import counted_audio_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, Worker
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
@@ -289,8 +289,10 @@ def task_audio(request, campaign, worker, key: str, slot: str):
 
     Made for one task and one worker: another worker, a task already answered (or
     expired in a closed campaign) or an unknown place is a 404. Every response records
-    the bytes it sends (:func:`judging.services.listening.audio_served_record`), the
-    evidence the listening check reads.
+    the bytes that reached the worker, as they reach them
+    (:func:`judging.audio_delivery.counted_audio_response` →
+    :func:`judging.services.listening.audio_served_record`), the evidence the listening
+    check reads.
     """
     served = selectors.worker_task(worker=worker, key=key) if worker else None
     clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
@@ -298,10 +300,13 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
         raise Http404("No such audio.")
     heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
-    response, sent = file_range_response(heard, request.headers.get("Range"))
-    if sent is not None:
-        audio_served_record(clip=clip, size=heard.size, byte_range=sent, task=served)
-    return response
+    size = heard.size
+
+    def record(sent, first_at, now, new_request):
+        audio_served_record(clip=clip, size=size, byte_range=sent, task=served,
+                            first_at=first_at, now=now, new_request=new_request)  # fmt: skip
+
+    return counted_audio_response(request, heard, record=record)
 
 
 @require_POST
