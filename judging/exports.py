@@ -174,8 +174,13 @@ def campaign_approvals_csv(*, campaign: PreferenceCampaign, layout: str = "full"
 
 JUDGMENT_CSV_FIELDS = [
     "campaign", "query", "clip", "assessor", "broad", "broad_label", "fine",
-    "listened_seconds", "judging_seconds", "plays", "created_at", "updated_at", "source",
+    "listened_seconds", "judging_seconds", "plays", "timing_impossible", "created_at",
+    "updated_at", "source",
 ]  # fmt: skip
+"""Columns of a relevance campaign's judgments export. ``listened_seconds`` and ``plays``
+are what the judging page reported, kept at most what the server observed;
+``timing_impossible`` is 1 when the page reported more
+(:func:`judging.services.listening.listening_claim_bounded`)."""
 
 
 def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
@@ -191,6 +196,7 @@ def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
         round(activity.listened_seconds, 2) if activity else "",
         round(activity.judging_seconds, 2) if activity else "",
         activity.plays if activity else "",
+        int(activity.timing_impossible) if activity else "",
         judgment.created_at.isoformat(),
         judgment.updated_at.isoformat(),
         judgment.source.name,

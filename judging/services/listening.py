@@ -25,6 +25,8 @@ Both rules read two things the server observed itself (issue 23):
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -143,6 +145,49 @@ def seconds_heard(*, assignment: Assignment, clip: Clip, now: datetime | None = 
     if clip.duration:
         return min(elapsed, served.fraction * clip.duration)
     return elapsed
+
+
+CLAIM_SLACK_SECONDS = 1.0
+"""What the judging page may report beyond the server's observed time: it starts counting
+as the first audio plays, a moment before the server has seen the first bytes acknowledged
+(:mod:`judging.audio_delivery`)."""
+PLAYS_PER_SECOND = 2
+"""At most this many plays a second of observed time (and one more): a play is a press of
+play after a pause, and nobody presses it more often while listening."""
+
+
+@dataclass(frozen=True)
+class BoundedClaim:
+    """What the judging page reported of one candidate, bounded by what the server saw."""
+
+    listened_seconds: float
+    plays: int
+    impossible: bool
+    """The page reported more than the server observed allows (the figures were cut)."""
+
+
+def listening_claim_bounded(
+    *, assignment: Assignment, clip: Clip, listened_seconds: float, plays: int, now: datetime
+) -> BoundedClaim:
+    """The page's ``listened_seconds`` and ``plays`` of ``clip`` in ``assignment``, bounded by
+    the time the server observed: since the clip's first audio reached the assessor
+    (:class:`~judging.models.AudioServed`'s ``first_sent_at``; none reached: no time).
+
+    Nobody listens to a clip longer than the time since it first reached them (plus
+    :data:`CLAIM_SLACK_SECONDS`), nor starts it more than :data:`PLAYS_PER_SECOND` times a
+    second of it (plus one): a page reporting more is *impossible*, and what is kept is
+    the bound. 86,400 s and 100,000 plays reported 16 s after the first audio are kept as
+    17 s and 33 plays (16 + 1; 1 + 2 × 16), flagged.
+    """
+    served = AudioServed.objects.filter(assignment=assignment, clip=clip, bytes_sent__gt=0).first()
+    observed = max(0.0, (now - served.first_sent_at).total_seconds()) if served else 0.0
+    most_listened = observed + CLAIM_SLACK_SECONDS
+    most_plays = 1 + math.floor(observed * PLAYS_PER_SECOND)
+    return BoundedClaim(
+        listened_seconds=min(float(listened_seconds), most_listened),
+        plays=min(int(plays), most_plays),
+        impossible=listened_seconds > most_listened or plays > most_plays,
+    )
 
 
 def assignment_listening_problem(
