@@ -163,9 +163,8 @@ def task_arrive(request, campaign, browser_worker):
     if not request.GET and browser_worker is not None:
         return redirect("judging:task", campaign.token)
     if not form.is_valid():
-        context = {"campaign": campaign, "heading": "This study link is missing your id",
-                   "text": " ".join(form.non_field_errors()) or "The link has no participant id.",
-                   "back": True}  # fmt: skip
+        context = {"campaign": campaign, "heading": form.heading(),
+                   "text": " ".join(form.non_field_errors()), "back": True}  # fmt: skip
         return render(request, "judging/task_refused.html", context, status=400)
     arrival = form.cleaned_data["arrival"]
     known = browser_worker is not None and (
