@@ -43,6 +43,7 @@ buffering off for the audio URLs).
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import logging
 import socket
@@ -56,6 +57,8 @@ from django.http import HttpResponse
 from django.utils import timezone
 
 from judging.audio import ByteRange, file_range_response
+from judging.models import Assignment, Clip, PreferenceTask
+from judging.services.listening import audio_served_record
 
 logger = logging.getLogger(__name__)
 
@@ -189,7 +192,9 @@ def delivered_chunks(
             if count - recorded >= record_bytes or time.monotonic() - last_record >= record_every:
                 write_down(count)
         if connection is not None:
-            _drain(connection, lambda: delivered() >= written, drain_seconds)
+            # A connection that ended oddly: what it acknowledged is counted.
+            with contextlib.suppress(OSError):
+                _drain(connection, lambda: delivered() >= written, drain_seconds)
     finally:
         try:
             count = delivered()
@@ -207,24 +212,27 @@ def _drain(connection: TcpConnection, done: Callable[[], bool], seconds: float) 
 
 
 def counted_audio_response(
-    request, field_file, *, record: Callable[[ByteRange, datetime, datetime, bool], None]
+    request, *, clip: Clip, task: PreferenceTask | None = None, assignment: Assignment | None = None
 ) -> HttpResponse:
-    """The Range response for ``field_file`` (:func:`judging.audio.file_range_response`)
-    whose body records what it delivered: ``record(sent, first_at, now, new_request)``
-    gets the bytes of the *file* delivered so far (see :data:`Record`). A 416 or an empty
-    file records nothing."""
-    response, sent = file_range_response(field_file, request.headers.get("Range"))
+    """The Range response for ``clip``'s audio (the file listeners hear,
+    :attr:`~judging.models.Clip.heard_file`; :func:`judging.audio.file_range_response`)
+    whose body records what it delivered for ``task`` or ``assignment``
+    (:func:`judging.services.listening.audio_served_record`). A 416 or an empty file
+    records nothing."""
+    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
+    size = heard.size
+    response, sent = file_range_response(heard, request.headers.get("Range"))
     if sent is None or not response.streaming:
         return response
-    start = sent.start
 
-    def record_file_bytes(part: ByteRange, first_at, now, new_request) -> None:
-        record(ByteRange(start + part.start, start + part.end), first_at, now, new_request)
+    def record(part: ByteRange, first_at: datetime, now: datetime, new_request: bool) -> None:
+        audio_served_record(
+            clip=clip, size=size, byte_range=ByteRange(sent.start + part.start, sent.start + part.end),
+            task=task, assignment=assignment, first_at=first_at, now=now, new_request=new_request,
+        )  # fmt: skip
 
     response.streaming_content = delivered_chunks(
-        response.streaming_content,
-        record=record_file_bytes,
-        connection=TcpConnection.of(request.META),
+        response.streaming_content, record=record, connection=TcpConnection.of(request.META)
     )
     response["X-Accel-Buffering"] = "no"
     return response

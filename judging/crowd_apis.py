@@ -346,11 +346,11 @@ class ApprovalSerializer(serializers.Serializer):
 
     worker_id = serializers.IntegerField(source="worker.pk")
     platform = serializers.CharField(source="worker.platform")
-    participant_id = serializers.SerializerMethodField()
-    session_id = serializers.SerializerMethodField()
-    study_id = serializers.SerializerMethodField()
-    assignment_id = serializers.SerializerMethodField()
-    hit_id = serializers.SerializerMethodField()
+    participant_id = serializers.CharField(source="worker.platform_id")
+    session_id = serializers.CharField(source="worker.session_id")
+    study_id = serializers.CharField(source="worker.study_id")
+    assignment_id = serializers.CharField(source="worker.assignment_id")
+    hit_id = serializers.CharField(source="worker.hit_id")
     status = serializers.CharField(source="worker.status")
     recommendation = serializers.ChoiceField(
         choices=[selectors.APPROVE, selectors.REJECT, selectors.NOT_EARNED]
@@ -369,21 +369,10 @@ class ApprovalSerializer(serializers.Serializer):
     mean_clips_heard = serializers.FloatField(allow_null=True)
     listening_refusals = serializers.IntegerField(source="worker.listening_refusals")
 
-    # The ids as the approvals export writes them: empty when not of the platform's format.
-    def get_participant_id(self, row) -> str:
-        return submission_ids(row.worker)["participant_id"]
-
-    def get_session_id(self, row) -> str:
-        return submission_ids(row.worker)["session_id"]
-
-    def get_study_id(self, row) -> str:
-        return submission_ids(row.worker)["study_id"]
-
-    def get_assignment_id(self, row) -> str:
-        return submission_ids(row.worker)["assignment_id"]
-
-    def get_hit_id(self, row) -> str:
-        return submission_ids(row.worker)["hit_id"]
+    def to_representation(self, row):
+        """The ids as the approvals export writes them: empty when not of the platform's
+        format (:func:`judging.platform_ids.submission_ids`)."""
+        return {**super().to_representation(row), **submission_ids(row.worker)}
 
 
 class ApprovalListApi(OrganiserApi):

@@ -57,13 +57,28 @@ def read_head(client: socket.socket) -> bytes:
     return head
 
 
-def test_a_client_that_reads_everything_has_every_byte_counted_and_no_header_byte():
+def streamed(*, ask_the_connection: bool = True, server_buffer: int = 0):
+    """The body served on a new loopback connection, in a thread: ``(records, the server's
+    thread, the client's end)``; ``server_buffer`` bytes for the server's send buffer."""
     server, client = connected_pair()
+    if server_buffer:
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, server_buffer)
     records = []
     stream = delivered_chunks(
-        chunks(), record=lambda *call: records.append(call), connection=TcpConnection(server)
+        chunks(),
+        record=lambda *call: records.append(call),
+        connection=TcpConnection(server) if ask_the_connection else None,
     )
-    thread = serve(stream, server)
+    return records, serve(stream, server), client
+
+
+def counted(records) -> int:
+    """The bytes of the body the last record counts as delivered."""
+    return records[-1][0].end + 1 if records else 0
+
+
+def test_a_client_that_reads_everything_has_every_byte_counted_and_no_header_byte():
+    records, thread, client = streamed()
     received = b""
     while block := client.recv(1 << 16):
         received += block
@@ -77,44 +92,28 @@ def test_a_client_that_reads_everything_has_every_byte_counted_and_no_header_byt
 
 
 def test_a_client_that_hangs_up_after_the_headers_has_less_than_half_counted():
-    server, client = connected_pair()
-    records = []
-    stream = delivered_chunks(
-        chunks(), record=lambda *call: records.append(call), connection=TcpConnection(server)
-    )
-    thread = serve(stream, server)
+    records, thread, client = streamed()
     assert read_head(client) == HEAD
     client.close()  # with the body unread: the kernel answers with a reset
     thread.join()
-    counted = records[-1][0].end + 1 if records else 0
-    assert counted < len(BODY) // 2  # the coverage rule's half of a clip shorter than 30 s
+    assert counted(records) < len(BODY) // 2  # the coverage rule's half of a short clip
 
 
 def test_what_the_server_wrote_into_its_own_buffers_is_not_delivery():
     """The same hang-up, counting chunks written instead (no connection to ask): the
     loopback's buffers take the whole clip before the reset arrives — why the views ask
     the connection (the module doc of judging.audio_delivery)."""
-    server, client = connected_pair()
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 * len(BODY))
-    written, acknowledged = [], []
-    counting_writes = delivered_chunks(chunks(), record=lambda *call: written.append(call))
-    thread = serve(counting_writes, server)
+    written, thread, client = streamed(ask_the_connection=False, server_buffer=4 * len(BODY))
     read_head(client)
     thread.join()  # every write went into the buffers before the client hung up
     client.close()
-    assert written[-1][0].end + 1 == len(BODY)
+    assert counted(written) == len(BODY)
 
-    server, client = connected_pair()
-    server.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4 * len(BODY))
-    asking = delivered_chunks(
-        chunks(), record=lambda *call: acknowledged.append(call), connection=TcpConnection(server)
-    )
-    thread = serve(asking, server)
+    acknowledged, thread, client = streamed(server_buffer=4 * len(BODY))
     read_head(client)
     client.close()
     thread.join()
-    counted = acknowledged[-1][0].end + 1 if acknowledged else 0
-    assert counted < len(BODY) // 2
+    assert counted(acknowledged) < len(BODY) // 2
 
 
 def test_without_a_connection_a_chunk_counts_once_the_server_asks_for_the_next():

@@ -16,7 +16,6 @@ from judging.models import Assignment, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import assessor_required
 from judging.services.assessor_headphones import HeadphonesFirst
-from judging.services.listening import audio_served_record
 from judging.services.relevance import (
     LISTEN_TOLERANCE,
     AssignmentTakenBack,
@@ -97,8 +96,7 @@ def assignment_audio(request, pk: int, which: str):
     ``which`` is ``"query"`` or the candidate's pool entry id (a low-cost assignment's
     own pair only: it judges that one candidate). Every response records the bytes that
     reached the assessor, as they reach them
-    (:func:`judging.audio_delivery.counted_audio_response` →
-    :func:`judging.services.listening.audio_served_record`): the must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
+    (:func:`judging.audio_delivery.counted_audio_response`): the must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
     record, not what the page says it played. In a campaign that screens for headphones
     an assessor who has not passed gets no audio (403): listening on loudspeakers before
     the screen would otherwise count towards the rule once they pass.
@@ -118,14 +116,7 @@ def assignment_audio(request, pk: int, which: str):
         clip = None
     if clip is None or not clip.audio:
         raise Http404("No such audio.")
-    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
-    size = heard.size
-
-    def record(sent, first_at, now, new_request):
-        audio_served_record(clip=clip, size=size, byte_range=sent, assignment=assignment,
-                            first_at=first_at, now=now, new_request=new_request)  # fmt: skip
-
-    return counted_audio_response(request, heard, record=record)
+    return counted_audio_response(request, clip=clip, assignment=assignment)
 
 
 @require_POST

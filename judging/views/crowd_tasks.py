@@ -66,7 +66,6 @@ from judging.services.crowd.workers import (
     worker_arrive,
     worker_consent,
 )
-from judging.services.listening import audio_served_record
 from judging.worker_session import (
     consent_token,
     consent_token_valid,
@@ -289,8 +288,7 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     Made for one task and one worker: another worker, a task already answered (or
     expired in a closed campaign) or an unknown place is a 404. Every response records
     the bytes that reached the worker, as they reach them
-    (:func:`judging.audio_delivery.counted_audio_response` →
-    :func:`judging.services.listening.audio_served_record`), the evidence the listening
+    (:func:`judging.audio_delivery.counted_audio_response`), the evidence the listening
     check reads.
     """
     served = selectors.worker_task(worker=worker, key=key) if worker else None
@@ -298,14 +296,7 @@ def task_audio(request, campaign, worker, key: str, slot: str):
     # The campaign was read at the start of this request: as fresh as asking again.
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
         raise Http404("No such audio.")
-    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
-    size = heard.size
-
-    def record(sent, first_at, now, new_request):
-        audio_served_record(clip=clip, size=size, byte_range=sent, task=served,
-                            first_at=first_at, now=now, new_request=new_request)  # fmt: skip
-
-    return counted_audio_response(request, heard, record=record)
+    return counted_audio_response(request, clip=clip, task=served)
 
 
 @require_POST
