@@ -100,7 +100,7 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
     # Fix the worker's random draws: quiz at tasks 1–2, examples at 3–5, a trap at 6
     # (later, the remaining traps come when the examples run out).
     seed = seed_with_traps_at({6}, rate=0.5, upto=6)
-    Worker.objects.filter(platform_id="pp1").update(seed=seed)
+    Worker.objects.filter(platform_id=prolific_id("pp1")).update(seed=seed)
     page.get_by_label("I have read the information above and agree to take part").check()
     page.get_by_role("button", name="Start").click()
 
@@ -129,7 +129,7 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
         else:
             (choose_with_keyboard if shown % 2 else choose_with_mouse)(page, right_choice(task))
         shown += 1
-    worker = Worker.objects.get(platform_id="pp1")
+    worker = Worker.objects.get(platform_id=prolific_id("pp1"))
     assert worker.status == Worker.STOPPED
     finish(page)  # no oracle: stopped at a checkpoint, told only when finishing
     expect(page.get_by_role("heading", name="Thank you for your time")).to_be_visible()

@@ -422,7 +422,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
     page.get_by_role("link", name="Answers page").click()
     answers = page.locator("table tbody tr")
     expect(answers).to_have_count(4)  # each of the two: the quiz question and a task
-    expect(answers.filter(has_text="p-hasty").filter(has_text="missed")).to_have_count(1)
+    expect(answers.filter(has_text=hasty_id).filter(has_text="missed")).to_have_count(1)
     expect(answers.get_by_role("cell", name="accepted", exact=True)).to_have_count(2)
     page.get_by_role("link", name="Which list").click()
     page.get_by_role("link", name=NAME).click()
