@@ -30,11 +30,14 @@ What "delivered" means depends on what the server lets the view see:
     ``docs/benchmarks.md`` ("Audio counted by what was delivered") measured both.
 
 What a client that closes right after the headers can still get counted is what its
-own TCP acknowledged before it closed — its receive buffer's share of the body, at most
-the first chunk (64 KiB) in the measurements — far below the coverage rule's half of a
-clip's first 30 seconds (580 KB for the demo's 1.16 MB clips; 240 KB for a 30 s MP3 at
-128 kbit/s). A client that keeps the connection open and does not read gets what its
-receive buffer holds (128 KiB by default): those bytes did reach its machine.
+own TCP acknowledged before it closed — its receive buffer's share of the body, one or
+two chunks at most (113,152 bytes) in the measurements — far below the coverage rule's
+half of a clip's first 30 seconds (580 KB for the demo's 1.16 MB clips; 240 KB for a 30 s
+MP3 at 128 kbit/s). A client that keeps the connection open and does not read gets what
+its receive buffer holds (128 KiB by default): those bytes did reach its machine. A client
+may enlarge that buffer (``SO_RCVBUF``, up to its own kernel's limit) and so take a whole
+clip into its machine without reading it: that is downloading the clip, which no server
+can tell from listening to it; the time rule still asks for the clip's seconds.
 
 Behind a reverse proxy the client is the proxy: ``X-Accel-Buffering: no`` asks nginx
 not to read the whole response ahead of the browser (other proxies: turn response
