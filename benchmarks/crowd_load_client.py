@@ -14,6 +14,7 @@ Nothing here reads the database: what counts as *acknowledged* is what a browser
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import random
 import re
 import time
@@ -102,8 +103,13 @@ class Worker:
         return response
 
     async def start(self) -> bool:
-        """Arrive, consent, open the first task; False if any step did not work."""
-        query = urlencode({"PROLIFIC_PID": self.pid, "STUDY_ID": "bench", "SESSION_ID": self.pid})
+        """Arrive, consent, open the first task; False if any step did not work. The
+        Prolific id is made from the worker's name: 24 hexadecimal characters, as Prolific's
+        are (the server refuses any other, issue 29)."""
+        prolific_id = hashlib.sha256(self.pid.encode()).hexdigest()[:24]
+        query = urlencode(
+            {"PROLIFIC_PID": prolific_id, "STUDY_ID": "bench", "SESSION_ID": self.pid}
+        )
         arrived = await self._do("arrive", "GET", f"{self.base}/?{query}")
         consent = await self._do("consent GET", "GET", f"{self.base}/consent/")
         token = CONSENT_TOKEN.search(consent.body.decode())

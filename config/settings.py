@@ -40,6 +40,7 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    "config.devserver",  # runserver handing requests their connection (judging.audio_delivery)
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",

@@ -82,9 +82,16 @@ TERMS: dict[str, tuple[str, str]] = {
         "thesis §3.2.2",
     ),
     "coverage": (
-        "The share of a clip's first {window} seconds that the server sent to the "
-        "listener's browser; a clip counts as heard from {coverage} % of it. It is what the "
-        "server observed, not what a page reports.",
+        "The share of a clip's first {window} seconds that reached the listener's browser "
+        "(counted as it arrives: a browser that hangs up early gets no more counted); a clip "
+        "counts as heard from {coverage} % of it. It is what the server observed, not what a "
+        "page reports.",
+        "Earshot",
+    ),
+    "impossible listening figures": (
+        "The judging page reported more listening time for a candidate than has passed since "
+        "its clip first reached the assessor, or more plays than two a second of that time. "
+        "Such figures are kept cut to what the server observed, and counted here.",
         "Earshot",
     ),
     "every clip heard": (

@@ -23,6 +23,7 @@ from judging.apis import CampaignSerializer, OrganiserApi
 from judging.forms.crowd import CampaignForm
 from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import CHOICE_LABELS
+from judging.platform_ids import submission_ids
 from judging.services.crowd.campaigns import preference_campaign_new
 from judging.services.crowd.examples import examples_from_systems, examples_import_csv
 from judging.services.crowd.traps import (
@@ -367,6 +368,11 @@ class ApprovalSerializer(serializers.Serializer):
     median_seconds = serializers.FloatField(allow_null=True)
     mean_clips_heard = serializers.FloatField(allow_null=True)
     listening_refusals = serializers.IntegerField(source="worker.listening_refusals")
+
+    def to_representation(self, row):
+        """The ids as the approvals export writes them: empty when not of the platform's
+        format (:func:`judging.platform_ids.submission_ids`)."""
+        return {**super().to_representation(row), **submission_ids(row.worker)}
 
 
 class ApprovalListApi(OrganiserApi):

@@ -18,6 +18,7 @@ from django.http import HttpResponse
 
 from judging.models import PreferenceCampaign, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS
+from judging.platform_ids import exportable, submission_ids
 from judging.selectors.crowd import campaign_answers_for_export
 from judging.selectors.crowd_integrity import APPROVE, campaign_approvals
 from judging.selectors.listening import answers_fully_heard
@@ -91,7 +92,8 @@ def _answer_row(campaign: PreferenceCampaign, a, full: set[int]) -> list:
         " ".join(lists["a"]), " ".join(lists["b"]),
         example.system_a.name if example.system_a else "",
         example.system_b.name if example.system_b else "",
-        worker.pk, worker.platform, worker.platform_id, worker.status, worker.stop_reason,
+        worker.pk, worker.platform, exportable(worker.platform, worker.platform_id),
+        worker.status, worker.stop_reason,
         "" if worker.trust is None else f"{worker.trust:.4f}", int(worker.trusted),
         a.task.position, int(a.task.is_quiz), "b" if a.swapped else "a",
         a.choice, a.outcome, int(trap is not None), trap.pool if trap else "",
@@ -133,14 +135,19 @@ APPROVALS_LAYOUTS = ("full", "prolific-approve", "prolific-bonus")
 recommended for approval, one per line, as Prolific's bulk approve box takes them.
 ``prolific-bonus``: ``participant_id,amount`` per line for those with a bonus, as
 Prolific's bulk bonus box takes them. Both Prolific layouts hold Prolific workers only and
-have no header."""
+have no header. A worker whose id is not a Prolific id (one who arrived before ids were
+checked) is left out of them (:func:`submission_ids`)."""
 
 
 def _approval_row(row) -> list:
-    w = row.worker
+    w, ids = row.worker, submission_ids(row.worker)
+    reason = row.reason
+    if not ids["participant_id"]:
+        reason += f"; its platform id is not one: check worker {w.pk} by hand"
     return [
-        w.platform_id, f"{row.bonus:.2f}", row.recommendation, row.reason, w.platform,
-        w.session_id, w.study_id, w.assignment_id, w.hit_id, w.pk, w.status, row.code,
+        ids["participant_id"], f"{row.bonus:.2f}", row.recommendation, reason, w.platform,
+        ids["session_id"], ids["study_id"], ids["assignment_id"], ids["hit_id"], w.pk,
+        w.status, row.code,
         row.answers, row.work_answers, row.quiz_answers, w.trap_answered, w.trap_correct,
         "" if w.trust is None else f"{w.trust:.4f}", int(w.trusted),
         "" if row.median_seconds is None else f"{row.median_seconds:.3f}",
@@ -153,12 +160,13 @@ def campaign_approvals_text(*, campaign: PreferenceCampaign, layout: str = "full
     """The approvals export in ``layout`` (:data:`APPROVALS_LAYOUTS`)."""
     rows = campaign_approvals(campaign=campaign)
     prolific = [r for r in rows if r.worker.platform == "prolific"]
+    ids = {r.worker.pk: submission_ids(r.worker)["participant_id"] for r in prolific}
     if layout == "prolific-approve":
-        ids = [[r.worker.platform_id] for r in prolific if r.recommendation == APPROVE]
-        return csv_text(None, ids)
+        approved = [[ids[r.worker.pk]] for r in prolific if r.recommendation == APPROVE]
+        return csv_text(None, [line for line in approved if line[0]])
     if layout == "prolific-bonus":
-        paid = [[r.worker.platform_id, f"{r.bonus:.2f}"] for r in prolific if r.bonus > 0]
-        return csv_text(None, paid)
+        paid = [[ids[r.worker.pk], f"{r.bonus:.2f}"] for r in prolific if r.bonus > 0]
+        return csv_text(None, [line for line in paid if line[0]])
     return csv_text(APPROVALS_CSV_COLUMNS, (_approval_row(r) for r in rows))
 
 
@@ -174,8 +182,13 @@ def campaign_approvals_csv(*, campaign: PreferenceCampaign, layout: str = "full"
 
 JUDGMENT_CSV_FIELDS = [
     "campaign", "query", "clip", "assessor", "broad", "broad_label", "fine",
-    "listened_seconds", "judging_seconds", "plays", "created_at", "updated_at", "source",
+    "listened_seconds", "judging_seconds", "plays", "timing_impossible", "created_at",
+    "updated_at", "source",
 ]  # fmt: skip
+"""Columns of a relevance campaign's judgments export. ``listened_seconds`` and ``plays``
+are what the judging page reported, kept at most what the server observed;
+``timing_impossible`` is 1 when the page reported more
+(:func:`judging.services.listening.listening_claim_bounded`)."""
 
 
 def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
@@ -191,6 +204,7 @@ def _judgment_row(campaign: RelevanceCampaign, judgment) -> list:
         round(activity.listened_seconds, 2) if activity else "",
         round(activity.judging_seconds, 2) if activity else "",
         activity.plays if activity else "",
+        int(activity.timing_impossible) if activity else "",
         judgment.created_at.isoformat(),
         judgment.updated_at.isoformat(),
         judgment.source.name,

@@ -73,6 +73,19 @@ def chromium():
         browser.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def live_server_serves_as_make_run():
+    """The tests' live server is Django's development server as ``make run`` starts it
+    (:mod:`config.devserver`): it hands the audio views their connection, so that they
+    count what the browser's TCP acknowledged (:mod:`judging.audio_delivery`)."""
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread
+
+    from config.devserver.server import connection_aware
+
+    LiveServerThread.server_class = connection_aware(ThreadedWSGIServer)
+
+
 @pytest.fixture
 def page(chromium, live_server):
     context = chromium.new_context(

@@ -48,7 +48,12 @@ class Browser:
         return response
 
     def get(self, path: str, **kwargs):
-        return self._keep(self.client.get(path, **kwargs))
+        """GET ``path``; a streamed body (audio) is read to its end, as a browser playing it
+        does: the server counts audio only as it is delivered (``received`` holds it)."""
+        response = self.client.get(path, **kwargs)
+        if response.streaming:
+            response.received = b"".join(response.streaming_content)
+        return self._keep(response)
 
     def post(self, path: str, data: dict):
         return self._keep(self.client.post(path, data))

@@ -7,7 +7,7 @@ from django.core.files.base import ContentFile
 
 from judging.models import AudioServed
 from judging.services.relevance import assignment_next
-from tests.audio_files import sine_wav
+from tests.audio_files import played, sine_wav
 from tests.lowcost_campaign_data import make_lowcost_campaign, make_lowcost_collection
 from tests.relevance_data import make_assessor, make_campaign
 from tests.test_assessor_views import as_
@@ -31,8 +31,8 @@ def test_the_assessor_hears_their_query_and_candidates_and_each_send_is_recorded
     other_query = campaign.pool.exclude(query=work.query).first()
     assessor = as_(client, personas.assessor)
 
-    assert assessor.get(audio_url(work, "query"), HTTP_RANGE="bytes=0-99").status_code == 206
-    assert assessor.get(audio_url(work, entry.pk), HTTP_RANGE="bytes=0-").status_code == 206
+    assert played(assessor, audio_url(work, "query"), HTTP_RANGE="bytes=0-99").status_code == 206
+    assert played(assessor, audio_url(work, entry.pk), HTTP_RANGE="bytes=0-").status_code == 206
     served = {row.clip_id: row.bytes_sent for row in AudioServed.objects.filter(assignment=work)}
     assert served[work.query.clip_id] == 100 and served[entry.clip_id] == entry.clip.audio.size
 
@@ -53,6 +53,6 @@ def test_a_lowcost_assignment_hears_its_own_pair_only(client, personas, settings
     neighbour = campaign.pool.filter(query=pair.query).exclude(pk=pair.pool_entry_id).first()
     assert neighbour is not None  # the query has other candidates this assignment never judges
     assessor = as_(client, personas.assessor)
-    assert assessor.get(audio_url(pair, pair.pool_entry_id)).status_code == 200
+    assert played(assessor, audio_url(pair, pair.pool_entry_id)).status_code == 200
     assert assessor.get(audio_url(pair, neighbour.pk)).status_code == 404
     assert list(AudioServed.objects.values_list("clip_id", flat=True)) == [pair.pool_entry.clip_id]

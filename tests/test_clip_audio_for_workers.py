@@ -11,7 +11,7 @@ import pytest
 from django.core.files.base import ContentFile
 
 from judging.models import AudioServed, PreferenceTask
-from tests.audio_files import sine_wav
+from tests.audio_files import played, sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.test_crowd_task_views import key_of, open_task
 
@@ -38,7 +38,7 @@ def test_a_worker_hears_their_tasks_clips_through_urls_of_that_task_only(client,
     assert len(urls) == 11  # the query and 5 + 5 clips
     assert all(url.startswith(f"/t/{campaign.token}/audio/{task.key}/") for url in urls)
     for url in urls:
-        response = client.get(url)
+        response = played(client, url)
         assert response.status_code == 200 and response["Content-Type"] == "audio/wav"
         assert "Content-Disposition" not in response  # no file name: nothing names the clip
     served = {i.clip_id for i in task.example.items.all()} | {task.example.query.clip_id}
@@ -63,3 +63,25 @@ def test_the_clip_wide_url_another_worker_or_an_answered_task_hear_nothing(clien
     assert client.get(url).status_code == 404  # expired with its task
     client.cookies.clear()
     assert client.get(url).status_code == 404
+
+
+def test_the_audio_reaches_the_client_as_the_counting_stream_through_every_middleware(
+    client, audible, settings
+):
+    """Issue 29, item 5: whitenoise serves the static files only (under ``STATIC_URL``), so
+    an audio response goes through every middleware as the stream that counts what it
+    delivers (:mod:`judging.audio_delivery`): nothing buffers it or rewrites its bytes (a
+    GZip middleware would compress them, and what was counted would no longer be the
+    clip's bytes), and nothing is counted before it is read."""
+    assert not any("gzip" in middleware.lower() for middleware in settings.MIDDLEWARE)
+    campaign = make_campaign(audible, traps=0)
+    page = open_task(client, campaign)
+    task = PreferenceTask.objects.get(key=key_of(page))
+    url = audio_urls(page)[0]
+    assert not url.lstrip("/").startswith(settings.STATIC_URL)
+    response = client.get(url, HTTP_RANGE="bytes=0-")
+    assert response.streaming and response["X-Accel-Buffering"] == "no"
+    assert "Content-Encoding" not in response
+    assert not AudioServed.objects.filter(task=task).exists()  # sent off, not yet read
+    body = b"".join(response.streaming_content)
+    assert AudioServed.objects.get(task=task).bytes_sent == len(body) > 0

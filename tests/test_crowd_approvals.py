@@ -10,6 +10,7 @@ import csv
 import io
 import re
 from decimal import Decimal
+from urllib.parse import quote
 
 import pytest
 from django.test import Client
@@ -20,14 +21,17 @@ from judging.models.crowd import _code
 from judging.services.campaign_settings import campaign_open_set
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
+from tests.platform_links import mturk_id, prolific_id
 from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
 
-PROLIFIC = "PROLIFIC_PID={id}&STUDY_ID=STUDY1&SESSION_ID=SESS-{id}"
-MTURK = (
-    "workerId={id}&assignmentId=ASG-{id}&hitId=HIT1&turkSubmitTo=https://workersandbox.mturk.com"
-)
+PROLIFIC = "PROLIFIC_PID={id}&STUDY_ID=STUDY1&SESSION_ID=SESS-{name}"
+MTURK = "workerId={id}&assignmentId=ASG{id}&hitId=HIT1&turkSubmitTo=https://workersandbox.mturk.com"
+
+
+def prolific(name: str) -> str:
+    return PROLIFIC.format(id=prolific_id(name), name=name)
 
 
 @pytest.fixture
@@ -59,10 +63,10 @@ def work(browser, *, answers: int, quiz_wrong: bool = False) -> None:
 
 def test_the_code_needs_the_minimum_of_work_answers_and_never_follows_a_failed_quiz(campaign):
     quiz_only = Browser(campaign)
-    quiz_only.start(PROLIFIC.format(id="quizonly"))
+    quiz_only.start(prolific("quizonly"))
     work(quiz_only, answers=0)
     failed = Browser(campaign)
-    failed.start(PROLIFIC.format(id="failed"))
+    failed.start(prolific("failed"))
     work(failed, answers=0, quiz_wrong=True)  # 1 of 2 right: trust 0.5 < 0.7
     # The attack of the issue: one wrong quiz answer, then the campaign closes (and the
     # work task on screen after a passed quiz expires: TASK_LEASE, 30 minutes).
@@ -72,23 +76,23 @@ def test_the_code_needs_the_minimum_of_work_answers_and_never_follows_a_failed_q
         assert browser.task().url == f"/t/{campaign.token}/end/"
         end = browser.done().content.decode()
         assert campaign.completion_code not in end
-    assert Worker.objects.get(platform_id="failed").status == Worker.STOPPED
+    assert Worker.objects.get(platform_id=prolific_id("failed")).status == Worker.STOPPED
     assert "0 tasks beyond the qualification" in quiz_only.done().content.decode()
 
 
 def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campaign, personas):
     honest = Browser(campaign)
-    honest.start(PROLIFIC.format(id="p-good"))
+    honest.start(prolific("p-good"))
     work(honest, answers=4)  # the cap: 2 quiz + 4 work
     honest_end = honest.done().content.decode()
     failed = Browser(campaign)
-    failed.start(PROLIFIC.format(id="p-bad"))
+    failed.start(prolific("p-bad"))
     work(failed, answers=0, quiz_wrong=True)
     short = Browser(campaign)
-    short.start(PROLIFIC.format(id="p-short"))
+    short.start(prolific("p-short"))
     work(short, answers=1)
     turker = Browser(campaign)
-    turker.start(MTURK.format(id="AMT1"))
+    turker.start(MTURK.format(id=mturk_id("AMT1")))
     work(turker, answers=2)
     campaign_open_set(campaign=campaign, is_open=False)
     turker.wait(31 * 60)  # the task on screen expires (TASK_LEASE after closing)
@@ -102,9 +106,10 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     assert text.endswith("\r\n")  # RFC 4180 lines, as spreadsheets write them
     rows = list(csv.DictReader(io.StringIO(text), dialect="excel"))
     by_id = {row["participant_id"]: row for row in rows}
-    assert list(by_id) == ["p-good", "p-bad", "p-short", "AMT1"]  # first arrived first
+    names = [prolific_id("p-good"), prolific_id("p-bad"), prolific_id("p-short"), mturk_id("AMT1")]
+    assert list(by_id) == names  # first arrived first
     assert list(rows[0])[:2] == ["participant_id", "bonus"]  # Prolific's bulk bonus columns
-    good, bad, short_row, amt = (by_id[k] for k in ("p-good", "p-bad", "p-short", "AMT1"))
+    good, bad, short_row, amt = (by_id[k] for k in names)
     # p-good: 4 work answers, 2 beyond the minimum, 2 × 0.50 = 1.00.
     assert (good["recommendation"], good["bonus"], good["work_answers"]) == ("approve", "1.00", "4")
     assert (good["session_id"], good["study_id"], good["quiz_answers"]) == (
@@ -118,7 +123,11 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     assert bad["reason"] == "stopped: low trust" and bad["completion_code"] == ""
     assert (short_row["recommendation"], short_row["work_answers"]) == ("not_earned", "1")
     # MTurk: workerId, assignmentId, hitId; a code of its own, the one it was shown.
-    assert (amt["platform"], amt["assignment_id"], amt["hit_id"]) == ("mturk", "ASG-AMT1", "HIT1")
+    assert (amt["platform"], amt["assignment_id"], amt["hit_id"]) == (
+        "mturk",
+        "ASG" + mturk_id("AMT1"),
+        "HIT1",
+    )
     assert amt["recommendation"] == "approve" and amt["bonus"] == "0.00"  # 2 = the minimum
     assert amt["completion_code"].startswith(campaign.completion_code + "-")
     assert amt["completion_code"] in turker_end
@@ -127,9 +136,9 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
         assert row["trap_answered"] and row["median_seconds"] and row["mean_clips_heard"]
 
     approve = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=prolific-approve")
-    assert approve.content.decode() == "p-good\r\n"  # one id per line, no header
+    assert approve.content.decode() == f"{names[0]}\r\n"  # one id per line, no header
     bonus = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=prolific-bonus")
-    assert bonus.content.decode() == "p-good,1.00\r\n"  # participant id, amount
+    assert bonus.content.decode() == f"{names[0]},1.00\r\n"  # participant id, amount
     bad_layout = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv?layout=excel")
     assert bad_layout.status_code == 400 and "layout" in bad_layout.content.decode()
 
@@ -139,15 +148,46 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     ]
 
 
-def test_a_participant_id_that_looks_like_a_formula_is_written_as_text(campaign, personas):
+def test_a_participant_id_that_looks_like_a_formula_is_refused_at_arrival(campaign):
     sneaky = Browser(campaign)
-    sneaky.start("worker=@SUM(A1)")
-    work(sneaky, answers=2)
+    refused = sneaky.arrive("worker=@SUM(A1)")
+    assert refused.status_code == 400 and not Worker.objects.exists()
+    assert "Your participant id in this link is not valid" in refused.content.decode()
+
+
+def test_ids_that_are_no_ids_never_reach_an_export_line(campaign, personas):
+    """Issue 29: ``PROLIFIC_PID=X Y`` was accepted, and the bulk-approve and bulk-bonus
+    lines carried both ids. Arrival refuses it now (a newline too: the request check's
+    400); a worker stored before (as ``X Y``, ``X,Y`` or a formula) gets empty id cells,
+    a reason to check by hand, and no line in Prolific's layouts, while the honest
+    worker's line is whole."""
+    for bad in ("X Y", "X,Y", "=1+1", "5f1e2d3c4b5a69788796a5b4\n5f1e2d3c4b5a69788796a5b5"):
+        assert Browser(campaign).arrive(f"PROLIFIC_PID={quote(bad)}").status_code == 400
+    assert not Worker.objects.exists()
+    names = ("p-good", "before-1", "before-2", "before-3")
+    for name in names:
+        browser = Browser(campaign)
+        browser.start(prolific(name))
+        work(browser, answers=4)  # the cap: each earned the code and a bonus
+    for name, stored in zip(names[1:], ("X Y", "X,Y", "=1+1"), strict=True):
+        Worker.objects.filter(platform_id=prolific_id(name)).update(
+            platform_id=stored, session_id="S 1"
+        )  # as stored before ids were checked
     organiser = Client()
     organiser.force_login(personas.organiser)
-    text = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv")
-    row = next(csv.DictReader(io.StringIO(text.content.decode())))
-    assert row["participant_id"] == "'@SUM(A1)"  # judging.exports.spreadsheet_safe
+    base = f"/campaigns/{campaign.pk}/approvals.csv"
+    rows = list(csv.DictReader(io.StringIO(organiser.get(base).content.decode())))
+    assert [r["participant_id"] for r in rows] == [prolific_id("p-good"), "", "", ""]
+    assert all(r["session_id"] == "" for r in rows[1:])
+    assert all("check worker" in r["reason"] for r in rows[1:])
+    for layout in ("prolific-approve", "prolific-bonus"):
+        lines = organiser.get(f"{base}?layout={layout}").content.decode().splitlines()
+        assert [line.split(",")[0] for line in lines] == [prolific_id("p-good")]
+    answers = organiser.get(f"/campaigns/{campaign.pk}/answers.csv").content.decode()
+    ids = {r["platform_id"] for r in csv.DictReader(io.StringIO(answers))}
+    assert ids == {prolific_id("p-good"), ""}
+    api = client_for(personas.organiser).get(f"/api/campaigns/{campaign.pk}/approvals/").json()
+    assert [r["participant_id"] for r in api] == [prolific_id("p-good"), "", "", ""]
 
 
 def test_new_codes_are_capitals_and_digits_that_the_export_writes_exactly():

@@ -32,13 +32,14 @@ from judging.services.crowd.traps import trap_question_mark
 from judging.services.relevance import assignment_next
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.platform_links import participant_id, prolific_id
 from tests.relevance_data import make_campaign as make_relevance_campaign
 from tests.test_assessor_views import as_, post_json
 
 pytestmark = pytest.mark.django_db
 
 PROLIFIC = "PROLIFIC_PID={id}&STUDY_ID=s1&SESSION_ID=x1"
-MTURK = "workerId={id}&assignmentId=ASG-{id}&hitId=H1&turkSubmitTo=https://workersandbox.mturk.com"
+MTURK = "workerId={id}&assignmentId=ASG{id}&hitId=H1&turkSubmitTo=https://workersandbox.mturk.com"
 GENERIC = "worker={id}"
 PLATFORMS = {"prolific": PROLIFIC, "mturk": MTURK, "generic": GENERIC}
 
@@ -56,7 +57,7 @@ def code_given(browser, campaign) -> bool:
 def test_a_freeloader_gets_no_completion_code_on_any_platform(platform, crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=3)
     freeloader = Browser(campaign)
-    freeloader.arrive(PLATFORMS[platform].format(id="free1"))
+    freeloader.arrive(PLATFORMS[platform].format(id=participant_id(platform, "free1")))
 
     before_consent = freeloader.done()  # straight to the end: no consent, no answer
     assert before_consent.status_code == 302
@@ -89,12 +90,12 @@ def test_a_freeloader_gets_no_completion_code_on_any_platform(platform, crowd_co
 def test_a_worker_who_arrives_when_nothing_is_left_gets_no_code(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0, answers_per_example=1)
     early = Browser(campaign)  # answers every example: none is left for anyone
-    early.start(PROLIFIC.format(id="early"))
+    early.start(PROLIFIC.format(id=prolific_id("early")))
     while early.key:
         early.answer("a_better")
         early.task()
     late = Browser(campaign)
-    late.arrive(PROLIFIC.format(id="late"))
+    late.arrive(PROLIFIC.format(id=prolific_id("late")))
     late.consent()
     page = late.done()
     assert page.status_code == 200 and "No tasks are left for you" in page.content.decode()
@@ -124,7 +125,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
     revealed, urls, pages_seen = set(), [], []
     for i in range(10):
         harvester = Browser(campaign)
-        harvester.start(PROLIFIC.format(id=f"harvest{i}"))
+        harvester.start(PROLIFIC.format(id=prolific_id(f"harvest{i}")))
         while harvester.key and "Qualification question" in harvester.page.content.decode():
             urls += harvester.audio_urls()
             harvester.listen(then_wait=5)  # 3 clips of 1.5 s, one at a time (issue 23)
@@ -169,7 +170,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
     # at the first checkpoint (issue 22: no oracle), here the end of its work, since
     # fewer than trust_check_every (10) work tasks were left for it.
     cheat = Browser(campaign)
-    cheat.start(PROLIFIC.format(id="cheat"))
+    cheat.start(PROLIFIC.format(id=prolific_id("cheat")))
     answered = 0
     while cheat.key:
         task = PreferenceTask.objects.get(key=cheat.key)
@@ -181,7 +182,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
             cheat.answer("a_better")
         answered += 1
         cheat.task()
-    worker = Worker.objects.get(platform_id="cheat")
+    worker = Worker.objects.get(platform_id=prolific_id("cheat"))
     assert (worker.status, worker.stop_reason) == (Worker.STOPPED, Worker.LOW_TRUST)
     work_answers = answered - 2  # after the 2 quiz answers
     assert 0 < work_answers < campaign.trust_check_every  # it was stopped at the end
@@ -209,13 +210,13 @@ def test_clip_wide_audio_urls_tell_a_worker_nothing(trapped_campaign):
 def test_a_second_browser_with_a_prolific_id_gets_nothing_and_changes_nothing(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0)
     victim = Browser(campaign)
-    victim.start("PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=real")
+    victim.start(f"PROLIFIC_PID={prolific_id('p1')}&STUDY_ID=s1&SESSION_ID=real")
     victim.answer("both_good")
     victim.task()
-    before = Worker.objects.values().get(platform_id="p1")
+    before = Worker.objects.values().get(platform_id=prolific_id("p1"))
 
     attacker = Browser(campaign)
-    refused = attacker.arrive("PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=evil")
+    refused = attacker.arrive(f"PROLIFIC_PID={prolific_id('p1')}&STUDY_ID=s1&SESSION_ID=evil")
     assert refused.status_code == 409
     assert "You already started this study in another browser" in refused.content.decode()
     assert f"earshot_w_{campaign.pk}" not in refused.cookies
@@ -227,25 +228,25 @@ def test_a_second_browser_with_a_prolific_id_gets_nothing_and_changes_nothing(cr
         == 403
     )
     assert attacker.done().status_code == 403
-    assert Worker.objects.values().get(platform_id="p1") == before  # nothing changed
+    assert Worker.objects.values().get(platform_id=prolific_id("p1")) == before  # unchanged
 
     assert victim.answer("both_bad").status_code == 302  # the victim works on
-    assert Answer.objects.filter(worker__platform_id="p1").count() == 2
+    assert Answer.objects.filter(worker__platform_id=prolific_id("p1")).count() == 2
 
 
 def test_a_second_browser_with_an_mturk_worker_id_cannot_redirect_the_submission(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=1)
     victim = Browser(campaign)
     victim.start(
-        "workerId=W1&assignmentId=A1&hitId=H1&turkSubmitTo=https://workersandbox.mturk.com"
+        "workerId=AW1&assignmentId=A1&hitId=H1&turkSubmitTo=https://workersandbox.mturk.com"
     )
 
     attacker = Browser(campaign)
     refused = attacker.arrive(
-        "workerId=W1&assignmentId=EVIL&hitId=H1&turkSubmitTo=https://www.mturk.com"
+        "workerId=AW1&assignmentId=EVIL&hitId=H1&turkSubmitTo=https://www.mturk.com"
     )
     assert refused.status_code == 409
-    worker = Worker.objects.get(platform_id="W1")
+    worker = Worker.objects.get(platform_id="AW1")
     assert (worker.assignment_id, worker.turk_submit_to) == (
         "A1",
         "https://workersandbox.mturk.com",
@@ -263,7 +264,7 @@ def test_a_second_browser_with_an_mturk_worker_id_cannot_redirect_the_submission
 def test_a_stopped_worker_cannot_start_again_under_a_new_id_nor_the_old_one(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=4, quiz_length=2, trust_threshold=1.0)
     stopped = Browser(campaign)
-    stopped.start(PROLIFIC.format(id="bad"))
+    stopped.start(PROLIFIC.format(id=prolific_id("bad")))
     while stopped.key:  # miss the quiz
         task = PreferenceTask.objects.get(key=stopped.key)
         accepted = task.example.trap.accepted_answers
@@ -271,21 +272,23 @@ def test_a_stopped_worker_cannot_start_again_under_a_new_id_nor_the_old_one(crow
                      if choice_as_stored(c, swapped=task.swapped) not in accepted)  # fmt: skip
         stopped.answer(wrong)
         stopped.task()
-    assert Worker.objects.get(platform_id="bad").status == Worker.STOPPED
+    assert Worker.objects.get(platform_id=prolific_id("bad")).status == Worker.STOPPED
     workers = Worker.objects.count()
 
-    again = stopped.arrive(PROLIFIC.format(id="fresh-id"))  # the same browser, a new id
+    again = stopped.arrive(
+        PROLIFIC.format(id=prolific_id("fresh-id"))
+    )  # the same browser, a new id
     assert again.status_code == 409
     assert "This browser has already taken part" in again.content.decode()
     assert Worker.objects.count() == workers
 
-    same = stopped.arrive(PROLIFIC.format(id="bad"))  # the same browser and id
+    same = stopped.arrive(PROLIFIC.format(id=prolific_id("bad")))  # the same browser and id
     assert same.status_code == 302
     assert stopped.task().url == f"/t/{campaign.token}/end/"
     assert campaign.screen_out_code in stopped.done().content.decode()
 
     elsewhere = Browser(campaign)  # the stopped id from a clean browser
-    assert elsewhere.arrive(PROLIFIC.format(id="bad")).status_code == 409
+    assert elsewhere.arrive(PROLIFIC.format(id=prolific_id("bad"))).status_code == 409
     assert not code_given(stopped, campaign) and not code_given(elsewhere, campaign)
 
 
@@ -297,7 +300,7 @@ def test_a_forged_listened_seconds_on_the_assessor_page_is_refused(
 ):
     from django.core.files.base import ContentFile
 
-    from tests.audio_files import sine_wav
+    from tests.audio_files import played, sine_wav
 
     settings.MEDIA_ROOT = tmp_path
     campaign = make_relevance_campaign(personas, must_listen_seconds=5)
@@ -312,7 +315,9 @@ def test_a_forged_listened_seconds_on_the_assessor_page_is_refused(
     assert forged.status_code == 400 and "Listen to at least 5 s" in forged.json()["error"]
     assert not RelevanceJudgment.objects.exists()
 
-    audio = assessor.get(f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-")
+    audio = played(
+        assessor, f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-"
+    )
     assert audio.status_code == 206
     too_soon = post_json(
         assessor, url, {"candidate": entry.pk, "broad": 2, "listened_seconds": 86_400}
@@ -431,13 +436,13 @@ def test_audio_heard_in_an_earlier_task_or_by_another_worker_does_not_count(list
 def test_closing_stops_every_worker_at_once_but_a_task_on_screen_can_be_answered(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=10)
     busy, idle = Browser(campaign), Browser(campaign)
-    busy.start(PROLIFIC.format(id="busy"))
+    busy.start(PROLIFIC.format(id=prolific_id("busy")))
     busy.answer("a_better")
     busy.task()  # a second task on screen
-    idle.arrive(PROLIFIC.format(id="idle"))
+    idle.arrive(PROLIFIC.format(id=prolific_id("idle")))
     idle.consent()  # consented, no task opened yet
     stale = Browser(campaign)
-    stale.start(PROLIFIC.format(id="stale"))
+    stale.start(PROLIFIC.format(id=prolific_id("stale")))
     stale.wait(31 * 60)  # on screen for longer than the lease
 
     campaign_open_set(campaign=campaign, is_open=False)
@@ -446,7 +451,7 @@ def test_closing_stops_every_worker_at_once_but_a_task_on_screen_can_be_answered
     assert busy.answer("both_good").status_code == 302  # on screen, within its lease
     assert busy.task().url == f"/t/{campaign.token}/end/"  # nothing new after it
     assert campaign.completion_code in busy.done().content.decode()
-    assert Answer.objects.filter(worker__platform_id="busy").count() == 2
+    assert Answer.objects.filter(worker__platform_id=prolific_id("busy")).count() == 2
 
     assert idle.task().url == f"/t/{campaign.token}/end/"
     closed = idle.done()
@@ -454,9 +459,9 @@ def test_closing_stops_every_worker_at_once_but_a_task_on_screen_can_be_answered
     assert not code_given(idle, campaign)
 
     assert stale.answer("both_good").url == f"/t/{campaign.token}/end/"  # lease ran out
-    assert not Answer.objects.filter(worker__platform_id="stale").exists()
+    assert not Answer.objects.filter(worker__platform_id=prolific_id("stale")).exists()
     assert "This study is closed" in stale.done().content.decode()
 
     newcomer = Browser(campaign)
-    assert newcomer.arrive(PROLIFIC.format(id="new")).status_code == 410
+    assert newcomer.arrive(PROLIFIC.format(id=prolific_id("new"))).status_code == 410
     assert PreferenceTask.objects.count() == tasks  # nobody was served anything new

@@ -41,6 +41,7 @@ from judging.services.crowd import workers as workers_service
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
+from tests.platform_links import prolific_id
 from tests.test_collection_apis import client_for
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +75,7 @@ def identity(campaign, n: int, *, own_address: bool = False) -> Browser:
         if own_address
         else Browser(campaign, address=ATTACKER, user_agent=SCRIPT_UA)
     )
-    browser.start(f"PROLIFIC_PID=fake{n:03d}&STUDY_ID=S&SESSION_ID=s{n}")
+    browser.start(f"PROLIFIC_PID={prolific_id(f'fake{n:03d}')}&STUDY_ID=S&SESSION_ID=s{n}")
     return browser
 
 
@@ -95,7 +96,7 @@ def bytes_signature(browser) -> frozenset[str]:
     hashes = set()
     for url in browser.audio_urls():
         response = browser.get(url, HTTP_RANGE="bytes=0-8191")
-        hashes.add(hashlib.sha256(b"".join(response.streaming_content)).hexdigest())
+        hashes.add(hashlib.sha256(response.received).hexdigest())
     return frozenset(hashes)
 
 
@@ -337,7 +338,7 @@ def test_identities_that_learn_the_whole_quiz_pool_still_get_no_code_without_lis
         else:
             cheat.answer("both_bad")
         cheat.task()
-    worker = Worker.objects.get(platform_id="fake099")
+    worker = Worker.objects.get(platform_id=prolific_id("fake099"))
     assert worker.trap_answered - 2 >= 1  # it met a work trap...
     assert (worker.status, worker.stop_reason) == (Worker.STOPPED, Worker.LOW_TRUST)
     end = cheat.done().content.decode()
@@ -364,11 +365,11 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
         assert fake.task().content == fake.page.content  # one open task: a reload is the same
         hoarders.append(fake)
     refused = Browser(campaign, address=ATTACKER, user_agent=SCRIPT_UA).arrive(
-        "PROLIFIC_PID=fake999"
+        f"PROLIFIC_PID={prolific_id('fake999')}"
     )
     assert refused.status_code == 429
     assert "Too many new participants from your network" in refused.content.decode()
-    assert not Worker.objects.filter(platform_id="fake999").exists()
+    assert not Worker.objects.filter(platform_id=prolific_id("fake999")).exists()
 
     for fake in hoarders:  # they keep their page beating: their leases do not end
         assert fake.alive().status_code == 204
@@ -378,7 +379,7 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
         served_at=timezone.now() - timedelta(minutes=5)
     )
     real = Browser(campaign)
-    real.start("PROLIFIC_PID=real&STUDY_ID=S&SESSION_ID=r1")
+    real.start(f"PROLIFIC_PID={prolific_id('real')}&STUDY_ID=S&SESSION_ID=r1")
     answer_quiz_right(real)
     work_done = 0
     while real.key:  # every slot is leased: served beyond redundancy, not idle
@@ -394,7 +395,7 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
         alive_at=timezone.now() - timedelta(minutes=4)
     )
     honest = Browser(campaign)
-    honest.start("PROLIFIC_PID=honest2&STUDY_ID=S&SESSION_ID=h2")
+    honest.start(f"PROLIFIC_PID={prolific_id('honest2')}&STUDY_ID=S&SESSION_ID=h2")
     answer_quiz_right(honest)
     assert task_of(honest).example_id in held
     assert task_of(honest).example.slots_taken == 1  # its slot came back: not beyond
@@ -406,12 +407,12 @@ def test_hoarding_identities_leave_a_paid_participant_with_work_and_their_leases
 def test_a_link_with_another_id_does_not_take_over_a_browsers_session(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0)
     browser = Browser(campaign)
-    browser.start("PROLIFIC_PID=first&STUDY_ID=S&SESSION_ID=one")
+    browser.start(f"PROLIFIC_PID={prolific_id('first')}&STUDY_ID=S&SESSION_ID=one")
     key = browser.key
-    other = browser.arrive("PROLIFIC_PID=second&STUDY_ID=S&SESSION_ID=two")
+    other = browser.arrive(f"PROLIFIC_PID={prolific_id('second')}&STUDY_ID=S&SESSION_ID=two")
     assert other.status_code == 409
     assert "under another id" in other.content.decode()
-    assert not Worker.objects.filter(platform_id="second").exists()
+    assert not Worker.objects.filter(platform_id=prolific_id("second")).exists()
     assert browser.task().status_code == 200 and browser.key == key  # the first id works on
 
 
@@ -420,7 +421,7 @@ def test_a_stopped_workers_device_cannot_start_again_under_a_new_id_with_cookies
 ):
     campaign = make_campaign(crowd_collection, traps=4, quiz_length=2, quiz_traps=4)
     stopped = Browser(campaign, address="10.77.0.5", user_agent="Firefox/140")
-    stopped.start("PROLIFIC_PID=bad&STUDY_ID=S&SESSION_ID=b1")
+    stopped.start(f"PROLIFIC_PID={prolific_id('bad')}&STUDY_ID=S&SESSION_ID=b1")
     while stopped.key:
         task = task_of(stopped)
         accepted = task.example.trap.accepted_answers
@@ -429,10 +430,15 @@ def test_a_stopped_workers_device_cannot_start_again_under_a_new_id_with_cookies
         )
         stopped.answer(wrong)
         stopped.task()
-    assert Worker.objects.get(platform_id="bad").status == Worker.STOPPED
+    assert Worker.objects.get(platform_id=prolific_id("bad")).status == Worker.STOPPED
     cleared = Browser(campaign, address="10.77.0.5", user_agent="Firefox/140")  # no cookies
-    again = cleared.arrive("PROLIFIC_PID=fresh&STUDY_ID=S&SESSION_ID=f1")
+    again = cleared.arrive(f"PROLIFIC_PID={prolific_id('fresh')}&STUDY_ID=S&SESSION_ID=f1")
     assert again.status_code == 409 and "already taken part" in again.content.decode()
-    assert not Worker.objects.filter(platform_id="fresh").exists()
+    assert not Worker.objects.filter(platform_id=prolific_id("fresh")).exists()
     elsewhere = Browser(campaign, address="10.77.0.6", user_agent="Firefox/140")
-    assert elsewhere.arrive("PROLIFIC_PID=fresh&STUDY_ID=S&SESSION_ID=f1").status_code == 302
+    assert (
+        elsewhere.arrive(
+            f"PROLIFIC_PID={prolific_id('fresh')}&STUDY_ID=S&SESSION_ID=f1"
+        ).status_code
+        == 302
+    )

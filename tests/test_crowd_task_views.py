@@ -6,6 +6,7 @@ import pytest
 
 from judging.models import Answer, PreferenceTask, Worker
 from tests.crowd_fixtures import make_campaign, wrong_choice
+from tests.platform_links import prolific_id
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +30,13 @@ def test_a_prolific_link_creates_the_worker_sets_the_cookie_and_asks_for_consent
     client, crowd_collection
 ):
     campaign = make_campaign(crowd_collection)
-    response = client.get(f"/t/{campaign.token}/?PROLIFIC_PID=p123&STUDY_ID=s1&SESSION_ID=x9")
+    pid = "5F1E2D3C4B5A69788796A5B4"  # a Prolific id (in capitals: kept in small letters)
+    response = client.get(f"/t/{campaign.token}/?PROLIFIC_PID={pid}&STUDY_ID=s1&SESSION_ID=x9")
     assert response.status_code == 302 and response.url == f"/t/{campaign.token}/consent/"
     assert f"earshot_w_{campaign.pk}" in response.cookies
     worker = Worker.objects.get()
     assert (worker.platform, worker.platform_id, worker.study_id, worker.session_id) == (
-        "prolific", "p123", "s1", "x9",
+        "prolific", pid.lower(), "s1", "x9",
     )  # fmt: skip
     assert client.get(f"/t/{campaign.token}/task/").url == f"/t/{campaign.token}/consent/"
 
@@ -109,7 +111,8 @@ def test_a_prolific_worker_who_finishes_sees_the_code_then_is_sent_back_with_it(
     # Issue 12: an immediate redirect left a worker with nothing when it failed; the
     # page shows the code (and a copy button) and redirects after a few seconds.
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=1)
-    key = key_of(open_task(client, campaign, "PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=x"))
+    link = f"PROLIFIC_PID={prolific_id('p1')}&STUDY_ID=s&SESSION_ID=x"
+    key = key_of(open_task(client, campaign, link))
     client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": "both_bad"})
     response = client.get(f"/t/{campaign.token}/done/")
     html = response.content.decode()
@@ -146,7 +149,7 @@ def test_mturk_preview_shows_the_task_but_cannot_submit(client, crowd_collection
 
 def test_an_mturk_worker_completing_gets_a_form_posting_to_turk_submit_to(client, crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=1)
-    query = "assignmentId=A1&hitId=H1&workerId=W1&turkSubmitTo=https://workersandbox.mturk.com"
+    query = "assignmentId=A1&hitId=H1&workerId=AW1&turkSubmitTo=https://workersandbox.mturk.com"
     key = key_of(open_task(client, campaign, query))
     client.post(f"/t/{campaign.token}/task/", {"key": key, "choice": "both_bad"})
     html = client.get(f"/t/{campaign.token}/done/").content.decode()
@@ -156,7 +159,7 @@ def test_an_mturk_worker_completing_gets_a_form_posting_to_turk_submit_to(client
 
 def test_an_mturk_link_may_not_post_to_another_site(client, crowd_collection):
     campaign = make_campaign(crowd_collection)
-    query = "assignmentId=A1&hitId=H1&workerId=W1&turkSubmitTo=https://evil.example"
+    query = "assignmentId=A1&hitId=H1&workerId=AW1&turkSubmitTo=https://evil.example"
     assert client.get(f"/t/{campaign.token}/?{query}").status_code == 400
 
 

@@ -25,6 +25,7 @@ from judging.demo.seed import (
     RELEVANCE_CAMPAIGN_NAME,
     SECOND_ASSESSOR_PASSWORD,
     SECOND_ASSESSOR_USERNAME,
+    demo_prolific_id,
     demo_seed,
     demo_task_link,
 )
@@ -319,7 +320,8 @@ def test_it_opens_a_crowd_study_with_trap_questions_and_a_prolific_style_link(me
     assert campaign.quiz_length == 1 and campaign.listening_check
     assert campaign_pool_needs(campaign=campaign).problems == []
     link = demo_task_link(worker="w1")
-    assert link.startswith(campaign.task_link()) and "PROLIFIC_PID=w1" in link
+    assert link.startswith(campaign.task_link())
+    assert f"PROLIFIC_PID={demo_prolific_id('w1')}&" in link  # 24 hexadecimal characters
 
 
 @pytest.mark.django_db

@@ -100,6 +100,49 @@ def test_listening_is_recorded_before_any_score(work):
     assert not RelevanceJudgment.objects.exists()
 
 
+def test_what_the_page_reports_beyond_the_time_observed_is_cut_and_flagged(work):
+    # Issue 29's assessor bot: 86,400 s and 100,000 plays reported 16 s after the clip
+    # first reached the assessor. Hand computation: at most 16 + 1 s slack = 17 s of
+    # listening, and 1 + 2 plays a second × 16 s = 33 plays.
+    assignment, entries = work
+    AudioServed.objects.filter(clip=entries[0].clip).delete()
+    reached = timezone.now() - timedelta(minutes=5)
+    audio_served_record(
+        clip=entries[0].clip, size=8000, byte_range=None, assignment=assignment, now=reached
+    )
+    saved = judgment_save(
+        assignment=assignment, assessor=assignment.assessor, pool_entry=entries[0],
+        listened_seconds=86_400.0, plays=100_000, now=reached + timedelta(seconds=16),
+    )  # fmt: skip
+    assert (saved.listened_seconds, saved.plays) == (17.0, 33)
+    assert JudgmentActivity.objects.get().timing_impossible
+    # Figures within what was observed are kept as reported, and the flag stays.
+    later = judgment_save(
+        assignment=assignment, assessor=assignment.assessor, pool_entry=entries[0],
+        listened_seconds=20.0, plays=3, now=reached + timedelta(seconds=30),
+    )  # fmt: skip
+    assert (later.listened_seconds, later.plays) == (20.0, 33)  # running totals
+    assert JudgmentActivity.objects.get().timing_impossible
+
+
+def test_figures_the_observed_time_allows_are_kept_unflagged(work):
+    assignment, entries = work  # the first candidate's audio reached the assessor 24 s ago
+    saved = save(assignment, entries[0], listened_seconds=23.5, plays=4)
+    assert (saved.listened_seconds, saved.plays) == (23.5, 4)
+    assert not JudgmentActivity.objects.get().timing_impossible
+
+
+def test_a_refused_score_keeps_the_cut_figures_and_the_flag(work):
+    assignment, entries = work
+    AudioServed.objects.filter(clip=entries[0].clip).delete()  # nothing reached the assessor
+    with pytest.raises(MustListenFirst):
+        save(assignment, entries[0], broad=2, fine=90, listened_seconds=86_400.0, plays=100_000)
+    assert not RelevanceJudgment.objects.exists()
+    activity = JudgmentActivity.objects.get()  # no time observed: 0 + 1 s slack, 1 play
+    assert (activity.listened_seconds, activity.plays, activity.judgment) == (1.0, 1, None)
+    assert activity.timing_impossible
+
+
 def test_a_score_before_the_server_sent_the_must_listen_time_is_refused(work):
     assignment, entries = work
     AudioServed.objects.filter(clip=entries[0].clip).delete()

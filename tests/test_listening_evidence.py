@@ -23,7 +23,7 @@ from judging import selectors
 from judging.models import Answer, AudioServed, PreferenceTask, RelevanceJudgment
 from judging.services.listening import bytes_within, window_bytes
 from judging.services.relevance import assignment_next
-from tests.audio_files import sine_wav
+from tests.audio_files import played, sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.relevance_data import make_campaign as make_relevance_campaign
@@ -69,8 +69,8 @@ def test_fetching_every_candidate_at_once_counts_as_hearing_one(
         entry.clip.audio.save(f"{entry.clip.external_id}.wav", ContentFile(sine_wav(8.0)))
     assessor = as_(client, personas.assessor)
     for entry in entries:  # every candidate at once
-        audio = assessor.get(
-            f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-"
+        audio = played(
+            assessor, f"/judge/assignments/{work.pk}/audio/{entry.pk}", HTTP_RANGE="bytes=0-"
         )
         assert audio.status_code == 206
     AudioServed.objects.filter(assignment=work).update(
@@ -111,14 +111,14 @@ def test_a_judgment_needs_half_of_the_clips_first_thirty_seconds_sent(
     size = entry.clip.audio.size
     assessor = as_(client, personas.assessor)
     audio_url = f"/judge/assignments/{work.pk}/audio/{entry.pk}"
-    assessor.get(audio_url, HTTP_RANGE=f"bytes=0-{size // 5}")  # 40 % of the window
+    played(assessor, audio_url, HTTP_RANGE=f"bytes=0-{size // 5}")  # 40 % of the window
     AudioServed.objects.filter(assignment=work).update(
         first_sent_at=timezone.now() - timedelta(seconds=60)
     )
     url = f"/judge/assignments/{work.pk}/judgments"
     refused = post_json(assessor, url, {"candidate": entry.pk, "broad": 2})
     assert refused.status_code == 400 and "so far 40 %" in refused.json()["error"]
-    assessor.get(audio_url, HTTP_RANGE=f"bytes={size // 5}-{size // 2}")
+    played(assessor, audio_url, HTTP_RANGE=f"bytes={size // 5}-{size // 2}")
     assert post_json(assessor, url, {"candidate": entry.pk, "broad": 2}).status_code == 200
 
 
@@ -154,3 +154,27 @@ def test_the_task_page_is_told_which_clips_the_server_counts_as_heard(audible_co
     assert worker.get(heard_url).json() == {"heard": expected, "ready": True, "missing": ""}
     assert worker.answer("a_better").status_code == 302
     assert worker.get(heard_url).status_code == 404  # an answered task is no longer asked about
+
+
+def test_a_response_recorded_in_parts_is_one_request_from_its_first_delivery(personas):
+    """A long response records what it delivered as it goes (judging.audio_delivery): the
+    parts merge into one range, count one request, and keep the first delivery's time even
+    when a later request recorded first."""
+    from judging.audio import ByteRange
+    from judging.services.listening import audio_served_record
+
+    campaign = make_relevance_campaign(personas, must_listen_seconds=5)
+    work = assignment_next(campaign=campaign, assessor=personas.assessor)
+    clip = campaign.pool.filter(query=work.query).first().clip
+    t0 = timezone.now() - timedelta(seconds=30)
+    later = t0 + timedelta(seconds=10)
+    record = dict(clip=clip, size=1000, assignment=work)
+    audio_served_record(**record, byte_range=ByteRange(500, 999), first_at=later, now=later)
+    audio_served_record(**record, byte_range=ByteRange(0, 199), first_at=t0, now=t0)
+    audio_served_record(
+        **record, byte_range=ByteRange(0, 499), first_at=t0, now=t0 + timedelta(seconds=1),
+        new_request=False,
+    )  # fmt: skip
+    served = AudioServed.objects.get(assignment=work, clip=clip)
+    assert (served.ranges, served.bytes_sent, served.requests) == ([[0, 999]], 1000, 2)
+    assert (served.first_sent_at, served.last_sent_at) == (t0, later)

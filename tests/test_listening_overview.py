@@ -38,7 +38,7 @@ from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.tasks import task_serve
 from judging.services.relevance import assignment_next
-from tests.audio_files import sine_wav
+from tests.audio_files import played, sine_wav
 from tests.crowd_http import Browser
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign as make_relevance_campaign
@@ -406,7 +406,7 @@ def test_each_assessor_shows_the_judgments_with_the_clip_heard_and_the_time_per_
     for entry, byte_range in zip(entries, ("0-", "0-", "0-0"), strict=True):
         entry.clip.audio.save(f"{entry.clip.external_id}.wav", ContentFile(sine_wav(2.0)))
         url = f"/judge/assignments/{work.pk}/audio/{entry.pk}"
-        assert assessor.get(url, HTTP_RANGE=f"bytes={byte_range}").status_code == 206
+        assert played(assessor, url, HTTP_RANGE=f"bytes={byte_range}").status_code == 206
         judged = post_json(
             assessor, f"/judge/assignments/{work.pk}/judgments", {"candidate": entry.pk, "broad": 1}
         )

@@ -2,10 +2,13 @@
 
 import csv
 import io
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from judging.models import RelevanceCampaign
+from judging.services.listening import audio_served_record
 from judging.services.relevance import assignment_next, judgment_save
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign, make_judging_collection
@@ -109,8 +112,14 @@ def test_an_organiser_cannot_create_a_campaign_on_someone_elses_collection(clien
 
 
 def judged(personas, campaign):
+    """Two candidates judged, each reported heard 7.5 s in 2 plays: their audio reached the
+    assessor 10 s before (what the server observed bounds what the page reports)."""
     work = assignment_next(campaign=campaign, assessor=personas.assessor)
     for fine, entry in zip((80, 20), campaign.pool.filter(query=work.query), strict=False):
+        audio_served_record(
+            clip=entry.clip, size=1000, byte_range=None, assignment=work,
+            now=timezone.now() - timedelta(seconds=10),
+        )  # fmt: skip
         judgment_save(
             assignment=work, assessor=personas.assessor, pool_entry=entry,
             broad=2 if fine > 50 else 0, fine=fine, listened_seconds=7.5, judging_seconds=30, plays=2,
@@ -149,6 +158,7 @@ def test_the_csv_has_every_recorded_field(client, personas, campaign):
     assert row["assessor"] == personas.assessor.username
     assert (row["broad"], row["broad_label"]) == ("2", "Very similar")
     assert (row["listened_seconds"], row["judging_seconds"], row["plays"]) == ("7.5", "30.0", "2")
+    assert row["timing_impossible"] == "0"  # 7.5 s and 2 plays fit in the 10 s observed
     assert row["source"] == campaign.source.name == campaign.name
     assert row["created_at"] and row["updated_at"]
 

@@ -23,6 +23,7 @@ from judging.models import PreferenceCampaign
 from judging.services.relevance import assignment_next
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.platform_links import prolific_id
 from tests.relevance_data import make_campaign as make_relevance_campaign
 from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
@@ -92,7 +93,7 @@ def test_the_assessors_audio_refuses_hostile_candidates(client, personas):
 def test_the_crowd_task_link_refuses_hostile_slots_tokens_and_ids(crowd_collection):
     campaign: PreferenceCampaign = make_campaign(crowd_collection, traps=0)
     worker = Browser(campaign)
-    worker.start("PROLIFIC_PID=fuzz1&STUDY_ID=s&SESSION_ID=x")
+    worker.start(f"PROLIFIC_PID={prolific_id('fuzz1')}&STUDY_ID=s&SESSION_ID=x")
     base = f"/t/{campaign.token}/audio/{worker.key}"
     for slot in ["a²", "b١", "a99999999999999999999", "a0", "a%00", "%00", "query%00"]:
         assert worker.get(f"{base}/{slot}").status_code in (400, 404)

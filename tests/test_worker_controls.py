@@ -19,8 +19,11 @@ from judging.services.crowd.workers import (
 )
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.platform_links import prolific_id
 from tests.test_task_serve import arrive
 from tests.test_worker_trust_update import work
+
+P1 = f"PROLIFIC_PID={prolific_id('p1')}"
 
 pytestmark = pytest.mark.django_db
 
@@ -183,18 +186,18 @@ def test_with_no_fast_rule_fast_answers_are_only_flagged(crowd_collection):
 def test_a_new_browser_for_a_worker_who_lost_theirs(crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0)
     old = Browser(campaign)
-    old.start("PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=a")
+    old.start(f"{P1}&STUDY_ID=s&SESSION_ID=a")
     old.answer("a_better")
     new = Browser(campaign)
-    assert new.arrive("PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=a").status_code == 409
+    assert new.arrive(f"{P1}&STUDY_ID=s&SESSION_ID=a").status_code == 409
 
-    worker_browser_reset(worker=Worker.objects.get(platform_id="p1"))
+    worker_browser_reset(worker=Worker.objects.get(platform_id=prolific_id("p1")))
 
-    assert new.arrive("PROLIFIC_PID=p1&STUDY_ID=s&SESSION_ID=b").status_code == 302
+    assert new.arrive(f"{P1}&STUDY_ID=s&SESSION_ID=b").status_code == 302
     assert new.task().status_code == 200  # consent kept, work goes on where it was
     assert old.task().status_code == 403  # the old browser's session ended
-    assert Worker.objects.get(platform_id="p1").answer_count == 1
-    assert Browser(campaign).arrive("PROLIFIC_PID=p1").status_code == 409  # bound again
+    assert Worker.objects.get(platform_id=prolific_id("p1")).answer_count == 1
+    assert Browser(campaign).arrive(P1).status_code == 409  # bound again
 
 
 # --- the organiser's pages ---------------------------------------------------------------

@@ -10,10 +10,11 @@ from django.test import override_settings
 from judging.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.platform_links import prolific_id
 
 pytestmark = pytest.mark.django_db
 
-PROLIFIC = "PROLIFIC_PID=p1&STUDY_ID=s1&SESSION_ID=x1"
+PROLIFIC = f"PROLIFIC_PID={prolific_id('p1')}&STUDY_ID=s1&SESSION_ID=x1"
 
 
 def test_a_link_without_an_id_gets_a_styled_page_that_says_what_to_do(client, crowd_collection):

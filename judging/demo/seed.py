@@ -17,6 +17,7 @@ are never updated, so a demo that someone edited stays as they left it.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, fields
 
 from django.contrib.auth import get_user_model
@@ -315,12 +316,25 @@ def _seed_lowcost_copy(organiser, plan: DemoPlan, clips: dict[str, Clip]) -> int
     return 1
 
 
+def demo_prolific_id(worker: str) -> str:
+    """A Prolific id for the demo's ``worker``: 24 hexadecimal characters made from the name,
+    as Prolific's ids are (:mod:`judging.platform_ids`).
+
+    >>> demo_prolific_id("demo-worker-1") == demo_prolific_id("demo-worker-1") != demo_prolific_id("w2")
+    True
+    """
+    return hashlib.sha256(worker.encode()).hexdigest()[:24]
+
+
 def demo_task_link(*, worker: str) -> str:
-    """The path of the demo's crowd task link, as a Prolific-style arrival of ``worker``."""
+    """The path of the demo's crowd task link, as a Prolific arrival of ``worker``."""
     campaign = PreferenceCampaign.objects.get(
         collection__name=COLLECTION_NAME, name=PREFERENCE_CAMPAIGN_NAME
     )
-    return f"{campaign.task_link()}?PROLIFIC_PID={worker}&STUDY_ID=demo-study&SESSION_ID={worker}"
+    return (
+        f"{campaign.task_link()}?PROLIFIC_PID={demo_prolific_id(worker)}"
+        f"&STUDY_ID=demo-study&SESSION_ID={worker}"
+    )
 
 
 def _seed_clips(collection: Collection, plan: DemoPlan) -> tuple[int, dict[str, Clip]]:

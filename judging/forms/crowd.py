@@ -10,6 +10,13 @@ from judging.forms.fields import IdChoiceField
 from judging.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS
 from judging.models import PreferenceCampaign, System, TrapQuestion
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
+from judging.platform_ids import (
+    TOKEN_FORMAT,
+    mturk_entity_id_problem,
+    mturk_worker_id_problem,
+    prolific_id_problem,
+    token_problem,
+)
 from judging.services.crowd.workers import Arrival
 from judging.validation import name_validator, text_validator
 from judging.worker_session import mturk_submit_origins
@@ -22,20 +29,35 @@ class TaskLinkForm(forms.Form):
     """The query string of a task link: Prolific, Mechanical Turk or generic ``?worker=``.
 
     ``cleaned_data["arrival"]`` is an :class:`Arrival`, or ``None`` for an MTurk preview.
+    Every id must have its platform's format (:mod:`judging.platform_ids`): a link with
+    none is refused as ``missing``, one whose id is not an id as ``malformed``
+    (:meth:`heading` says which).
     """
 
-    PROLIFIC_PID = forms.CharField(required=False, max_length=200, validators=[NAME])
-    STUDY_ID = forms.CharField(required=False, max_length=200, validators=[NAME])
-    SESSION_ID = forms.CharField(required=False, max_length=200, validators=[NAME])
-    workerId = forms.CharField(required=False, max_length=200, validators=[NAME])
-    assignmentId = forms.CharField(required=False, max_length=200, validators=[NAME])
-    hitId = forms.CharField(required=False, max_length=200, validators=[NAME])
+    MISSING, MALFORMED = "missing", "malformed"
+    HEADINGS = {
+        MISSING: "This study link is missing your id",
+        MALFORMED: "The id in this study link is not valid",
+    }
+
+    PROLIFIC_PID = forms.CharField(required=False, max_length=500)
+    STUDY_ID = forms.CharField(required=False, max_length=500)
+    SESSION_ID = forms.CharField(required=False, max_length=500)
+    workerId = forms.CharField(required=False, max_length=500)
+    assignmentId = forms.CharField(required=False, max_length=500)
+    hitId = forms.CharField(required=False, max_length=500)
     turkSubmitTo = forms.CharField(required=False, max_length=500, validators=[NAME])
-    worker = forms.CharField(required=False, max_length=200, validators=[NAME])
+    worker = forms.CharField(required=False, max_length=500)
 
     def clean(self):
         data = super().clean()
+        if self.errors:  # longer than any id of any platform
+            raise self._malformed("an id", TOKEN_FORMAT)
         if data.get("PROLIFIC_PID"):
+            data["PROLIFIC_PID"] = data["PROLIFIC_PID"].lower()  # one participant, one worker
+            self._check(data, "PROLIFIC_PID", prolific_id_problem, "your Prolific id")
+            self._check(data, "STUDY_ID", token_problem, "the study id")
+            self._check(data, "SESSION_ID", token_problem, "the session id")
             data["arrival"] = Arrival(
                 "prolific", data["PROLIFIC_PID"], study_id=data.get("STUDY_ID", ""),
                 session_id=data.get("SESSION_ID", ""),
@@ -47,18 +69,42 @@ class TaskLinkForm(forms.Form):
             submit_to = data.get("turkSubmitTo", "").rstrip("/")
             parts = urlsplit(submit_to)
             if f"{parts.scheme}://{parts.netloc}" not in mturk_submit_origins() or parts.path:
-                raise forms.ValidationError("turkSubmitTo is not a Mechanical Turk address.")
+                raise forms.ValidationError(
+                    "turkSubmitTo is not a Mechanical Turk address.", code=self.MALFORMED
+                )
             if not (data.get("workerId") and data.get("assignmentId")):
-                raise forms.ValidationError("workerId and assignmentId are both needed.")
+                raise forms.ValidationError(
+                    "workerId and assignmentId are both needed.", code=self.MISSING
+                )
+            self._check(data, "workerId", mturk_worker_id_problem, "your worker id")
+            self._check(data, "assignmentId", mturk_entity_id_problem, "the assignment id")
+            self._check(data, "hitId", mturk_entity_id_problem, "the HIT id")
             data["arrival"] = Arrival(
                 "mturk", data["workerId"], assignment_id=data["assignmentId"],
                 hit_id=data.get("hitId", ""), turk_submit_to=submit_to,
             )  # fmt: skip
         elif data.get("worker"):
+            self._check(data, "worker", token_problem, "your participant id")
             data["arrival"] = Arrival("generic", data["worker"])
         else:
-            raise forms.ValidationError("This link does not say who you are.")
+            raise forms.ValidationError("This link does not say who you are.", code=self.MISSING)
         return data
+
+    def _check(self, data: dict, field: str, problem, what: str) -> None:
+        """Refuse the link when ``data[field]`` (when given) fails ``problem``."""
+        found = problem(data[field]) if data.get(field) else None
+        if found is not None:
+            raise self._malformed(what, found)
+
+    def _malformed(self, what: str, rule: str) -> forms.ValidationError:
+        return forms.ValidationError(
+            f"{what[0].upper()}{what[1:]} in this link is not valid: {rule}.", code=self.MALFORMED
+        )
+
+    def heading(self) -> str:
+        """The refusal page's heading for an invalid link."""
+        codes = {error.code for error in self.errors.as_data().get("__all__", [])}
+        return self.HEADINGS[self.MISSING if self.MISSING in codes else self.MALFORMED]
 
     def is_preview(self) -> bool:
         return self.data.get("assignmentId") == MTURK_PREVIEW

@@ -293,7 +293,10 @@ class JudgmentActivity(models.Model):
     """How one candidate of an assignment was judged: listening, judging time and plays.
 
     Values are the assessor's running totals; saves only ever raise them, so a repeated
-    or late request changes nothing.
+    or late request changes nothing. The judging page reports listening time and plays;
+    they are kept at most what the server observed (issue 29:
+    :func:`judging.services.listening.listening_claim_bounded`), and ``timing_impossible``
+    says the page once reported more.
     """
 
     assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="activity")
@@ -308,6 +311,11 @@ class JudgmentActivity(models.Model):
     listened_seconds = models.FloatField(default=0)
     judging_seconds = models.FloatField(default=0)
     plays = models.PositiveIntegerField(default=0)
+    timing_impossible = models.BooleanField(
+        default=False,
+        help_text="The page reported more listening time or plays than the server observed "
+        "since the clip first reached the assessor; the figures kept are bounded by it.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 

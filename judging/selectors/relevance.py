@@ -233,7 +233,9 @@ def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
     """Each assessor's work, with the listening the server observed behind their
     judgments (``listening``: :func:`~judging.selectors.listening.campaign_assessor_listening`,
     None before their first score) and their headphone screen (``screen``: None before
-    they start one)."""
+    they start one). The page's listening time and plays are kept bounded by what the
+    server observed; ``timing_impossible`` counts the candidates whose page reported more
+    (:func:`judging.services.listening.listening_claim_bounded`)."""
     listening = campaign_assessor_listening(campaign=campaign)
     screens, _ = campaign_headphone_screens(campaign=campaign)
     rows = []
@@ -245,6 +247,7 @@ def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
             judging=Sum("judging_seconds"),
             listening=Sum("listened_seconds"),
             plays=Sum("plays"),
+            impossible=Count("pk", filter=Q(timing_impossible=True)),
         )
         rows.append(
             {
@@ -259,6 +262,7 @@ def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
                 "judging_seconds": activity["judging"] or 0.0,
                 "listened_seconds": activity["listening"] or 0.0,
                 "plays": activity["plays"] or 0,
+                "timing_impossible": activity["impossible"],
                 "listening": listening.get(assessor.pk),
                 "screen": screens.get(assessor.pk),
             }

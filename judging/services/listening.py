@@ -2,7 +2,9 @@
 
 Every audio response for a crowd task (:func:`judging.views.crowd_tasks.task_audio`) or
 an assessor's assignment (:func:`judging.views.assessors.assignment_audio`) calls
-:func:`audio_served_record` with the byte range it sent. The must-listen rules read
+:func:`audio_served_record` with the bytes that reached the client, as they reach it
+(:mod:`judging.audio_delivery`: after they were delivered, never when the response is
+built). The must-listen rules read
 those rows, never what a browser says it played: the assessors' rule through
 :func:`seconds_heard` and :func:`assignment_listening_problem`, the crowd's through
 :mod:`judging.services.crowd.listening`.
@@ -23,6 +25,8 @@ Both rules read two things the server observed itself (issue 23):
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
 from datetime import datetime
 
 from django.conf import settings
@@ -83,10 +87,17 @@ def audio_served_record(
     task: PreferenceTask | None = None,
     assignment: Assignment | None = None,
     now: datetime | None = None,
+    first_at: datetime | None = None,
+    new_request: bool = True,
 ) -> AudioServed:
-    """Record that ``byte_range`` of ``clip`` (the whole file when None) was sent for
-    ``task`` or ``assignment``. Safe when a browser sends several requests at once."""
+    """Record that ``byte_range`` of ``clip`` (the whole file when None) reached the client
+    for ``task`` or ``assignment``: the first of it at ``first_at`` (``now`` when not
+    given), the last at ``now``. An audio response calls it as it delivers
+    (:func:`judging.audio_delivery.counted_audio_response`), several times for one long
+    response: only the first (``new_request``) counts a request. Safe when a browser
+    sends several requests at once."""
     now = now or timezone.now()
+    first_at = first_at or now
     first, last = (0, size - 1) if byte_range is None else (byte_range.start, byte_range.end)
     owner, owner_id = ("task_id", task.pk) if task is not None else ("assignment_id", assignment.pk)
     with transaction.atomic():
@@ -100,18 +111,21 @@ def audio_served_record(
             f"ON CONFLICT ({owner}, clip_id) WHERE {owner} IS NOT NULL "
             "DO UPDATE SET requests = judging_audioserved.requests "
             f"RETURNING {sql.columns(AudioServed, 'judging_audioserved')}",
-            (owner_id, clip.pk, size, sql.param(now), sql.param(now)),
+            (owner_id, clip.pk, size, sql.param(first_at), sql.param(now)),
         )
         served = sql.instance(AudioServed, row)
         served.ranges = merge_range(served.ranges, first, last) if size else []
         served.bytes_sent = sum(end - start + 1 for start, end in served.ranges)
         served.window_bytes = window_bytes(size=size, duration=clip.duration)
         served.window_bytes_sent = bytes_within(served.ranges, served.window_bytes)
-        served.size, served.requests, served.last_sent_at = size, served.requests + 1, now
+        served.size, served.requests = size, served.requests + new_request
+        # A long response records as it goes: a later request may have recorded first.
+        served.first_sent_at = min(served.first_sent_at, first_at)
+        served.last_sent_at = max(served.last_sent_at, now)
         sql.save(
             served,
             ["ranges", "bytes_sent", "window_bytes", "window_bytes_sent", "size", "requests",
-             "last_sent_at"],
+             "first_sent_at", "last_sent_at"],
         )  # fmt: skip
     return served
 
@@ -131,6 +145,49 @@ def seconds_heard(*, assignment: Assignment, clip: Clip, now: datetime | None = 
     if clip.duration:
         return min(elapsed, served.fraction * clip.duration)
     return elapsed
+
+
+CLAIM_SLACK_SECONDS = 1.0
+"""What the judging page may report beyond the server's observed time: it starts counting
+as the first audio plays, a moment before the server has seen the first bytes acknowledged
+(:mod:`judging.audio_delivery`)."""
+PLAYS_PER_SECOND = 2
+"""At most this many plays a second of observed time (and one more): a play is a press of
+play after a pause, and nobody presses it more often while listening."""
+
+
+@dataclass(frozen=True)
+class BoundedClaim:
+    """What the judging page reported of one candidate, bounded by what the server saw."""
+
+    listened_seconds: float
+    plays: int
+    impossible: bool
+    """The page reported more than the server observed allows (the figures were cut)."""
+
+
+def listening_claim_bounded(
+    *, assignment: Assignment, clip: Clip, listened_seconds: float, plays: int, now: datetime
+) -> BoundedClaim:
+    """The page's ``listened_seconds`` and ``plays`` of ``clip`` in ``assignment``, bounded by
+    the time the server observed: since the clip's first audio reached the assessor
+    (:class:`~judging.models.AudioServed`'s ``first_sent_at``; none reached: no time).
+
+    Nobody listens to a clip longer than the time since it first reached them (plus
+    :data:`CLAIM_SLACK_SECONDS`), nor starts it more than :data:`PLAYS_PER_SECOND` times a
+    second of it (plus one): a page reporting more is *impossible*, and what is kept is
+    the bound. 86,400 s and 100,000 plays reported 16 s after the first audio are kept as
+    17 s and 33 plays (16 + 1; 1 + 2 × 16), flagged.
+    """
+    served = AudioServed.objects.filter(assignment=assignment, clip=clip, bytes_sent__gt=0).first()
+    observed = max(0.0, (now - served.first_sent_at).total_seconds()) if served else 0.0
+    most_listened = observed + CLAIM_SLACK_SECONDS
+    most_plays = 1 + math.floor(observed * PLAYS_PER_SECOND)
+    return BoundedClaim(
+        listened_seconds=min(float(listened_seconds), most_listened),
+        plays=min(int(plays), most_plays),
+        impossible=listened_seconds > most_listened or plays > most_plays,
+    )
 
 
 def assignment_listening_problem(

@@ -30,7 +30,11 @@ from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.relevance import headphones_cleared
 from judging.services.assessor_headphones import HeadphonesFirst
 from judging.services.campaign_settings import headphone_settings_errors
-from judging.services.listening import assignment_listening_problem, seconds_heard
+from judging.services.listening import (
+    assignment_listening_problem,
+    listening_claim_bounded,
+    seconds_heard,
+)
 from judging.services.lowcost import lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
 
@@ -298,9 +302,13 @@ def judgment_save(
     server to have sent the campaign's must-listen time of the candidate's audio for
     this assignment, enough of its listening window, and — one clip at a time — the
     must-listen time of every candidate scored so far since the assignment's first audio
-    (:func:`judging.services.listening.assignment_listening_problem`): the browser's
-    ``listened_seconds`` is recorded as it says, never believed. The assignment is done
-    when every candidate has both a Broad and a Fine score.
+    (:func:`judging.services.listening.assignment_listening_problem`). The browser's
+    ``listened_seconds`` and ``plays`` are never believed for that; they are kept bounded
+    by the time the server observed since the candidate's audio first reached the
+    assessor, flagged when the page reported more
+    (:func:`judging.services.listening.listening_claim_bounded`) — also when the score
+    is refused (:class:`MustListenFirst` after the timings were saved). The assignment is
+    done when every candidate has both a Broad and a Fine score.
 
     In a campaign that screens for headphones, nothing is saved for an assessor who has
     not passed the screen (:class:`~judging.services.assessor_headphones.HeadphonesFirst`);
@@ -338,12 +346,18 @@ def judgment_save(
         activity, _ = JudgmentActivity.objects.get_or_create(
             assignment=assignment, pool_entry=pool_entry
         )
-        activity.listened_seconds = max(activity.listened_seconds, float(listened_seconds))
+        claim = listening_claim_bounded(
+            assignment=assignment, clip=pool_entry.clip, listened_seconds=listened_seconds,
+            plays=plays, now=now,
+        )  # fmt: skip
+        activity.listened_seconds = max(activity.listened_seconds, claim.listened_seconds)
         activity.judging_seconds = max(activity.judging_seconds, float(judging_seconds))
-        activity.plays = max(activity.plays, int(plays))
+        activity.plays = max(activity.plays, claim.plays)
+        activity.timing_impossible = activity.timing_impossible or claim.impossible
         judgment = activity.judgment
         heard = seconds_heard(assignment=assignment, clip=pool_entry.clip, now=now)
-        if broad is not None or fine is not None:
+        problem, scoring = None, broad is not None or fine is not None
+        if scoring:
             scored_before = (
                 JudgmentActivity.objects.filter(assignment=assignment, judgment__isnull=False)
                 .exclude(pool_entry=pool_entry)
@@ -354,8 +368,7 @@ def judgment_save(
                 must_listen_seconds=campaign.must_listen_seconds, scored_before=scored_before,
                 now=now, tolerance=LISTEN_TOLERANCE,
             )  # fmt: skip
-            if problem:
-                raise MustListenFirst(problem)
+        if scoring and problem is None:
             if judgment is None:
                 judgment, _ = RelevanceJudgment.objects.get_or_create(
                     query_id=assignment.query_id,
@@ -373,14 +386,17 @@ def judgment_save(
                 # A complete judgment counts in the collection's results.
                 handoff.collection_data_changed(collection_id=campaign.collection_id)
         activity.save(
-            update_fields=["listened_seconds", "judging_seconds", "plays", "judgment", "updated_at"]
-        )
+            update_fields=["listened_seconds", "judging_seconds", "plays", "timing_impossible",
+                           "judgment", "updated_at"]
+        )  # fmt: skip
         total = assignment.candidates().count()
         done = _complete_judgments(assignment).count()
         if done == total:
             Assignment.objects.filter(pk=assignment.pk, completed_at__isnull=True).update(
                 completed_at=now
             )
+    if problem:  # the score is refused; the timings, bounded (and flagged), are kept
+        raise MustListenFirst(problem)
     return JudgmentSaved(
         broad=judgment.broad if judgment else None,
         fine=judgment.fine if judgment else None,

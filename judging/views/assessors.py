@@ -10,13 +10,12 @@ from django.views.decorators.http import require_GET, require_POST
 
 from config.json_body import BadJson, json_body
 from judging import selectors
-from judging.audio import file_range_response
+from judging.audio_delivery import counted_audio_response
 from judging.forms.relevance import JudgmentSaveForm
 from judging.models import Assignment, RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.roles import assessor_required
 from judging.services.assessor_headphones import HeadphonesFirst
-from judging.services.listening import audio_served_record
 from judging.services.relevance import (
     LISTEN_TOLERANCE,
     AssignmentTakenBack,
@@ -95,9 +94,9 @@ def assignment_audio(request, pk: int, which: str):
     """The query's or a candidate's audio for the assessor's own assignment.
 
     ``which`` is ``"query"`` or the candidate's pool entry id (a low-cost assignment's
-    own pair only: it judges that one candidate). Every response records
-    the bytes it sends (:func:`judging.services.listening.audio_served_record`): the
-    must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
+    own pair only: it judges that one candidate). Every response records the bytes that
+    reached the assessor, as they reach them
+    (:func:`judging.audio_delivery.counted_audio_response`): the must-listen rule of :func:`judging.services.relevance.judgment_save` reads that
     record, not what the page says it played. In a campaign that screens for headphones
     an assessor who has not passed gets no audio (403): listening on loudspeakers before
     the screen would otherwise count towards the rule once they pass.
@@ -117,11 +116,7 @@ def assignment_audio(request, pk: int, which: str):
         clip = None
     if clip is None or not clip.audio:
         raise Http404("No such audio.")
-    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
-    response, sent = file_range_response(heard, request.headers.get("Range"))
-    if sent is not None:
-        audio_served_record(clip=clip, size=heard.size, byte_range=sent, assignment=assignment)
-    return response
+    return counted_audio_response(request, clip=clip, assignment=assignment)
 
 
 @require_POST

@@ -48,7 +48,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from judging import selectors
-from judging.audio import file_range_response
+from judging.audio_delivery import counted_audio_response
 from judging.forms.crowd import AnswerForm, ConsentForm, TaskLinkForm
 from judging.models import PreferenceCampaign, Worker
 from judging.models.crowd import CHOICES, COMMENT_MAX_LENGTH
@@ -66,7 +66,6 @@ from judging.services.crowd.workers import (
     worker_arrive,
     worker_consent,
 )
-from judging.services.listening import audio_served_record
 from judging.worker_session import (
     consent_token,
     consent_token_valid,
@@ -163,9 +162,8 @@ def task_arrive(request, campaign, browser_worker):
     if not request.GET and browser_worker is not None:
         return redirect("judging:task", campaign.token)
     if not form.is_valid():
-        context = {"campaign": campaign, "heading": "This study link is missing your id",
-                   "text": " ".join(form.non_field_errors()) or "The link has no participant id.",
-                   "back": True}  # fmt: skip
+        context = {"campaign": campaign, "heading": form.heading(),
+                   "text": " ".join(form.non_field_errors()), "back": True}  # fmt: skip
         return render(request, "judging/task_refused.html", context, status=400)
     arrival = form.cleaned_data["arrival"]
     known = browser_worker is not None and (
@@ -289,19 +287,16 @@ def task_audio(request, campaign, worker, key: str, slot: str):
 
     Made for one task and one worker: another worker, a task already answered (or
     expired in a closed campaign) or an unknown place is a 404. Every response records
-    the bytes it sends (:func:`judging.services.listening.audio_served_record`), the
-    evidence the listening check reads.
+    the bytes that reached the worker, as they reach them
+    (:func:`judging.audio_delivery.counted_audio_response`), the evidence the listening
+    check reads.
     """
     served = selectors.worker_task(worker=worker, key=key) if worker else None
     clip = selectors.task_clip(task=served, slot=slot) if served is not None else None
     # The campaign was read at the start of this request: as fresh as asking again.
     if clip is None or not clip.audio or not task_is_live(served, campaign_open=campaign.is_open):
         raise Http404("No such audio.")
-    heard = clip.heard_file  # the collection's copy at equal loudness, when it makes one
-    response, sent = file_range_response(heard, request.headers.get("Range"))
-    if sent is not None:
-        audio_served_record(clip=clip, size=heard.size, byte_range=sent, task=served)
-    return response
+    return counted_audio_response(request, clip=clip, task=served)
 
 
 @require_POST

@@ -14,6 +14,7 @@ from judging.services.relevance import assignment_next
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
+from tests.platform_links import prolific_id
 from tests.relevance_data import make_campaign as make_relevance_campaign
 from tests.results_payloads import MEASURE, store_results
 
@@ -67,7 +68,7 @@ def test_no_page_type_has_a_serious_or_critical_violation(page, personas, crowd_
         page.goto(path)
         found[f"assessor {path}"] = violations(page)
     page.context.clear_cookies()
-    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=axe1&STUDY_ID=s&SESSION_ID=x")
+    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('axe1')}&STUDY_ID=s&SESSION_ID=x")
     found["consent"] = violations(page)
     page.get_by_label("I have read the information above and agree to take part").check()
     page.get_by_role("button", name="Start").click()

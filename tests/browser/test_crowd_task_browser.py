@@ -16,6 +16,7 @@ from judging.models import Answer, PreferenceTask, Worker
 from judging.models.crowd import CHOICE_LABELS
 from judging.views import crowd_tasks
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.platform_links import prolific_id
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -93,13 +94,13 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
         audible_collection, traps=6, quiz_length=2, trap_rate=0.5, trust_threshold=0.7,
         completion_code="DONE-777", screen_out_code="OUT-999",
     )  # fmt: skip
-    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=pp1&STUDY_ID=st1&SESSION_ID=se1")
+    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('pp1')}&STUDY_ID=st1&SESSION_ID=se1")
     expect(page.get_by_role("heading", name="Before you start")).to_be_visible()
     expect(page.get_by_text("This study collects your opinion")).to_be_visible()
     # Fix the worker's random draws: quiz at tasks 1–2, examples at 3–5, a trap at 6
     # (later, the remaining traps come when the examples run out).
     seed = seed_with_traps_at({6}, rate=0.5, upto=6)
-    Worker.objects.filter(platform_id="pp1").update(seed=seed)
+    Worker.objects.filter(platform_id=prolific_id("pp1")).update(seed=seed)
     page.get_by_label("I have read the information above and agree to take part").check()
     page.get_by_role("button", name="Start").click()
 
@@ -128,7 +129,7 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
         else:
             (choose_with_keyboard if shown % 2 else choose_with_mouse)(page, right_choice(task))
         shown += 1
-    worker = Worker.objects.get(platform_id="pp1")
+    worker = Worker.objects.get(platform_id=prolific_id("pp1"))
     assert worker.status == Worker.STOPPED
     finish(page)  # no oracle: stopped at a checkpoint, told only when finishing
     expect(page.get_by_role("heading", name="Thank you for your time")).to_be_visible()
@@ -162,7 +163,9 @@ def test_a_prolific_worker_who_reaches_the_cap_sees_the_code_copies_it_and_is_se
     campaign = make_campaign(
         crowd_collection, traps=0, max_answers_per_worker=3, completion_code="DONE-123"
     )
-    start(page, f"/t/{campaign.token}/?PROLIFIC_PID=pp2&STUDY_ID=st1&SESSION_ID=se2")
+    start(
+        page, f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('pp2')}&STUDY_ID=st1&SESSION_ID=se2"
+    )
     for i in range(3):
         expect(page.get_by_text(f"Task {i + 1} of at most 3")).to_be_visible()
         (choose_with_keyboard if i % 2 else choose_with_mouse)(page, "both_good")
@@ -179,7 +182,7 @@ def test_a_prolific_worker_who_reaches_the_cap_sees_the_code_copies_it_and_is_se
     # Then the redirect, with the code.
     page.get_by_role("heading", name="Prolific: submission complete").wait_for()
     assert parse_qs(page.url.split("?", 1)[1]) == {"cc": ["DONE-123"]}
-    assert Worker.objects.get(platform_id="pp2").answer_count == 3
+    assert Worker.objects.get(platform_id=prolific_id("pp2")).answer_count == 3
 
 
 def test_when_the_redirect_to_prolific_fails_the_code_is_still_there(
@@ -190,7 +193,9 @@ def test_when_the_redirect_to_prolific_fails_the_code_is_still_there(
     campaign = make_campaign(
         crowd_collection, traps=0, max_answers_per_worker=1, completion_code="DONE-456"
     )
-    start(page, f"/t/{campaign.token}/?PROLIFIC_PID=pp3&STUDY_ID=st1&SESSION_ID=se3")
+    start(
+        page, f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('pp3')}&STUDY_ID=st1&SESSION_ID=se3"
+    )
     choose_with_mouse(page, "a_better")
     finish(page)
     expect(page.get_by_label("Completion code")).to_have_text("DONE-456")
@@ -263,7 +268,7 @@ def test_an_mturk_worker_previews_accepts_listens_answers_and_the_assignment_is_
     # Accepting reloads the frame with the worker's ids (as Mechanical Turk does).
     start(
         page,
-        f"/t/{campaign.token}/?assignmentId=ASG1&hitId=HIT1&workerId=WRK1"
+        f"/t/{campaign.token}/?assignmentId=ASG1&hitId=HIT1&workerId=AWRK1"
         "&turkSubmitTo=https%3A%2F%2Fworkersandbox.mturk.com",
     )
     for _ in range(2):
@@ -275,7 +280,7 @@ def test_an_mturk_worker_previews_accepts_listens_answers_and_the_assignment_is_
     [request] = posted
     assert request.method == "POST"
     assert parse_qs(request.post_data)["assignmentId"] == ["ASG1"]
-    assert Answer.objects.filter(worker__platform_id="WRK1", clips_heard=3).count() == 2
+    assert Answer.objects.filter(worker__platform_id="AWRK1", clips_heard=3).count() == 2
 
 
 def test_a_generic_worker_listens_answers_and_sees_the_completion_code(page, audible_collection):

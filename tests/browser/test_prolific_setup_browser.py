@@ -28,7 +28,7 @@ def test_the_copied_study_url_works_once_prolific_fills_in_its_ids(
 
     participant = page.context.browser.new_context()
     worker = participant.new_page()
-    filled = url.replace("{{%PROLIFIC_PID%}}", "p-5f3a").replace("{{%STUDY_ID%}}", "s-1")
+    filled = url.replace("{{%PROLIFIC_PID%}}", "5f3a" * 6).replace("{{%STUDY_ID%}}", "s-1")
     worker.goto(filled.replace("{{%SESSION_ID%}}", "x-9"))
     expect(
         worker.get_by_label("I have read the information above and agree to take part")

@@ -1,9 +1,14 @@
 """In Chromium: the organiser follows a campaign's progress and agreement and downloads qrels."""
 
+import re
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from judging import selectors
+from judging.services.listening import audio_served_record
 from judging.services.relevance import judgment_save
 from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import log_in
@@ -15,9 +20,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 @pytest.fixture
 def judged_campaign(personas):
+    """Two assessors judged the same four candidates, each page reporting 5 s of listening
+    and one play per candidate: bea's clips reached her 10 s before, ada's never did (her
+    figures are impossible: cut to the 1 s of slack and flagged, issue 29)."""
     ada, bea = personas.assessor, make_assessor("bea")
     campaign, ada_work, bea_work = two_assessors_on_one_query(personas, ada, bea)
     entries = list(campaign.pool.filter(query=ada_work.query).order_by("clip__external_id"))
+    for entry in entries:
+        audio_served_record(
+            clip=entry.clip, size=1000, byte_range=None, assignment=bea_work,
+            now=timezone.now() - timedelta(seconds=10),
+        )  # fmt: skip
     for work, who, scores in ((ada_work, ada, [(2, 90), (1, 60), (0, 10), (1, 45)]),
                               (bea_work, bea, [(2, 80), (0, 40), (0, 20), (2, 70)])):  # fmt: skip
         for entry, (broad, fine) in zip(entries, scores, strict=True):
@@ -37,6 +50,18 @@ def test_the_organiser_sees_progress_and_agreement_and_downloads_qrels(
     by_assessor = page.get_by_role("table").nth(0)
     expect(by_assessor.get_by_role("row", name="ada")).to_contain_text("60 s")  # 4 × 15 s
     expect(by_assessor.get_by_role("row", name="bea")).to_contain_text("4")
+    impossible = by_assessor.get_by_role(
+        "columnheader", name="Candidates with impossible listening figures"
+    )
+    expect(impossible.locator("abbr")).to_have_attribute(
+        "title", re.compile("^The judging page reported more listening time")
+    )
+    ada_cells = by_assessor.get_by_role("row", name="ada").get_by_role("cell")
+    bea_cells = by_assessor.get_by_role("row", name="bea").get_by_role("cell")
+    expect(ada_cells.nth(5)).to_have_text("4 s")  # 4 × (0 s observed + 1 s slack), not 20
+    expect(ada_cells.nth(7)).to_have_text("4")  # every candidate flagged
+    expect(bea_cells.nth(5)).to_have_text("20 s")  # 4 × 5 s, within the 10 s observed
+    expect(bea_cells.nth(7)).to_have_text("0")
     expect(
         page.get_by_text("On 4 query–clip pairs of 1 query judged by two or more")
     ).to_be_visible()

@@ -33,6 +33,7 @@ from tests.browser.test_uploads_browser import count, watch_to_the_result
 from tests.conftest import WORKER_FILES, log_in
 from tests.crowd_fixtures import right_choice, wrong_choice
 from tests.personas import PASSWORD, make_user
+from tests.platform_links import prolific_id
 
 pytestmark = [
     pytest.mark.browser,
@@ -296,8 +297,10 @@ def open_the_campaign(page) -> None:
 
 
 def study_url(copied: str, participant: str) -> str:
-    """The copied URL as Prolific opens it for one participant (its ids filled in)."""
-    ids = {"PROLIFIC_PID": participant, "STUDY_ID": "study-1", "SESSION_ID": f"s-{participant}"}
+    """The copied URL as Prolific opens it for one participant (its ids filled in: the
+    participant's Prolific id made from their name)."""
+    pid = prolific_id(participant)
+    ids = {"PROLIFIC_PID": pid, "STUDY_ID": "study-1", "SESSION_ID": f"s-{participant}"}
     for name, value in ids.items():
         copied = copied.replace(f"{{{{%{name}%}}}}", value)
     return copied
@@ -396,9 +399,10 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
 
     # The organiser looks again and reinstates the hasty worker, who may go on.
     page.get_by_role("link", name="Workers page").click()
-    expect(page.get_by_role("row", name=re.compile("^p-hasty "))).to_contain_text("stopped")
-    page.get_by_role("button", name="Reinstate p-hasty").click()
-    expect(page.get_by_text("Worker p-hasty reinstated; answers recomputed.")).to_be_visible()
+    hasty_id = prolific_id("p-hasty")
+    expect(page.get_by_role("row", name=re.compile(f"^{hasty_id} "))).to_contain_text("stopped")
+    page.get_by_role("button", name=f"Reinstate {hasty_id}").click()
+    expect(page.get_by_text(f"Worker {hasty_id} reinstated; answers recomputed.")).to_be_visible()
     hasty.goto(study_url(copied, "p-hasty"))  # back through the study's link on Prolific
     expect(hasty.get_by_text("you may go on with the study")).to_be_visible()
     hasty.evaluate(LISTEN)
@@ -418,7 +422,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
     page.get_by_role("link", name="Answers page").click()
     answers = page.locator("table tbody tr")
     expect(answers).to_have_count(4)  # each of the two: the quiz question and a task
-    expect(answers.filter(has_text="p-hasty").filter(has_text="missed")).to_have_count(1)
+    expect(answers.filter(has_text=hasty_id).filter(has_text="missed")).to_have_count(1)
     expect(answers.get_by_role("cell", name="accepted", exact=True)).to_have_count(2)
     page.get_by_role("link", name="Which list").click()
     page.get_by_role("link", name=NAME).click()
