@@ -181,6 +181,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
         scale=options.get("scale") or None,
         source=options.get("source") or None,
         create_missing_clips=bool(options.get("create_missing_clips")),
+        create_missing_queries=bool(options.get("create_missing_queries")),
         replace=bool(options.get("replace")),
         progress=_progress(report),
         new_source_status=options.get("status") or None,
@@ -201,6 +202,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
             ["judgments unchanged", summary.judgments_present],
             ["judgments of the source not in the file (kept)", summary.judgments_kept],
             ["clips created", summary.clips_created],
+            ["queries created", summary.queries_created],
         ],
         "notes": notes,
     }

@@ -57,7 +57,7 @@ def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(
     page.get_by_role("link", name="Upload files").click()
     expect(page.get_by_role("heading", name="Upload into “MIREX 2011”")).to_be_visible()
 
-    page.get_by_role("link", name="Upload MIREX bundle").click()
+    page.get_by_role("link", name="Upload a MIREX bundle").click()
     expect(page.get_by_text("At most 2000000 data lines per file")).to_be_visible()
     for name in ("runs", "judgments", "metadata"):
         page.get_by_label(f"{name}.tsv").set_input_files(folder / f"{name}.tsv")
