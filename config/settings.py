@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.security_headers.ContentSecurityPolicy",
+    "config.not_found.StyledNotFoundUnderDebug",  # DEBUG (make run): no technical 404 page
 ]
 
 ROOT_URLCONF = "config.urls"
