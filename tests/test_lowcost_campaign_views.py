@@ -109,18 +109,42 @@ def test_the_estimates_go_from_none_to_not_yet_to_confident(client, personas, ca
     assert b"No estimates yet" in organiser.get(estimates_url(campaign)).content
     campaign_estimate_compute(target_id=campaign.pk)
     text = organiser.get(estimates_url(campaign)).content.decode()
-    assert "Not confident yet." in text and "Judgments made: <strong>0</strong> of 12" in text
+    # Issue 31: with no judgment the model's expectations are no result ("MidFi better than
+    # GoodEar, confidence 0.948"): said so, and folded away.
+    assert "No judgments yet." in text and "Judgments made: <strong>0</strong> of 12" in text
+    assert "Not confident yet." not in text and "Confident." not in text
+    assert "What the relevance model expects before anyone has listened" in text
+    judge(assignment_next(campaign=campaign, assessor=personas.assessor), personas.assessor)
+    campaign_estimate_compute(target_id=campaign.pk)
+    text = organiser.get(estimates_url(campaign)).content.decode()
+    assert "Not confident yet." in text and "Judgments made: <strong>1</strong> of 12" in text
     assert "GoodEar" in text and "Confidence per pair of systems" in text
-    for _ in range(CONFIDENT_AFTER):
+    for _ in range(CONFIDENT_AFTER - 1):
         judge(assignment_next(campaign=campaign, assessor=personas.assessor), personas.assessor)
     text = organiser.get(estimates_url(campaign)).content.decode()
-    assert "5 newer judgments not in them yet (updating)" in text  # stale, and says so
+    assert "4 newer judgments not in them yet (updating)" in text  # stale, and says so
     campaign_estimate_compute(target_id=campaign.pk)
     text = organiser.get(estimates_url(campaign)).content.decode()
     assert "Confident." in text and "you can stop the campaign" in text
     assert "newer judgment" not in text
     full = organiser.get(estimates_url(campaign, fragment=False))
     assert full.status_code == 200 and b"<h1>Estimates of Low-cost 2025</h1>" in full.content
+
+
+def test_no_judgment_never_reads_as_confident_even_when_the_model_alone_meets_the_rule(
+    client, personas, campaign
+):
+    from evaluation.models import CampaignEstimate
+
+    campaign_estimate_compute(target_id=campaign.pk)
+    estimate = CampaignEstimate.objects.get(campaign=campaign)
+    assert estimate.judged == 0
+    stopping = {**estimate.payload["stopping"], "value": 0.99, "stop": True}
+    estimate.payload = {**estimate.payload, "stopping": stopping}
+    estimate.save(update_fields=["payload"])
+    text = as_(client, personas.organiser).get(estimates_url(campaign)).content.decode()
+    assert "No judgments yet." in text and "Confident." not in text
+    assert "you can stop the campaign" not in text
 
 
 @pytest.mark.parametrize("who", ["other_organiser", "assessor"])
