@@ -12,6 +12,7 @@ from evaluation.core.answers import mapping_payload
 from evaluation.models import Recompute, SatisfactionMapping
 from judging.models import PreferenceCampaign
 from tests.personas import PASSWORD
+from tests.plain_words import problems
 from tests.test_campaign_mapping import ANSWERS, MEASURE, columns
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +110,18 @@ def test_another_organisers_campaign_mapping_is_a_404(client, personas):
     assert client.get(url(personas, f"mapping/?campaign={campaign.pk}")).status_code == 404
     client.login(username=personas.organiser.username, password=PASSWORD)
     assert client.get(url(personas, "mapping/?campaign=999999")).status_code == 404
+
+
+def test_a_mapping_of_no_answers_says_why_each_figure_is_missing(organiser, personas):
+    """Issue 31: "RMS difference of the binned P(Sat) ." with the value missing."""
+    campaign = PreferenceCampaign.objects.create(collection=personas.collection, name="Empty")
+    payload = mapping_payload(MEASURE, [], [], [])
+    payload.update(n_examples=0, skipped={"no_score": 0, "out_of_range": 0})
+    SatisfactionMapping.objects.create(
+        campaign=campaign, measure=MEASURE, payload=payload, computed_at=timezone.now()
+    )
+    page = organiser.get(url(personas, f"mapping/?campaign={campaign.pk}&measure={M}"))
+    text = page.content.decode()
+    assert payload["published"]["rms_bin_difference"] is None
+    assert "binned P(Sat) – (no bin of λ holds a judged list yet)." in text
+    assert problems(text) == []
