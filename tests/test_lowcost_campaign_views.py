@@ -5,7 +5,7 @@ import pytest
 
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.results import collection_results_compute
-from judging.models import Assignment, RelevanceCampaign
+from judging.models import Assignment, RelevanceCampaign, RelevanceJudgment
 from judging.services.relevance import assignment_next
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
@@ -87,6 +87,30 @@ def test_the_form_without_the_lowcost_fields_makes_a_pooled_campaign(client, per
         "/relevance-campaigns/new/", {**data, "collection": collection.pk}
     )
     assert RelevanceCampaign.objects.get().mode == "pooled"  # fmt: skip
+
+
+def test_on_a_broad_only_collection_the_form_offers_a_broad_measure_and_says_why(
+    client, personas, collection
+):
+    """Issue 31, item 6: a collection of TREC qrels (Broad only) would be estimated on Fine,
+    where none of its judgments count."""
+    for clip_id in ("g1", "p1"):
+        import_judgment(collection, "q1", clip_id, fine=100 if clip_id == "g1" else 0)
+    RelevanceJudgment.objects.filter(query__collection=collection).update(fine=None)
+    organiser = as_(client, personas.organiser)
+    page = organiser.get(f"/relevance-campaigns/new/?collection={collection.pk}").content.decode()
+    assert 'value="CG(scale=broad)@5"' in page
+    assert "are on the Broad scale only: on it they count from the first estimate" in page
+    data = {k: v for k, v in FORM.items() if k != "lowcost_measure"}
+    response = organiser.post("/relevance-campaigns/new/", {**data, "collection": collection.pk})
+    assert response.status_code == 302, response.context["form"].errors
+    campaign = RelevanceCampaign.objects.get(name="By form")
+    assert campaign.lowcost_measure == "CG(scale=broad)@2"  # at the form's cut-off, 2
+    campaign_estimate_compute(target_id=campaign.pk)
+    text = organiser.get(estimates_url(campaign)).content.decode()
+    # The two imported Broad judgments count (12 pairs in the pool: 3 queries × g, s, m, p).
+    assert "Estimated from 2 judged pairs of 12" in text, text
+    assert "No judgments yet." not in text
 
 
 def test_the_campaign_page_embeds_the_live_estimates_and_a_stop_button(client, personas, campaign):

@@ -12,6 +12,7 @@ from judging.models import (
     Clip,
     Collection,
     CollectionShare,
+    JudgmentSource,
     Query,
     RelevanceJudgment,
     RunEntry,
@@ -137,6 +138,18 @@ def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgmen
         RelevanceJudgment.objects.filter(query__collection=collection)
         .select_related("query__clip", "clip", "assessor", "source")
         .order_by("pk")
+    )
+
+
+def collection_judged_scales(*, collection: Collection) -> tuple[str, ...]:
+    """The scales the collection's official judgments are on, Fine first: a collection of
+    TREC qrels is judged on the Broad scale only, a MIREX one on both. What a measure
+    chosen by default is on (a satisfaction mapping, a low-cost campaign: issue 31)."""
+    official = RelevanceJudgment.objects.filter(
+        query__collection=collection, source__status=JudgmentSource.OFFICIAL
+    )
+    return tuple(
+        s for s in ("fine", "broad") if official.filter(**{f"{s}__isnull": False}).exists()
     )
 
 
