@@ -183,5 +183,7 @@ def test_on_a_broad_only_collection_the_page_says_why_nothing_can_be_filled(
     assert "This collection has no Fine judgments" not in page
     RelevanceJudgment.objects.filter(query__collection=crowd_collection).update(fine=None, broad=1)
     page = client.get(f"/campaigns/{campaign.pk}/generator/").content.decode()
-    assert "This collection has no Fine judgments (its judgments are on the Broad scale only)" in page
+    assert (
+        "This collection has no Fine judgments (its judgments are on the Broad scale only)" in page
+    )
     assert "add examples from the systems' lists" in page

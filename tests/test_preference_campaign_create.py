@@ -88,9 +88,7 @@ def test_a_csv_without_the_required_columns_is_refused(empty_campaign):
         examples_import_csv(campaign=empty_campaign, text="query,list_a\nq1,d01\n")
 
 
-def test_the_campaigns_page_starts_a_new_campaign_on_a_collection_one_may_change(
-    client, personas
-):
+def test_the_campaigns_page_starts_a_new_campaign_on_a_collection_one_may_change(client, personas):
     """Issue 31: /campaigns/ had no "New preference campaign" button."""
     from judging.models import Collection, CollectionShare
 
