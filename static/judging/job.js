@@ -12,6 +12,7 @@ if (box) {
   const error = box.querySelector(".error");
   const done = box.querySelector(".done");
   const place = box.querySelector(".place"); // where it waits in its queue
+  const counted = box.dataset.counted === "true"; // an upload's message holds its counts
   const labels = { queued: "Queued", running: "Running", done: "Done", failed: "Failed", cancelled: "Cancelled" };
   let delay = 1000;
 
@@ -23,7 +24,7 @@ if (box) {
       bar.value = job.fraction;
       bar.textContent = `${Math.round(job.fraction * 100)}%`;
     }
-    figures.textContent = job.total ? `${job.done} of ${job.total}` : "";
+    figures.textContent = counted && job.total ? `${job.done} of ${job.total}` : "";
     message.textContent = job.message;
     place.textContent = job.place;
     place.hidden = !job.place;
