@@ -160,6 +160,10 @@ class ClipLoudness:
     true_peak: float | None
     duration: float | None
     has_copy: bool
+    heard_loudness: float | None = None
+    """The copy's loudness: what listeners hear (``None`` without a copy, or for a copy
+    made before it was measured)."""
+    heard_true_peak: float | None = None
 
 
 LOUDNESS_ROWS = 500
@@ -171,14 +175,19 @@ def collection_loudness(*, collection: Collection) -> dict:
     clips = collection.clips.exclude(audio="")
     measured = clips.filter(loudness__isnull=False)
     spread = measured.aggregate(low=Min("loudness"), high=Max("loudness"), n=Count("pk"))
-    fields = ("external_id", "loudness", "true_peak", "duration", "listening_audio")
+    fields = ("external_id", "loudness", "true_peak", "duration", "listening_audio",
+              "heard_loudness", "heard_true_peak")  # fmt: skip
     rows = [
-        ClipLoudness(eid, lufs, peak, seconds, bool(copy))
-        for eid, lufs, peak, seconds, copy in measured.order_by("loudness").values_list(*fields)[
-            :LOUDNESS_ROWS
-        ]
+        ClipLoudness(eid, lufs, peak, seconds, bool(copy), heard, heard_peak)
+        for eid, lufs, peak, seconds, copy, heard, heard_peak in measured.order_by(
+            "loudness"
+        ).values_list(*fields)[:LOUDNESS_ROWS]
     ]
+    heard = clips.exclude(listening_audio="").filter(heard_loudness__isnull=False)
+    heard_spread = heard.aggregate(low=Min("heard_loudness"), high=Max("heard_loudness"))
     return {
+        "heard_quietest": heard_spread["low"],
+        "heard_loudest": heard_spread["high"],
         "with_audio": clips.count(),
         "measured": spread["n"],
         "quietest": spread["low"],
