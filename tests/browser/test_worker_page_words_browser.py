@@ -1,6 +1,8 @@
 """In Chromium: what a crowd worker reads on a phone and on a computer (issue 31, item 9),
 and an MTurk preview's Submit button that looks as disabled as it is."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -61,3 +63,19 @@ def test_an_mturk_previews_submit_button_looks_disabled(page, crowd_collection):
     expect(page.get_by_text("Accept the HIT to answer.")).to_be_visible()
     look = button.evaluate("b => [getComputedStyle(b).backgroundColor, getComputedStyle(b).cursor]")
     assert look == ["rgb(228, 231, 238)", "not-allowed"]  # not the accent of a live button
+
+
+def test_the_completion_code_a_worker_copies_has_no_letter_that_looks_like_a_digit(
+    page, crowd_collection
+):
+    """Issue 31: codes mixed the letter O with the digit 0 ("3Y8RYPW8OOWK")."""
+    campaign = make_campaign(crowd_collection, traps=0, max_answers_per_worker=1,
+                             min_work_answers=1)  # fmt: skip
+    start(page, f"/t/{campaign.token}/?worker=copies-a-code")
+    page.get_by_role("radio", name="A is better").check()
+    page.get_by_role("button", name="Submit answer").click()
+    expect(page.get_by_role("heading", name="No more tasks for you")).to_be_visible()
+    page.get_by_role("link", name="Finish the study").click()
+    code = page.locator(".code").first
+    expect(code).to_have_text(campaign.completion_code)
+    assert re.fullmatch(r"[A-HJ-NP-Z2-9]{12}", code.inner_text())
