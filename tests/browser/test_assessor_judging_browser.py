@@ -243,11 +243,9 @@ def accent_pixels(page, element) -> int:
         blank.close()
 
 
-def test_an_unset_fine_score_looks_unset_and_the_candidate_says_what_is_left(
-    page, personas, campaign
-):
-    """Issue 31, item 8: after choosing Broad, the Fine slider's thumb sat at 50 while its
-    value read "–", and the candidate stayed "To do" with no hint."""
+def first_candidate_somewhat_similar(page, personas):
+    """The assessor's first query, its first candidate heard and judged "Somewhat similar"
+    on the Broad scale only; the candidate's region."""
     log_in(page, personas.assessor.username, PASSWORD)
     page.get_by_role("button", name="Get next query").click()
     region = candidate(page, 1)
@@ -255,6 +253,15 @@ def test_an_unset_fine_score_looks_unset_and_the_candidate_says_what_is_left(
     listened_enough(page, 1)
     region.get_by_text("Somewhat similar", exact=True).click()
     wait_saved(page)
+    return region
+
+
+def test_an_unset_fine_score_looks_unset_and_the_candidate_says_what_is_left(
+    page, personas, campaign
+):
+    """Issue 31, item 8: after choosing Broad, the Fine slider's thumb sat at 50 while its
+    value read "–", and the candidate stayed "To do" with no hint."""
+    region = first_candidate_somewhat_similar(page, personas)
     slider = region.get_by_role("slider", name="Fine score")
     expect(region.locator(".state")).to_have_text("To do: the Fine score")
     expect(region.get_by_text("not set: click where it belongs")).to_be_visible()
@@ -275,13 +282,7 @@ def test_an_unset_fine_score_looks_unset_and_the_candidate_says_what_is_left(
 
 def test_the_judging_page_fits_a_phone_screen(page, personas, campaign):
     page.set_viewport_size({"width": 375, "height": 812})
-    log_in(page, personas.assessor.username, PASSWORD)
-    page.get_by_role("button", name="Get next query").click()
-    region = candidate(page, 1)
-    region.locator("audio").evaluate("a => a.play()")
-    listened_enough(page, 1)
-    region.get_by_text("Somewhat similar", exact=True).click()
-    wait_saved(page)
+    region = first_candidate_somewhat_similar(page, personas)
     slider = region.get_by_role("slider", name="Fine score")
     box = slider.bounding_box()
     # Off the middle: the slider starts at 50, and a click that leaves it there changes
