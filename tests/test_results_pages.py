@@ -284,3 +284,18 @@ def test_a_system_whose_name_a_url_cannot_carry_has_its_pages(client, personas, 
     assert page.status_code == 200
     assert "<td>q2</td><td>0.7000</td>" in page.content.decode()  # scores[0] of the payload
     assert client.get(url(personas, "")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("systems (σ²_s)", "systems (σ<sup>2</sup><sub>s</sub>)"),
+        ("residual (σ²_sh:q = σ²_e)",
+         "residual (σ<sup>2</sup><sub>sh:q</sub> = σ<sup>2</sup><sub>e</sub>)"),
+        ("<b>σ²_s</b>", "&lt;b&gt;σ<sup>2</sup><sub>s</sub>&lt;/b&gt;"),  # escaped first
+    ],
+)  # fmt: skip
+def test_a_variance_component_is_written_with_a_real_subscript(name, shown):
+    from evaluation.templatetags.formulas import subscripts
+
+    assert subscripts(name) == shown
