@@ -107,6 +107,8 @@ def test_the_campaigns_page_starts_a_new_campaign_on_a_collection_one_may_change
     assert chosen["Location"] == f"/collections/{second.pk}/campaigns/new/"
     refused = client.get(f"/campaigns/new/?collection={theirs.pk}")  # read-only: not offered
     assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+    huge = client.get("/campaigns/new/?collection=99999999999999999999")  # past bigint
+    assert huge.status_code == 200 and "Select a valid choice" in huge.content.decode()
 
     client.force_login(personas.other_organiser)
     Collection.objects.filter(owner=personas.other_organiser).delete()

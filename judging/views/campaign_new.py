@@ -9,22 +9,11 @@ one access rule.
 
 from __future__ import annotations
 
-from django import forms
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from judging import selectors
+from judging.forms.collections import CollectionChoiceForm
 from judging.roles import organiser_required
-
-
-class CollectionChoiceForm(forms.Form):
-    collection = forms.ModelChoiceField(queryset=None, label="Collection", empty_label=None)
-
-    def __init__(self, *args, user, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["collection"].queryset = selectors.organiser_collections(
-            user=user, need="write"
-        ).filter(archived_at__isnull=True)
 
 
 @require_GET
