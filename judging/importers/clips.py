@@ -190,27 +190,29 @@ def clips_import(
     files = audio_files_find(folder)
     metadata = metadata_csv_read(Path(metadata_csv)) if metadata_csv is not None else {}
     with tempfile.TemporaryDirectory(prefix="earshot-copies-") as copies:
-        prepared = _prepare(collection, files, Path(copies), progress)
+        prepared, unchanged = _prepare(collection, files, Path(copies), progress)
         progress(1.0, f"storing {len(files.keys() | metadata.keys()):,} clips")
-        return _store(collection, folder, files, metadata, metadata_csv, prepared)
+        return _store(collection, folder, files, metadata, metadata_csv, prepared, unchanged)
 
 
 def _prepare(
     collection: Collection, files: dict[str, Path], copies: Path, progress: Progress
-) -> dict[str, tuple[Loudness, PreparedCopy | None]]:
+) -> tuple[dict[str, tuple[Loudness, PreparedCopy | None]], dict[str, str]]:
     """The slow part of an import, before its transaction (whose writes nobody sees until it
     commits, the job's progress included: a zip of 60 clips showed "starting" throughout,
     issue 31): each new or changed file decoded once for its length and loudness, and the
-    copy listeners hear written to ``copies``; "clip 12 of 60" as it goes."""
+    copy listeners hear written to ``copies``; "clip 12 of 60" as it goes. Also the stored
+    audio file found identical to each unchanged file, by clip id."""
     stored = {
         clip.external_id: clip
         for clip in Clip.objects.filter(collection=collection, external_id__in=files.keys())
     }
-    prepared = {}
+    prepared, unchanged = {}, {}
     for number, (external_id, path) in enumerate(sorted(files.items())):
         progress(number / len(files), f"clip {number + 1:,} of {len(files):,}: reading its audio")
         clip = stored.get(external_id)
         if clip is not None and _same_content(clip, path):
+            unchanged[external_id] = clip.audio.name
             continue
         measured = _measured(path)
         try:
@@ -218,12 +220,15 @@ def _prepare(
         except AudioUnreadable as problem:
             raise ImportFailed(path.name, None, str(problem)) from None
         prepared[external_id] = (measured, copy)
-    return prepared
+    return prepared, unchanged
 
 
-def _store(collection, folder, files, metadata, metadata_csv, prepared) -> ClipsImportSummary:
+def _store(
+    collection, folder, files, metadata, metadata_csv, prepared, unchanged
+) -> ClipsImportSummary:
     """Write the clips, all or nothing (see :func:`clips_import`), with what
-    :func:`_prepare` measured and made (a file that changed since is read again)."""
+    :func:`_prepare` measured and made (a clip whose stored file changed since is compared
+    and read again)."""
     written: list[tuple[object, str]] = []
     try:
         with transaction.atomic():
@@ -256,7 +261,8 @@ def _store(collection, folder, files, metadata, metadata_csv, prepared) -> Clips
                         setattr(clip, name, value)
                         changed = True
                 path = files.get(external_id)
-                if path is not None and not _same_content(clip, path):
+                same = external_id in unchanged and unchanged[external_id] == clip.audio.name
+                if path is not None and not same and not _same_content(clip, path):
                     measured, copy = prepared.get(external_id) or (_measured(path), None)
                     clip.duration, clip.loudness = measured.duration, measured.lufs
                     clip.true_peak = measured.true_peak_db
