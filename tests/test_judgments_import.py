@@ -165,8 +165,8 @@ def test_it_names_the_source_after_the_file_unless_told(collection, tmp_path):
             ["q1 d1 10", "d1 d2 10"],
             {},
             "judgments.tsv, line 2: unknown query 'd1': not a query of collection 'test' "
-            "(upload the runs first, whose query ids become queries, or choose to make query "
-            "ids into queries)",
+            "(query ids become queries when runs that rank them are imported — so runs come "
+            "first — or when you choose to make query ids into queries)",
         ),
         (
             ["q1 d1 10", "q1 d9 10"],

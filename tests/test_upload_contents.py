@@ -72,7 +72,7 @@ def test_judgments_before_runs_make_their_queries_on_the_page_and_name_the_next_
     """Issue 31, item 10: judgments uploaded before the runs failed with "unknown query".
     The page ticks "Make query ids that name clips into queries" (a query without runs
     changes no result: each run is evaluated on the queries it ranks); unticked, the
-    error says to upload the runs first. A query id that names no clip is refused
+    error says that runs come first. A query id that names no clip is refused
     either way (a typo does not become a query)."""
     collection = personas.collection  # clips c1 c2 c3; only c1 is a query
     page = organiser.get(f"/collections/{collection.pk}/uploads/judgments/").content.decode()
@@ -82,7 +82,7 @@ def test_judgments_before_runs_make_their_queries_on_the_page_and_name_the_next_
     post(organiser, collection, "judgments", form_data(judgments=("q.qrels", b"c2 0 c3 2\n")))
     (refused,) = run_jobs()
     assert refused.state == Job.FAILED
-    assert "unknown query 'c2'" in refused.error and "upload the runs first" in refused.error
+    assert "unknown query 'c2'" in refused.error and "runs come first" in refused.error
 
     ticked = {"create_missing_queries": "on"}
     post(

@@ -139,9 +139,9 @@ def _parse(
             if not create_missing_queries:
                 raise ImportFailed(
                     path, row.line,
-                    f"unknown query '{query}': not a query of collection '{name}' (upload the "
-                    "runs first, whose query ids become queries, or choose to make query ids "
-                    "into queries)",
+                    f"unknown query '{query}': not a query of collection '{name}' (query ids "
+                    "become queries when runs that rank them are imported — so runs come "
+                    "first — or when you choose to make query ids into queries)",
                 )  # fmt: skip
             if query not in index.clips and not create_missing_clips:
                 raise ImportFailed(
