@@ -12,8 +12,10 @@ from playwright.sync_api import expect
 
 from evaluation.models import ReliabilityStudy
 from evaluation.services import campaign_mapping_compute
+from judging.models import Answer
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
+from tests.crowd_http import Browser
 from tests.personas import PASSWORD
 from tests.results_payloads import MEASURE, store_results
 from tests.test_campaign_mapping import judged_on_broad_only
@@ -98,3 +100,10 @@ def test_the_examples_csv_columns_and_what_a_deletion_takes_read_as_words(
     page.goto(f"/collections/{crowd_collection.pk}/delete/system/{system.pk}/")
     goes = page.locator("ul.goes-with-it")
     expect(goes.get_by_role("listitem").first).to_have_text("1 system")
+
+    worker = Browser(campaign)  # one crowd answer, to one of the campaign's examples
+    worker.start("worker=w1")
+    worker.answer("a_better")
+    example = Answer.objects.get().task.example
+    page.goto(f"/collections/{crowd_collection.pk}/delete/example/{example.pk}/")
+    expect(page.get_by_text("1 judgment or crowd answer goes with it")).to_be_visible()
