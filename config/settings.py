@@ -64,6 +64,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "config.not_found.StyledNotFoundUnderDebug",  # DEBUG (make run): no technical 404 page
 ]
 
 ROOT_URLCONF = "config.urls"

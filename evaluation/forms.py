@@ -51,7 +51,8 @@ class MappingSettingsForm(forms.Form):
     measures = MeasuresField(
         label="Measures of the satisfaction mapping",
         help_text="One name a line. Empty: the measures the campaign's examples were "
-        "generated for, else CG(scale=fine)@5.",
+        "generated for, else CG(scale=fine)@5 — or CG(scale=broad)@5 when the collection's "
+        "judgments are on the Broad scale only.",
     )
     full_listening_only = forms.BooleanField(
         required=False,

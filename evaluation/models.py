@@ -275,7 +275,8 @@ class MappingConfig(models.Model):
 
     A campaign without a row (or with an empty list) uses the measures its examples
     were generated for (the keys of ``Example.scores``), else
-    :data:`DEFAULT_MAPPING_MEASURE` (:func:`evaluation.services.mappings.campaign_measures`).
+    :data:`DEFAULT_MAPPING_MEASURE` on the scale the collection is judged on
+    (:func:`evaluation.services.mappings.campaign_measure_choice`).
     """
 
     campaign = models.OneToOneField(

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from evaluation import exports, leaderboard_rows, plots, selectors, selectors_studies
 from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
+from evaluation.core.names import parse_measure
 from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
@@ -330,9 +331,20 @@ def mapping(request, pk: int):
         "measures": list(mappings.values_list("measure", flat=True)),
         "figures": figures,
         "bins": _mapping_bins(chosen.payload) if chosen else [],
+        "unjudged_scale": _unjudged_scale(chosen) if chosen else None,
         "recompute": selectors.campaign_recompute(campaign=campaign),
     }
     return render(request, "evaluation/mapping.html", context)
+
+
+def _unjudged_scale(mapping) -> str | None:
+    """The scale ``mapping``'s measure names when the collection has no judgment on it (a
+    Fine measure of TREC qrels): every list then scores 0 and the mapping says nothing."""
+    scales = mapping.payload.get("chosen", {}).get("scales")
+    scale = parse_measure(mapping.measure).option("scale")
+    if scales is None or scale not in ("fine", "broad") or scale in scales:
+        return None
+    return scale
 
 
 @organiser_required

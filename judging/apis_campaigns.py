@@ -144,7 +144,11 @@ class RelevanceCampaignCreateApi(OrganiserApi):
         mode = serializers.ChoiceField(
             choices=RelevanceCampaign.MODES, default=RelevanceCampaign.POOLED
         )
-        lowcost_measure = serializers.CharField(max_length=100, default="CG(scale=fine)@5")
+        lowcost_measure = serializers.CharField(
+            max_length=100, default="", allow_blank=True,
+            help_text="default: CG(scale=fine)@5, or CG(scale=broad)@5 on a collection judged "
+            "on the Broad scale only",
+        )  # fmt: skip
         lowcost_target = serializers.ChoiceField(
             choices=RelevanceCampaign.TARGETS, default=RelevanceCampaign.RELATIVE
         )

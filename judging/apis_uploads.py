@@ -129,6 +129,9 @@ class JudgmentsUploadApi(UploadApi):
         status = serializers.ChoiceField(
             choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
         )
+        create_missing_queries = serializers.BooleanField(
+            default=True, help_text="make query ids that name clips into queries (as the page does)"
+        )
         create_missing_clips = serializers.BooleanField(default=False)
         replace = serializers.BooleanField(default=False)
 

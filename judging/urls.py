@@ -3,6 +3,7 @@ from django.urls import path
 from judging.views import (
     assessor_headphones,
     assessors,
+    campaign_new,
     campaign_settings,
     collections,
     crowd_campaigns,
@@ -127,6 +128,7 @@ urlpatterns += [
 # Crowd preference judging: organiser pages (judging.views.crowd_campaigns).
 urlpatterns += [
     path("campaigns/", crowd_campaigns.campaign_list, name="preference_campaigns"),
+    path("campaigns/new/", campaign_new.preference_campaign_new, name="preference_campaign_new"),
     path(
         "collections/<id:collection_pk>/campaigns/new/",
         crowd_campaigns.campaign_create,

@@ -240,3 +240,62 @@ def test_a_burst_of_handed_over_answers_asks_for_one_campaign_recompute(
     row = Recompute.objects.get(kind="campaign", target_id=campaign.pk)
     assert (row.requests, row.status) == (20, "pending")
     assert preference_answers_accepted(campaign_id=999_999) is False  # deleted campaign
+
+
+def judged_on_broad_only(collection) -> None:
+    """The collection's judgments as TREC qrels hold them: Broad only, the Fine score
+    split in three as the thesis splits it (§3.1.2): 0–33 → 0, 34–66 → 1, 67–100 → 2."""
+    for judgment in RelevanceJudgment.objects.filter(query__collection=collection):
+        judgment.broad = 0 if judgment.fine < 34 else 1 if judgment.fine < 67 else 2
+        judgment.fine = None
+        judgment.save(update_fields=["broad", "fine"])
+
+
+@pytest.mark.django_db
+def test_a_broad_only_collections_mapping_is_on_a_broad_measure_and_bins_its_answers(
+    crowd_collection,
+):
+    """Issue 31, item 6: on TREC qrels the mapping defaulted to CG(scale=fine)@5, every
+    Δλ fell in [0.0, 0.1) and "No fit" came with no hint that a Broad measure would work."""
+    judged_on_broad_only(crowd_collection)
+    campaign = make_campaign(crowd_collection, traps=1, quiz_length=1, max_answers_per_worker=50)
+    assert campaign_measures(campaign=campaign) == ["CG(scale=broad)@5"]
+    examples = list(campaign.examples.filter(trap__isnull=True).prefetch_related("items"))
+    lambdas = example_lambdas(
+        campaign=campaign, example_ids=[e.pk for e in examples], measures=["CG(scale=broad)@5"]
+    )["CG(scale=broad)@5"]
+    broad = {
+        (j.query_id, j.clip_id): j.broad
+        for j in RelevanceJudgment.objects.filter(query__collection=crowd_collection)
+    }
+    for example in examples:  # CG_l@5 on Broad: the mean of level / 2 over the 5 ranks
+        by_side = [
+            [broad[(example.query_id, i.clip_id)] for i in example.items.all() if i.side == s]
+            for s in "ab"
+        ]
+        assert lambdas[example.pk] == pytest.approx([sum(levels) / 2 / 5 for levels in by_side])
+    worker = arrive(campaign, "careful")  # passes the one-question quiz (it accepts a_better)
+    while (task := task_serve(worker=worker)) is not None:
+        choice = (
+            "both_good" if not task.is_quiz else choice_as_stored("a_better", swapped=task.swapped)
+        )
+        answer_submit(worker=worker, key=task.key, choice=choice)
+    campaign_mapping_compute(campaign=campaign)
+    stored = SatisfactionMapping.objects.get(campaign=campaign)
+    assert stored.measure == "CG(scale=broad)@5"
+    assert stored.payload["chosen"] == {"because": "default", "scales": ["broad"]}
+    # Every list of the 11 work examples labelled satisfactory, binned by its own λ.
+    assert stored.payload["n_lists"] == 2 * len(examples)
+    assert len({round(x, 1) for pair in lambdas.values() for x in pair}) > 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("scales", "measure"),
+    [(("fine",), "CG(scale=fine)@5"), (("fine", "broad"), "CG(scale=fine)@5"),
+     (("broad",), "CG(scale=broad)@5"), ((), "CG(scale=fine)@5")],
+)  # fmt: skip
+def test_the_default_mapping_measure_follows_the_scales_judged(scales, measure):
+    from evaluation.services.mappings import default_mapping_measure
+
+    assert default_mapping_measure(scales) == measure

@@ -17,7 +17,7 @@ from django.test import Client
 
 from judging.exports import spreadsheet_safe
 from judging.models import Worker
-from judging.models.crowd import _code
+from judging.models.crowd import CODE_ALPHABET, _code
 from judging.services.campaign_settings import campaign_open_set
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
@@ -197,3 +197,30 @@ def test_new_codes_are_capitals_and_digits_that_the_export_writes_exactly():
     codes = [_code() for _ in range(500)]
     assert all(re.fullmatch("[A-Z0-9]{12}", code) for code in codes)
     assert all(spreadsheet_safe(code) == code for code in codes)
+
+
+def test_new_codes_hold_no_letter_that_looks_like_a_digit():
+    """Issue 31: "3Y8RYPW8OOWK" mixes the letter O with the digit 0. In 500 codes of 12
+    characters drawn from 36, each of O, 0, I and 1 would be missing with probability
+    (35/36)^6000 < 10^-73."""
+    drawn = "".join(_code() for _ in range(500))
+    assert not set(drawn) & set("O0I1")
+    assert set(drawn) == set(CODE_ALPHABET) and len(CODE_ALPHABET) == 32
+
+
+def test_a_campaigns_older_code_with_look_alikes_still_works(client, crowd_collection):
+    """Codes already given to workers and platforms are kept as they are: the settings
+    accept them, the finisher is shown them and the approvals export lists them."""
+    campaign = make_campaign(crowd_collection, traps=0, quiz_length=0, max_answers_per_worker=1,
+                             min_work_answers=1)  # fmt: skip
+    campaign.completion_code = "3Y8RYPW8OOWK"
+    campaign.full_clean()
+    campaign.save(update_fields=["completion_code"])
+    browser = Browser(campaign)
+    browser.start(PROLIFIC.format(id="old-code"))
+    work(browser, answers=1)
+    assert "3Y8RYPW8OOWK" in browser.done().content.decode()
+    organiser = Client()
+    organiser.force_login(campaign.collection.owner)
+    export = organiser.get(f"/campaigns/{campaign.pk}/approvals.csv").content.decode()
+    assert "3Y8RYPW8OOWK" in export

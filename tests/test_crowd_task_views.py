@@ -142,7 +142,7 @@ def test_mturk_preview_shows_the_task_but_cannot_submit(client, crowd_collection
     response = client.get(f"/t/{campaign.token}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1")
     html = response.content.decode()
     assert response.status_code == 200 and "Accept the HIT" in html
-    assert '<button type="submit" disabled>' in html and 'name="key"' not in html
+    assert '<button type="submit" disabled' in html and 'name="key"' not in html
     assert not Worker.objects.exists()
     assert client.post(f"/t/{campaign.token}/task/", {"choice": "a_better"}).status_code == 403
 

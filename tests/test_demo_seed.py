@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import re
 import wave
 from pathlib import Path
 
@@ -418,3 +419,34 @@ def test_it_opens_a_lowcost_campaign_on_an_unjudged_copy_sharing_the_audio(media
     assert campaign.assignments.filter(pool_entry__isnull=False).count() == campaign.pool.count()
     assert summary.created.lowcost_campaigns == summary.total.lowcost_campaigns == 1
     assert demo_seed().created.lowcost_campaigns == 0
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+@pytest.mark.django_db
+def test_the_readme_describes_the_demo_that_make_run_seeds(media):
+    """Issue 31: the README promised a quiz of 2 from 3 and 7 work traps; the demo had a quiz
+    of 1 from 4 and 6. Its description is read here and compared with the demo itself."""
+    from judging.models import TrapQuestion
+
+    text = " ".join(README.read_text().split())
+    words = {"four": 4, "three": 3, "two": 2}
+    shown = re.search(
+        r"a collection of (\d+) generated clips .*?, (\d+) queries, (\w+) systems of", text
+    )
+    quiz = re.search(
+        r"a (\d+)-question quiz drawn from (\d+) quiz trap questions, (\d+) more trap questions",
+        text,
+    )
+    assert shown and quiz, "the README's demo paragraph changed its wording: read it again"
+    summary = demo_seed(audio=False)
+    collection = Collection.objects.get(pk=summary.collection_id)
+    campaign = collection.preference_campaigns.get()
+    traps = TrapQuestion.objects.filter(example__campaign=campaign)
+    assert int(shown[1]) == collection.clips.count()
+    assert int(shown[2]) == collection.queries.count()
+    assert words[shown[3]] == collection.systems.count()
+    assert int(quiz[1]) == campaign.quiz_length
+    assert int(quiz[2]) == traps.filter(pool=TrapQuestion.QUIZ).count()
+    assert int(quiz[3]) == traps.filter(pool=TrapQuestion.WORK).count()

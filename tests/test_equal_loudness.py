@@ -96,10 +96,23 @@ def test_upload_measures_each_clip_and_the_setting_makes_copies_at_the_target(
         assert clip.heard_file.name.endswith(".flac")
         assert lufs_of_a_sine(samples) == pytest.approx(-23.0, abs=1.0), clip.external_id
         assert clip.audio.name.endswith((".wav", ".mp3"))  # the upload is kept as it came
+        # Issue 31: the page's table showed the uploaded loudness after the copies were made.
+        assert clip.heard_loudness == pytest.approx(lufs_of_a_sine(samples), abs=0.2)
+    page = client.get(f"/collections/{collection.pk}/listening/").content.decode()
+    heard = {c.external_id: c.heard_loudness for c in Clip.objects.exclude(audio="")}
+    for clip in Clip.objects.exclude(audio=""):
+        row = f"<td>{clip.external_id}</td><td>{clip.loudness:.1f}</td>"
+        assert row in page and f"<td>{clip.heard_loudness:.1f}</td>" in page
+    low, high = min(heard.values()), max(heard.values())
+    assert (
+        f"hear the copies (2 made), from <strong>{low:.1f} LUFS</strong> to <strong>{high:.1f} LUFS</strong>"
+        in page
+    )
 
     client.post(f"/collections/{collection.pk}/listening/", {"loudness_target": ""})
     job_run(job_id=Job.objects.filter(kind="listening_copies").latest("pk").pk)
     assert not Clip.objects.exclude(listening_audio="").exists()  # back to the uploads
+    assert not Clip.objects.filter(heard_loudness__isnull=False).exists()
 
 
 def test_a_clip_uploaded_to_a_collection_with_a_target_gets_its_copy_at_once(

@@ -443,7 +443,7 @@ def test_every_target_was_fuzzed():
     importers = {
         p.stem for p in (Path(__file__).parent.parent / "judging" / "importers").glob("*.py")
     }
-    helpers = {"__init__", "errors", "index", "rows", "command", "csvfile", "inputs"}
+    helpers = {"__init__", "errors", "index", "rows", "command", "csvfile", "inputs", "looks_like"}
     targets = {"runs", "judgments", "metadata", "clips", "mirex", "answers"}
     targets |= {"crowdflower", "audio_uploads"}  # fuzzed in tests/test_upload_fuzz.py
     assert importers - helpers == targets

@@ -170,3 +170,20 @@ def test_without_fine_judgments_the_generator_says_what_to_do_first(personas, cr
         generator_start(campaign=campaign, owner=personas.organiser, measures=[CG],
                         bins=[0], per_bin=1)  # fmt: skip
     assert not Job.objects.exists()
+
+
+@pytest.mark.django_db
+def test_on_a_broad_only_collection_the_page_says_why_nothing_can_be_filled(
+    client, personas, crowd_collection
+):
+    """Issue 31, item 6: every cell read "cannot be filled" with no reason."""
+    campaign = make_campaign(crowd_collection, traps=0)
+    client.force_login(personas.organiser)
+    page = client.get(f"/campaigns/{campaign.pk}/generator/").content.decode()
+    assert "This collection has no Fine judgments" not in page
+    RelevanceJudgment.objects.filter(query__collection=crowd_collection).update(fine=None, broad=1)
+    page = client.get(f"/campaigns/{campaign.pk}/generator/").content.decode()
+    assert (
+        "This collection has no Fine judgments (its judgments are on the Broad scale only)" in page
+    )
+    assert "add examples from the systems' lists" in page

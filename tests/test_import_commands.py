@@ -89,7 +89,9 @@ def test_import_mirex_exits_with_status_1_and_the_message_on_stderr(monkeypatch,
 
     assert status == 1
     assert stderr == (
-        "CommandError: judgments.tsv, line 2: unknown query 'q9': not a query of collection 'bad'\n"
+        "CommandError: judgments.tsv, line 2: unknown query 'q9': not a query of collection 'bad' "
+        "(query ids become queries when runs that rank them are imported — so runs come first — "
+        "or when you choose to make query ids into queries)\n"
     )
     assert not Collection.objects.exists()
 
@@ -130,6 +132,18 @@ def test_import_judgments_prints_what_it_read_and_created(tmp_path):
         "Read 2 judgments (qrels format, broad scale) into source 'trec' (a new source)"
     )
     assert sorted(RelevanceJudgment.objects.values_list("broad", flat=True)) == [0, 2]
+
+
+def test_import_judgments_before_the_runs_names_the_next_step_or_makes_the_queries(tmp_path):
+    collection = collection_make(clips="q2 d1 d2", queries="q1")
+    path = write_lines(tmp_path, "qrels", "q2 0 d1 2")
+
+    with pytest.raises(CommandError, match=r"unknown query 'q2'.*so runs come first"):
+        run("import_judgments", str(collection.pk), str(path))
+    out = run("import_judgments", str(collection.pk), str(path), "--create-missing-queries")
+
+    assert "also made 1 clip into queries" in out
+    assert collection.queries.count() == 2
 
 
 def test_import_judgments_exits_with_status_1_on_a_relevance_out_of_range(

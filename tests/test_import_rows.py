@@ -58,3 +58,49 @@ def test_an_import_failure_reads_file_comma_line_colon_problem(tmp_path):
         12,
         "duplicate document 'x'",
     )
+
+
+def test_a_comma_separated_file_is_read_as_csv_and_its_header_row_skipped(tmp_path):
+    """Issue 31: runs and judgments saved by a spreadsheet (commas, a header row, quotes)."""
+    path = write_lines(
+        tmp_path,
+        "runs.csv",
+        "qid,Q0,docno,rank,score,run_id",
+        'q1,Q0,d1,1,0.5,"my run"',
+        "q1 , Q0 , d2 , 2 , 0.4 , my run",
+    )
+
+    assert list(read_rows(path)) == [
+        (2, ["q1", "Q0", "d1", "1", "0.5", "my run"]),
+        (3, ["q1", "Q0", "d2", "2", "0.4", "my run"]),
+    ]
+
+
+def test_a_comma_inside_a_space_separated_line_stays_in_its_field(tmp_path):
+    # More fields between spaces than between commas: the file is not comma-separated.
+    path = write_lines(tmp_path, "run.txt", "q1 Q0 d,1 1 0.5 A", "q1 Q0 d2 2 0.4 A")
+
+    assert next(iter(read_rows(path))) == (1, ["q1", "Q0", "d,1", "1", "0.5", "A"])
+
+
+def test_only_a_first_line_that_names_columns_is_a_header(tmp_path):
+    path = write_lines(tmp_path, "runs.tsv", "system query doc", "system query doc")
+
+    assert list(read_rows(path)) == [(2, ["system", "query", "doc"])]
+    data = write_lines(tmp_path, "data.tsv", "S1 q1 d1")
+    assert list(read_rows(data)) == [(1, ["S1", "q1", "d1"])]
+
+
+@pytest.mark.parametrize(
+    ("first_bytes", "kind"),
+    [(b"RIFF\x24\x08\x00\x00WAVEfmt ", "a WAV audio file"), (b"fLaC\x00\x00\x00\x22", "a FLAC audio file"),
+     (b"PK\x03\x04\x14\x00\x06\x00", "a zip file (or an Excel or OpenDocument spreadsheet, which are zips)")],
+)  # fmt: skip
+def test_a_file_that_is_not_text_says_what_it_is(tmp_path, first_bytes, kind):
+    path = tmp_path / "runs.txt"
+    path.write_bytes(first_bytes + b"\xff\xfe\x00\n")
+
+    with pytest.raises(ImportFailed) as failed:
+        list(read_rows(path))
+
+    assert str(failed.value) == f"runs.txt, line 1: not text but {kind}"

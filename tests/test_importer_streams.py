@@ -42,7 +42,7 @@ def test_runs_import_from_a_stream_names_it_and_reports_progress(collection):
     assert summary.run_entries_created == 3 and RunEntry.objects.count() == 3
     assert progress.calls[0] == (1.0, "read")  # the whole stream was read
     assert progress.calls[-1] == (None, "writing")
-    with pytest.raises(ImportFailed, match=r"^upload\.tsv, line 1: cannot tell the run format"):
+    with pytest.raises(ImportFailed, match=r"^upload\.tsv, line 1: not a run: found 2 fields"):
         runs_import(collection=collection, stream=io.BytesIO(b"S1 q1\n"), name="upload.tsv")
 
 

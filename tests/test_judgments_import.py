@@ -157,14 +157,16 @@ def test_it_names_the_source_after_the_file_unless_told(collection, tmp_path):
         (
             ["q1 d1"],
             {},
-            "judgments.tsv, line 1: cannot tell the judgment format from 2 fields: expected 4 "
-            "(qid iter docno rel) or 3 to 4 (query doc fine [broad])",
+            "judgments.tsv, line 1: not judgments: found 2 fields (“q1 d1”). Judgments' lines "
+            "are qid iter docno rel (TREC qrels) or query doc fine [broad]",
         ),
         (["", "# nothing"], {}, f"judgments.tsv: {NO_DATA_LINES}"),
         (
             ["q1 d1 10", "d1 d2 10"],
             {},
-            "judgments.tsv, line 2: unknown query 'd1': not a query of collection 'test'",
+            "judgments.tsv, line 2: unknown query 'd1': not a query of collection 'test' "
+            "(query ids become queries when runs that rank them are imported — so runs come "
+            "first — or when you choose to make query ids into queries)",
         ),
         (
             ["q1 d1 10", "q1 d9 10"],

@@ -5,7 +5,7 @@ import pytest
 
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.results import collection_results_compute
-from judging.models import Assignment, RelevanceCampaign
+from judging.models import Assignment, RelevanceCampaign, RelevanceJudgment
 from judging.services.relevance import assignment_next
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
@@ -89,6 +89,30 @@ def test_the_form_without_the_lowcost_fields_makes_a_pooled_campaign(client, per
     assert RelevanceCampaign.objects.get().mode == "pooled"  # fmt: skip
 
 
+def test_on_a_broad_only_collection_the_form_offers_a_broad_measure_and_says_why(
+    client, personas, collection
+):
+    """Issue 31, item 6: a collection of TREC qrels (Broad only) would be estimated on Fine,
+    where none of its judgments count."""
+    for clip_id in ("g1", "p1"):
+        import_judgment(collection, "q1", clip_id, fine=100 if clip_id == "g1" else 0)
+    RelevanceJudgment.objects.filter(query__collection=collection).update(fine=None)
+    organiser = as_(client, personas.organiser)
+    page = organiser.get(f"/relevance-campaigns/new/?collection={collection.pk}").content.decode()
+    assert 'value="CG(scale=broad)@5"' in page
+    assert "are on the Broad scale only: on it they count from the first estimate" in page
+    data = {k: v for k, v in FORM.items() if k != "lowcost_measure"}
+    response = organiser.post("/relevance-campaigns/new/", {**data, "collection": collection.pk})
+    assert response.status_code == 302, response.context["form"].errors
+    campaign = RelevanceCampaign.objects.get(name="By form")
+    assert campaign.lowcost_measure == "CG(scale=broad)@2"  # at the form's cut-off, 2
+    campaign_estimate_compute(target_id=campaign.pk)
+    text = organiser.get(estimates_url(campaign)).content.decode()
+    # The two imported Broad judgments count (12 pairs in the pool: 3 queries × g, s, m, p).
+    assert "Estimated from 2 judged pairs of 12" in text, text
+    assert "No judgments yet." not in text
+
+
 def test_the_campaign_page_embeds_the_live_estimates_and_a_stop_button(client, personas, campaign):
     response = as_(client, personas.organiser).get(campaign.get_absolute_url())
     text = response.content.decode()
@@ -109,18 +133,42 @@ def test_the_estimates_go_from_none_to_not_yet_to_confident(client, personas, ca
     assert b"No estimates yet" in organiser.get(estimates_url(campaign)).content
     campaign_estimate_compute(target_id=campaign.pk)
     text = organiser.get(estimates_url(campaign)).content.decode()
-    assert "Not confident yet." in text and "Judgments made: <strong>0</strong> of 12" in text
+    # Issue 31: with no judgment the model's expectations are no result ("MidFi better than
+    # GoodEar, confidence 0.948"): said so, and folded away.
+    assert "No judgments yet." in text and "Judgments made: <strong>0</strong> of 12" in text
+    assert "Not confident yet." not in text and "Confident." not in text
+    assert "What the relevance model expects before anyone has listened" in text
+    judge(assignment_next(campaign=campaign, assessor=personas.assessor), personas.assessor)
+    campaign_estimate_compute(target_id=campaign.pk)
+    text = organiser.get(estimates_url(campaign)).content.decode()
+    assert "Not confident yet." in text and "Judgments made: <strong>1</strong> of 12" in text
     assert "GoodEar" in text and "Confidence per pair of systems" in text
-    for _ in range(CONFIDENT_AFTER):
+    for _ in range(CONFIDENT_AFTER - 1):
         judge(assignment_next(campaign=campaign, assessor=personas.assessor), personas.assessor)
     text = organiser.get(estimates_url(campaign)).content.decode()
-    assert "5 newer judgments not in them yet (updating)" in text  # stale, and says so
+    assert "4 newer judgments not in them yet (updating)" in text  # stale, and says so
     campaign_estimate_compute(target_id=campaign.pk)
     text = organiser.get(estimates_url(campaign)).content.decode()
     assert "Confident." in text and "you can stop the campaign" in text
     assert "newer judgment" not in text
     full = organiser.get(estimates_url(campaign, fragment=False))
     assert full.status_code == 200 and b"<h1>Estimates of Low-cost 2025</h1>" in full.content
+
+
+def test_no_judgment_never_reads_as_confident_even_when_the_model_alone_meets_the_rule(
+    client, personas, campaign
+):
+    from evaluation.models import CampaignEstimate
+
+    campaign_estimate_compute(target_id=campaign.pk)
+    estimate = CampaignEstimate.objects.get(campaign=campaign)
+    assert estimate.judged == 0
+    stopping = {**estimate.payload["stopping"], "value": 0.99, "stop": True}
+    estimate.payload = {**estimate.payload, "stopping": stopping}
+    estimate.save(update_fields=["payload"])
+    text = as_(client, personas.organiser).get(estimates_url(campaign)).content.decode()
+    assert "No judgments yet." in text and "Confident." not in text
+    assert "you can stop the campaign" not in text
 
 
 @pytest.mark.parametrize("who", ["other_organiser", "assessor"])

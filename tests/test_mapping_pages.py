@@ -12,6 +12,7 @@ from evaluation.core.answers import mapping_payload
 from evaluation.models import Recompute, SatisfactionMapping
 from judging.models import PreferenceCampaign
 from tests.personas import PASSWORD
+from tests.plain_words import problems
 from tests.test_campaign_mapping import ANSWERS, MEASURE, columns
 
 pytestmark = pytest.mark.django_db
@@ -109,3 +110,46 @@ def test_another_organisers_campaign_mapping_is_a_404(client, personas):
     assert client.get(url(personas, f"mapping/?campaign={campaign.pk}")).status_code == 404
     client.login(username=personas.organiser.username, password=PASSWORD)
     assert client.get(url(personas, "mapping/?campaign=999999")).status_code == 404
+
+
+def test_a_mapping_of_no_answers_says_why_each_figure_is_missing(organiser, personas):
+    """Issue 31: "RMS difference of the binned P(Sat) ." with the value missing."""
+    campaign = PreferenceCampaign.objects.create(collection=personas.collection, name="Empty")
+    payload = mapping_payload(MEASURE, [], [], [])
+    payload.update(n_examples=0, skipped={"no_score": 0, "out_of_range": 0})
+    SatisfactionMapping.objects.create(
+        campaign=campaign, measure=MEASURE, payload=payload, computed_at=timezone.now()
+    )
+    page = organiser.get(url(personas, f"mapping/?campaign={campaign.pk}&measure={M}"))
+    text = page.content.decode()
+    assert payload["published"]["rms_bin_difference"] is None
+    assert "binned P(Sat) – (no bin of λ holds a judged list yet)." in text
+    assert problems(text) == []
+
+
+def test_a_broad_only_collections_mapping_page_says_why_its_measure_is_broad(
+    organiser, personas, crowd_collection
+):
+    """Issue 31, item 6: the page says why the measure was chosen, and warns about a Fine
+    measure chosen for a collection judged on the Broad scale only."""
+    from evaluation.models import MappingConfig
+    from evaluation.services import campaign_mapping_compute
+    from tests.crowd_fixtures import make_campaign
+    from tests.test_campaign_mapping import judged_on_broad_only
+
+    judged_on_broad_only(crowd_collection)
+    campaign = make_campaign(crowd_collection, traps=0)
+    campaign_mapping_compute(campaign=campaign)
+    organiser.force_login(personas.organiser)
+    base = f"/collections/{crowd_collection.pk}/results/mapping/?campaign={campaign.pk}"
+    text = organiser.get(base).content.decode()
+    assert "Satisfaction mapping: CG(scale=broad)@5" in text
+    assert "CG<sub>l</sub>@5 on the Broad scale, because this collection's judgments are on " \
+           "the Broad scale only" in text  # fmt: skip
+    assert "This collection has no" not in text
+
+    MappingConfig.objects.create(campaign=campaign, measures=["CG(scale=fine)@5"])
+    campaign_mapping_compute(campaign=campaign)
+    text = organiser.get(base).content.decode()
+    assert "those chosen in the results settings" in text
+    assert "This collection has no Fine judgments, so CG(scale=fine)@5 scores every list 0" in text

@@ -158,6 +158,8 @@ def world(personas, settings, tmp_path) -> World:
             {"collection": c.pk, "name": "By form", "cutoff": 5, "assessors_per_query": 1,
              "must_listen_seconds": 5, "take_back_minutes": 60}, refused="status 200"),
         Url("judging:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
+        Url("judging:preference_campaign_new", "GET", f"/campaigns/new/?collection={c.pk}", "write", 302,
+            refused="status 200"),
         Url("judging:people", "GET", "/people/", "organiser", 200),
         Url("evaluation:glossary", "GET", "/glossary/", "organiser", 200),
         Url("judging:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),

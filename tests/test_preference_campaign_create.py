@@ -86,3 +86,31 @@ def test_a_bad_csv_line_stops_the_import_with_its_line_and_adds_nothing(
 def test_a_csv_without_the_required_columns_is_refused(empty_campaign):
     with pytest.raises(ValidationError, match="line 1: missing column"):
         examples_import_csv(campaign=empty_campaign, text="query,list_a\nq1,d01\n")
+
+
+def test_the_campaigns_page_starts_a_new_campaign_on_a_collection_one_may_change(client, personas):
+    """Issue 31: /campaigns/ had no "New preference campaign" button."""
+    from judging.models import Collection, CollectionShare
+
+    client.force_login(personas.organiser)
+    listing = client.get("/campaigns/").content.decode()
+    assert 'href="/campaigns/new/">New preference campaign</a>' in listing
+    only = client.get("/campaigns/new/")  # one collection: straight to its form
+    assert only["Location"] == f"/collections/{personas.collection.pk}/campaigns/new/"
+
+    second = Collection.objects.create(name="Second", owner=personas.organiser)
+    theirs = Collection.objects.create(name="Theirs", owner=personas.other_organiser)
+    CollectionShare.objects.create(collection=theirs, user=personas.organiser, access="read")
+    page = client.get("/campaigns/new/").content.decode()
+    assert "Tiny collection" in page and "Second" in page and "Theirs" not in page
+    chosen = client.get(f"/campaigns/new/?collection={second.pk}")
+    assert chosen["Location"] == f"/collections/{second.pk}/campaigns/new/"
+    refused = client.get(f"/campaigns/new/?collection={theirs.pk}")  # read-only: not offered
+    assert refused.status_code == 200 and "Select a valid choice" in refused.content.decode()
+    huge = client.get("/campaigns/new/?collection=99999999999999999999")  # past bigint
+    assert huge.status_code == 200 and "Select a valid choice" in huge.content.decode()
+
+    client.force_login(personas.other_organiser)
+    Collection.objects.filter(owner=personas.other_organiser).delete()
+    none = client.get("/campaigns/new/").content.decode()
+    assert "you have no collection you can change yet" in none

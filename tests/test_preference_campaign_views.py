@@ -13,6 +13,7 @@ from judging.models import PreferenceCampaign, Worker
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
+from tests.plain_words import problems
 from tests.test_task_serve import arrive
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +56,18 @@ def test_the_campaign_page_shows_progress_workers_and_trap_miss_rates(
     top = selectors.campaign_trap_questions(campaign=campaign_with_answers).first()
     assert top.missed >= 1
     assert "Forgive (trap" in html and f"{round(100 * top.missed / top.seen)}%" in html
+
+
+def test_the_campaign_page_explains_each_column_of_the_examples_csv(
+    client, personas, campaign_with_answers
+):
+    """Issue 31: "columns query,list_a,list_b[,accepted_answers,explanation]", unexplained."""
+    client.force_login(personas.organiser)
+    html = client.get(f"/campaigns/{campaign_with_answers.pk}/").content.decode()
+    assert "query,list_a,list_b[" not in html
+    assert "<dt><code>list_a</code>, <code>list_b</code></dt><dd>the two lists" in html
+    assert "<dt><code>a_better</code></dt><dd>list A is better</dd>" in html
+    assert not [p for p in problems(html) if "column name" in p]
 
 
 def test_forgiving_a_trap_question_from_the_page_corrects_trust_and_reinstating_brings_back(

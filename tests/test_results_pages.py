@@ -9,7 +9,7 @@ from urllib.parse import quote
 import pytest
 from django.utils import timezone
 
-from evaluation.models import Recompute
+from evaluation.models import Recompute, ReliabilityStudy
 from evaluation.services.leaderboard_store import leaderboard_store
 from judging.models import System
 from tests.personas import PASSWORD
@@ -111,6 +111,21 @@ def test_the_reliability_page_shows_components_and_the_d_study(organiser, person
     page = organiser.get(url(personas, f"reliability/?measure={M}")).content.decode()
     assert "10 queries reach Eρ² = 0.95" in page
     assert 'data-plot="dstudy"' in page
+
+
+def test_the_reliability_page_says_one_query_in_the_singular_and_writes_no_raw_formula(
+    organiser, personas
+):
+    """Issue 31: "1 queries reach Eρ² = 0.95" and "systems (σ²_s)" in plain text."""
+    study = ReliabilityStudy.objects.get(collection=personas.collection, measure=MEASURE)
+    # The page reads "needed" as stored. A study needing 1 query for both: σ²_s = 0.02 and
+    # σ²_q = σ²_e = 0.0001 give, with 1 query (eqs. 6.4, 6.5), Eρ² = 0.02 / 0.0201 = 0.995
+    # and Φ = 0.02 / 0.0202 = 0.990, both ≥ 0.95.
+    study.payload = {**study.payload, "needed": {"erho2": 1, "phi": 1}}
+    study.save(update_fields=["payload"])
+    page = organiser.get(url(personas, f"reliability/?measure={M}")).content.decode()
+    assert "1 query reaches Eρ² = 0.95; 1 reaches Φ = 0.95." in page
+    assert "Systems (σ<sup>2</sup><sub>s</sub>)" in page and "σ²_" not in page
 
 
 def test_each_plot_downloads_the_data_it_draws(organiser, personas):
@@ -269,3 +284,18 @@ def test_a_system_whose_name_a_url_cannot_carry_has_its_pages(client, personas, 
     assert page.status_code == 200
     assert "<td>q2</td><td>0.7000</td>" in page.content.decode()  # scores[0] of the payload
     assert client.get(url(personas, "")).status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("systems (σ²_s)", "systems (σ<sup>2</sup><sub>s</sub>)"),
+        ("residual (σ²_sh:q = σ²_e)",
+         "residual (σ<sup>2</sup><sub>sh:q</sub> = σ<sup>2</sup><sub>e</sub>)"),
+        ("<b>σ²_s</b>", "&lt;b&gt;σ<sup>2</sup><sub>s</sub>&lt;/b&gt;"),  # escaped first
+    ],
+)  # fmt: skip
+def test_a_variance_component_is_written_with_a_real_subscript(name, shown):
+    from evaluation.templatetags.formulas import subscripts
+
+    assert subscripts(name) == shown

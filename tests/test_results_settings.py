@@ -139,3 +139,18 @@ def test_a_broker_that_cannot_be_reached_neither_loses_the_settings_nor_breaks_t
     assert ResultsConfig.objects.get(collection=crowd_collection).test == "t"
     row = Recompute.objects.get(kind="collection", target_id=crowd_collection.pk)
     assert row.status == "pending"  # re-sent by the next request once STALE_AFTER passed
+
+
+def test_the_page_says_when_the_results_were_last_computed_as_a_person_writes_a_time(
+    client, personas
+):
+    """Issue 31: "…computed at 2026-11-28T06:49:14 UTC" (an ISO timestamp with its T)."""
+    from datetime import UTC, datetime
+
+    Recompute.objects.create(
+        kind="collection", target_id=personas.collection.pk, status=Recompute.DONE,
+        finished_at=datetime(2026, 11, 28, 6, 49, 14, tzinfo=UTC),
+    )  # fmt: skip
+    client.force_login(personas.organiser)
+    page = client.get(f"/collections/{personas.collection.pk}/results/settings/").content.decode()
+    assert "Results last computed at 2026-11-28 06:49:14 UTC." in page

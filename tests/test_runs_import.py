@@ -153,8 +153,8 @@ def test_it_creates_a_clip_for_an_unknown_document_when_asked(collection, tmp_pa
         (["q1 Q0 d1 1 nan A"], "runs.tsv, line 1: score 'nan' is not a finite number"),
         (
             ["# only a comment", "S q1 d1 0.5"],
-            "runs.tsv, line 2: cannot tell the run format from 4 fields: expected 6 "
-            "(qid Q0 docid rank score tag) or 3 (system query doc)",
+            "runs.tsv, line 2: not a run: found 4 fields (“S q1 d1 0.5”). A run's lines are "
+            "qid Q0 docid rank score tag (a TREC run) or system query doc (ranked lists)",
         ),
         (["# nothing but comments"], f"runs.tsv: {NO_DATA_LINES}"),
     ],
@@ -241,3 +241,14 @@ def test_it_only_reads_the_clips_and_queries_of_its_own_collection(collection, t
         "make query ids into queries, and this one becomes a query)"
     )
     assert Clip.objects.filter(collection=other).count() == 2
+
+
+def test_judgments_given_as_ranked_lists_are_named_as_judgments(collection, tmp_path):
+    # "q1 d1 40" has the three fields of ranked lists: read as system q1, query d1.
+    path = write_lines(tmp_path, "runs.txt", "q1 d1 40", "q1 d2 10")
+
+    assert import_failure(collection, path) == (
+        "runs.txt, line 1: unknown query 'd1': not a query of collection 'test' (choose to "
+        "make query ids into queries, and this one becomes a query); line 1 looks like "
+        "judgments (query doc fine [broad]): if the file holds judgments, upload it as judgments"
+    )

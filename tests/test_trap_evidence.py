@@ -47,5 +47,6 @@ def test_the_trap_page_shows_judgments_lambda_and_who_would_miss_it(
         missed = (
             example.tasks.exclude(answer__outcome="both_good").filter(answer__isnull=False).count()
         )
-        assert f"<strong>{missed} of {answered}</strong> answers would miss this trap" in preview
+        answers = "answer" if answered == 1 else "answers"  # issue 31: never "of 1 answers"
+        assert f"<strong>{missed} of {answered}</strong> {answers} would miss this trap" in preview
         assert not hasattr(example, "trap") or not example.__class__.objects.get(pk=example.pk).trap

@@ -61,7 +61,7 @@ def test_a_campaign_with_answers_needs_an_explicit_choice(crowd_collection, pers
     worker.start("worker=w1")
     worker.answer("a_better")
     assert Answer.objects.count() == 1
-    with pytest.raises(ValidationError, match="1 judgments or answers"):
+    with pytest.raises(ValidationError, match="1 judgment or answer with it"):
         trash_put(root=campaign, kind="preference_campaign", collection=crowd_collection,
                   by=personas.organiser)  # fmt: skip
     assert PreferenceCampaign.objects.filter(pk=campaign.pk).exists()
@@ -116,3 +116,33 @@ def test_the_sweep_forgets_expired_items_only(crowd_collection, personas):
     TrashItem.objects.filter(pk=old.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
     assert trash_sweep() == 1
     assert list(TrashItem.objects.values_list("label", flat=True)) == ["S2"]
+
+
+def test_what_goes_with_a_deletion_is_counted_in_the_singular_for_one(
+    client, crowd_collection, personas
+):
+    """Issue 31: "This goes with it: 1 collections", on the page and in the trash."""
+    system = crowd_collection.systems.get(name="S1")
+    client.force_login(personas.organiser)
+    page = client.get(f"/collections/{crowd_collection.pk}/delete/system/{system.pk}/")
+    # 1 system and 4 queries × 5 ranked clips (tests/crowd_fixtures.build_crowd_collection)
+    assert "<li>1 system</li>" in page.content.decode()
+    assert "<li>20 run entries</li>" in page.content.decode()
+    client.post(f"/collections/{crowd_collection.pk}/delete/system/{system.pk}/")
+    trash = client.get(f"/collections/{crowd_collection.pk}/trash/").content.decode()
+    assert "1 system, 20 run entries" in trash
+
+
+def test_one_answer_that_goes_with_a_deletion_is_counted_in_the_singular(
+    client, crowd_collection, personas
+):
+    """Issue 31's plain-words check: "1 judgments or crowd answers go with it"."""
+    campaign = make_campaign(crowd_collection, traps=0)
+    worker = Browser(campaign)
+    worker.start("worker=w1")
+    worker.answer("a_better")
+    example = Answer.objects.get().task.example
+    client.force_login(personas.organiser)
+    page = client.get(f"/collections/{crowd_collection.pk}/delete/example/{example.pk}/")
+    text = " ".join(page.content.decode().split())
+    assert "<strong>1 judgment or crowd answer</strong> goes with it" in text

@@ -27,7 +27,7 @@ from judging.models import (
     Upload,
 )
 from judging.services.jobs import NOT_SENT
-from tests.audio_files import tone
+from tests.audio_files import sine_wav, tone
 from tests.importing import table_snapshot
 from tests.personas import make_user
 from tests.uploads import (
@@ -165,6 +165,42 @@ def test_audio_files_and_a_zip_become_clips_with_their_metadata(organiser, perso
     post(organiser, personas.collection, "clips", form_data(audio=audio))  # the same files again
     (again,) = run_jobs()
     assert counts(again)["clips unchanged"] == 3 and counts(again)["audio files stored"] == 0
+
+
+def test_a_zips_progress_counts_its_files_and_clips_where_the_job_page_can_read_it(
+    organiser, personas, monkeypatch
+):
+    """Issue 31: a zip of 60 clips showed an indeterminate "starting" for the whole job. Its
+    progress was written inside the import's transaction, which nobody else sees until it
+    commits; the files are now unpacked, read and copied for listeners before it."""
+    from django.db import connection
+
+    from judging.services import jobs
+
+    seen: list[tuple[str, int, int | None, bool]] = []
+    depth = len(connection.savepoint_ids)  # the test's own transactions, before the job's
+    original = jobs.JobReport.__call__
+
+    def recording(self, done, total=None, message="", *, force=False):
+        seen.append((message, done, total, len(connection.savepoint_ids) > depth))
+        return original(self, done, total, message, force=True)
+
+    monkeypatch.setattr(jobs.JobReport, "__call__", recording)
+    archive = zip_of(("a.wav", WAV), ("b.wav", tone(".wav")), ("c.wav", sine_wav(0.3)))
+    post(organiser, personas.collection, "clips", form_data(audio=("three.zip", archive)))
+    (job,) = run_jobs()
+    assert job.state == Job.DONE, job.error
+    said = [message for message, *_ in seen]
+    assert "unpacking three.zip: file 3 of 3" in said
+    assert [m for m in said if m.startswith("clip ")] == [
+        f"clip {n} of 3: reading its audio" for n in (1, 2, 3)
+    ]
+    assert "storing 3 clips" in said
+    # Every word and figure reached the job's row from outside the import's transaction,
+    # in thousandths that only grow.
+    assert [message for message, _, _, inside in seen if inside] == []
+    figures = [done for _, done, total, _ in seen if total == 1000]
+    assert figures == sorted(figures) and figures[-1] == 1000
 
 
 @pytest.mark.parametrize(

@@ -157,5 +157,5 @@ def reliability_not_estimable(
     return Caveat(
         "reliability_not_estimable",
         f"With {n_queries} queries the G-study estimates no variance between systems "
-        "(σ²_s = 0): Eρ² and Φ cannot be estimated, and neither can the queries needed.",
+        "(σ²ₛ = 0): Eρ² and Φ cannot be estimated, and neither can the queries needed.",
     )

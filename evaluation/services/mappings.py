@@ -16,15 +16,18 @@ judged by the collection's consolidated judgments.
 
 Payload of :class:`~evaluation.models.SatisfactionMapping` (what pages, exports and the
 API show): the document of :func:`~evaluation.core.answers.mapping_payload`, plus
-``n_examples``, ``skipped: {no_score, out_of_range}``, ``campaign: {id, name}`` and
+``n_examples``, ``skipped: {no_score, out_of_range}``, ``campaign: {id, name}``,
 ``listening: {full_only, answers, full}`` (whether the filter was on; the accepted
-answers, and how many of them had every clip heard, whether or not the filter was on).
+answers, and how many of them had every clip heard, whether or not the filter was on)
+and ``chosen: {because, scales}`` (why these measures, and the scales the collection is
+judged on: :class:`MeasureChoice`; a Broad-only collection gets a Broad measure).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from django.db import transaction
 from django.utils import timezone
@@ -38,6 +41,7 @@ from evaluation.services.leaderboards import core_inputs
 from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
 from judging.models import Answer, Example, PreferenceCampaign
+from judging.selectors.collections import collection_judged_scales
 from judging.selectors.listening import answers_fully_heard
 
 
@@ -46,16 +50,48 @@ def canonical(name: str) -> str:
     return parse_measure(name).label
 
 
-def campaign_measures(*, campaign: PreferenceCampaign) -> list[str]:
-    """The configured measures, else those the examples were generated for, else CG_l@5 Fine."""
-    config = MappingConfig.for_campaign(campaign)
-    names = list(config.measures)
+@dataclass(frozen=True)
+class MeasureChoice:
+    """The measures of a campaign's mapping and why (stored in each payload as ``chosen``,
+    which the mapping page puts in words): ``because`` is ``settings`` (the results
+    settings name them), ``examples`` (the example generator stored λ of them) or
+    ``default``; ``scales`` are those the collection's official judgments are on."""
+
+    measures: list[str]
+    because: str
+    scales: tuple[str, ...]
+
+    def to_dict(self) -> dict:
+        return {"because": self.because, "scales": list(self.scales)}
+
+
+def default_mapping_measure(scales: tuple[str, ...]) -> str:
+    """CG_l@5 (thesis Table 3.2: among the least biased measures) on the Fine scale, or on
+    the Broad scale when the collection is judged on Broad only (TREC qrels): a Fine
+    measure would score every list 0 there, and no answer could be binned (issue 31)."""
+    if "fine" in scales or not scales:
+        return DEFAULT_MAPPING_MEASURE
+    return DEFAULT_MAPPING_MEASURE.replace("scale=fine", "scale=broad")
+
+
+def campaign_measure_choice(*, campaign: PreferenceCampaign) -> MeasureChoice:
+    """The configured measures, else those the examples were generated for, else
+    :func:`default_mapping_measure` for the scales the collection is judged on."""
+    scales = collection_judged_scales(collection=campaign.collection)
+    names, because = list(MappingConfig.for_campaign(campaign).measures), "settings"
     if not names:
         keys: set[str] = set()
         for scores in campaign.examples.exclude(scores={}).values_list("scores", flat=True):
             keys.update(scores)
-        names = sorted(keys) or [DEFAULT_MAPPING_MEASURE]
-    return list(dict.fromkeys(canonical(n) for n in names))
+        names, because = sorted(keys), "examples"
+    if not names:
+        names, because = [default_mapping_measure(scales)], "default"
+    return MeasureChoice(list(dict.fromkeys(canonical(n) for n in names)), because, scales)
+
+
+def campaign_measures(*, campaign: PreferenceCampaign) -> list[str]:
+    """The measures of the campaign's mapping (:func:`campaign_measure_choice`)."""
+    return campaign_measure_choice(campaign=campaign).measures
 
 
 def campaign_mapping_request(*, campaign: PreferenceCampaign, resend: bool = False) -> bool:
@@ -156,7 +192,8 @@ def campaign_mapping_compute(
 
     Measures no longer configured lose their stored mapping. Returns the measures stored.
     """
-    measures = campaign_measures(campaign=campaign)
+    choice = campaign_measure_choice(campaign=campaign)
+    measures = choice.measures
     full_only = MappingConfig.for_campaign(campaign).full_listening_only
     accepted = Answer.objects.filter(
         example__campaign=campaign,
@@ -195,6 +232,7 @@ def campaign_mapping_compute(
         payload["skipped"] = {"no_score": no_score, "out_of_range": out_of_range}
         payload["campaign"] = {"id": campaign.pk, "name": campaign.name}
         payload["listening"] = listening
+        payload["chosen"] = choice.to_dict()
         payloads[measure] = payload
     now = timezone.now()
     with transaction.atomic():

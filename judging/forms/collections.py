@@ -1,10 +1,13 @@
-"""Forms of the collection pages: create and edit a collection, search it, share it."""
+"""Forms of the collection pages: create and edit a collection, search it, share it, choose
+one (the collection of a new preference campaign)."""
 
 from __future__ import annotations
 
 from django import forms
 
+from judging.forms.fields import IdChoiceField
 from judging.models import CollectionShare
+from judging.selectors.access import organiser_collections
 
 
 class CollectionForm(forms.Form):
@@ -38,3 +41,15 @@ class ListeningForm(forms.Form):
         required=False, min_value=1, max_value=3600, label="Excerpt length (seconds)",
         help_text="Leave empty to play whole clips.",
     )  # fmt: skip
+
+
+class CollectionChoiceForm(forms.Form):
+    """One of the collections ``user`` may change and that is in use (not archived)."""
+
+    collection = IdChoiceField(queryset=None, label="Collection", empty_label=None)
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["collection"].queryset = organiser_collections(user=user, need="write").filter(
+            archived_at__isnull=True
+        )

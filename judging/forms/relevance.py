@@ -12,7 +12,11 @@ from judging.models import RelevanceCampaign
 from judging.models.collection import BROAD_LABELS, FINE_MAX
 from judging.selectors.access import organiser_collections
 from judging.selectors.people import assessors_for_organiser
-from judging.services.lowcost import LOWCOST_SETTINGS, lowcost_settings_check
+from judging.services.lowcost import (
+    LOWCOST_SETTINGS,
+    lowcost_default_measure,
+    lowcost_settings_check,
+)
 from judging.validation import ID_MAX
 
 LOWCOST_FIELDS = ("mode", *LOWCOST_SETTINGS)
@@ -56,12 +60,29 @@ class RelevanceCampaignForm(forms.ModelForm):
         self.fields["lowcost_stop_at"].widget.attrs["step"] = "any"
         for name in OPTIONAL_FIELDS:
             self.fields[name].required = False
+        chosen = self.fields["collection"].queryset.filter(pk=self.initial.get("collection") or 0)
+        if not self.is_bound and chosen.exists():
+            self._measure_for(chosen.get())
+
+    def _measure_for(self, collection) -> None:
+        """The low-cost measure offered for ``collection``, and why when it is not Fine."""
+        measure = lowcost_default_measure(collection=collection)
+        self.initial["lowcost_measure"] = measure
+        if "broad" in measure:
+            self.fields["lowcost_measure"].help_text += (
+                f" {measure} is offered because the judgments of “{collection}” are on the "
+                "Broad scale only: on it they count from the first estimate."
+            )
 
     def clean(self):
         data = super().clean()
         for name in OPTIONAL_FIELDS:
             if data.get(name) in (None, ""):
                 data[name] = RelevanceCampaign._meta.get_field(name).default
+        if not self.data.get("lowcost_measure") and data.get("collection") is not None:
+            data["lowcost_measure"] = lowcost_default_measure(
+                collection=data["collection"], cutoff=data.get("cutoff") or 5
+            )
         if data["mode"] == RelevanceCampaign.LOWCOST and not self.errors:
             try:
                 data["lowcost_measure"] = lowcost_settings_check(

@@ -114,6 +114,11 @@ class JudgmentsUploadForm(UploadForm):
         choices=JudgmentSource.STATUSES, initial=JudgmentSource.OFFICIAL,
         label="A new source", help_text="A pilot's judgments are left out of the results.",
     )  # fmt: skip
+    create_missing_queries = forms.BooleanField(
+        required=False, initial=True,
+        label="Make query ids that name clips into queries (untick to refuse judgments of "
+        "queries the runs have not made yet)",
+    )  # fmt: skip
     create_missing_clips = forms.BooleanField(
         required=False, label="Create clips (without audio) for unknown document ids"
     )
@@ -129,7 +134,7 @@ class MirexUploadForm(UploadForm):
 class AnswersUploadForm(UploadForm):
     kind = Upload.ANSWERS
     format = forms.ChoiceField(
-        choices=[("earshot", "Earshot's answers CSV (docs/preference-answers-import.md)"),
+        choices=[("earshot", "Earshot's answers CSV (its columns are described above)"),
                  ("crowdflower", "a CrowdFlower / Appen job export: choose its columns next")],
         initial="earshot", widget=forms.RadioSelect, label="The file is",
     )  # fmt: skip

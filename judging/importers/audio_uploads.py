@@ -27,7 +27,7 @@ import shutil
 import stat
 import zipfile
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path, PurePosixPath
 
 from judging.importers.errors import ImportFailed
@@ -105,12 +105,14 @@ def zip_unpack(
     max_bytes: int,
     allowed: Iterable[str] = AUDIO_SUFFIXES + METADATA_SUFFIXES,
     shown: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Path]:
     """Unpack the files of ``zip_path`` into ``folder`` (flat) after checking every member.
 
     Returns the files written. Any problem (see the module) stops before a byte is
     written, except a member that turns out larger than it declared, which stops as
-    soon as it passes the limit; ``folder`` is then emptied.
+    soon as it passes the limit; ``folder`` is then emptied. ``progress(done, total)``
+    hears each member unpacked.
     """
     name = shown or zip_path.name
     allowed = tuple(s.lower() for s in allowed)
@@ -156,7 +158,9 @@ def zip_unpack(
         written: list[Path] = []
         total = 0
         try:
-            for target, info in plan.items():
+            for number, (target, info) in enumerate(plan.items()):
+                if progress is not None:
+                    progress(number, len(plan))
                 path = folder / target
                 if path.exists():
                     raise ImportFailed(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,7 +17,13 @@ from judging.importers.index import BATCH_SIZE, check_field, check_id
 from judging.importers.inputs import Progress, check_has_data_lines, no_progress
 from judging.loudness import AudioUnreadable, Loudness, loudness_measure
 from judging.models import Clip, Collection
-from judging.services.listening_copies import clip_limits, listening_copy_store
+from judging.services.listening_copies import (
+    HEARD_FIELDS,
+    PreparedCopy,
+    clip_limits,
+    listening_copy_prepare,
+    listening_copy_store,
+)
 from judging.validation import column_length
 
 AUDIO_SUFFIXES: tuple[str, ...] = (".wav", ".mp3", ".ogg", ".flac")
@@ -175,11 +182,51 @@ def clips_import(
     replaces the stored file (the old file is deleted once the transaction commits).
     Files stored before a failure inside this import are deleted again; a failure in an
     enclosing transaction leaves them behind as orphans. ``progress`` hears the share
-    of the clips done.
+    of the clips read ("clip 12 of 60"), then "storing".
     """
     folder = Path(folder)
     files = audio_files_find(folder)
     metadata = metadata_csv_read(Path(metadata_csv)) if metadata_csv is not None else {}
+    with tempfile.TemporaryDirectory(prefix="earshot-copies-") as copies:
+        prepared, unchanged = _prepare(collection, files, Path(copies), progress)
+        progress(1.0, f"storing {len(files.keys() | metadata.keys()):,} clips")
+        return _store(collection, folder, files, metadata, metadata_csv, prepared, unchanged)
+
+
+def _prepare(
+    collection: Collection, files: dict[str, Path], copies: Path, progress: Progress
+) -> tuple[dict[str, tuple[Loudness, PreparedCopy | None]], dict[str, str]]:
+    """The slow part of an import, before its transaction (whose writes nobody sees until it
+    commits, the job's progress included: a zip of 60 clips showed "starting" throughout,
+    issue 31): each new or changed file decoded once for its length and loudness, and the
+    copy listeners hear written to ``copies``; "clip 12 of 60" as it goes. Also the stored
+    audio file found identical to each unchanged file, by clip id."""
+    stored = {
+        clip.external_id: clip
+        for clip in Clip.objects.filter(collection=collection, external_id__in=files.keys())
+    }
+    prepared, unchanged = {}, {}
+    for number, (external_id, path) in enumerate(sorted(files.items())):
+        progress(number / len(files), f"clip {number + 1:,} of {len(files):,}: reading its audio")
+        clip = stored.get(external_id)
+        if clip is not None and _same_content(clip, path):
+            unchanged[external_id] = clip.audio.name
+            continue
+        measured = _measured(path)
+        try:
+            copy = listening_copy_prepare(collection=collection, source=path, folder=copies)
+        except AudioUnreadable as problem:
+            raise ImportFailed(path.name, None, str(problem)) from None
+        prepared[external_id] = (measured, copy)
+    return prepared, unchanged
+
+
+def _store(
+    collection, folder, files, metadata, metadata_csv, prepared, unchanged
+) -> ClipsImportSummary:
+    """Write the clips, all or nothing (see :func:`clips_import`), with what
+    :func:`_prepare` measured and made (a clip whose stored file changed since is compared
+    and read again)."""
     written: list[tuple[object, str]] = []
     try:
         with transaction.atomic():
@@ -201,9 +248,7 @@ def clips_import(
             updated: list[Clip] = []
             present = 0
             stored = 0
-            ids = sorted(files.keys() | metadata.keys())
-            for number, external_id in enumerate(ids):
-                progress(number / len(ids), f"clip {number + 1:,} of {len(ids):,}")
+            for external_id in sorted(files.keys() | metadata.keys()):
                 clip = existing.get(external_id)
                 is_new = clip is None
                 if is_new:
@@ -214,8 +259,9 @@ def clips_import(
                         setattr(clip, name, value)
                         changed = True
                 path = files.get(external_id)
-                if path is not None and not _same_content(clip, path):
-                    measured = _measured(path)
+                same = external_id in unchanged and unchanged[external_id] == clip.audio.name
+                if path is not None and not same and not _same_content(clip, path):
+                    measured, copy = prepared.get(external_id) or (_measured(path), None)
                     clip.duration, clip.loudness = measured.duration, measured.lufs
                     clip.true_peak = measured.true_peak_db
                     old_names = [clip.audio.name] if clip.audio else []
@@ -223,7 +269,9 @@ def clips_import(
                         clip.audio.save(path.name, File(handle), save=False)
                     written.append((clip.audio.storage, clip.audio.name))
                     old_names.append(
-                        listening_copy_store(clip=clip, collection=collection, source=path)
+                        listening_copy_store(
+                            clip=clip, collection=collection, source=path, prepared=copy
+                        )
                     )
                     if clip.listening_audio:
                         written.append((clip.listening_audio.storage, clip.listening_audio.name))
@@ -243,7 +291,7 @@ def clips_import(
             Clip.objects.bulk_create(created, batch_size=BATCH_SIZE)
             Clip.objects.bulk_update(
                 updated,
-                [*METADATA_FIELDS, "duration", "audio", "loudness", "true_peak", "listening_audio"],
+                [*METADATA_FIELDS, "duration", "audio", "loudness", "true_peak", *HEARD_FIELDS],
                 batch_size=BATCH_SIZE,
             )
     except BaseException:

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import BinaryIO, Protocol
 
 from judging.importers.errors import ImportFailed
+from judging.importers.looks_like import binary_kind
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -94,7 +95,9 @@ class Input:
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
-                raise ImportFailed(self.path, number, "not UTF-8 text") from None
+                kind = binary_kind(raw) if number == 1 else None
+                problem = f"not text but {kind}" if kind else "not UTF-8 text"
+                raise ImportFailed(self.path, number, problem) from None
             yield number, text.removeprefix("\ufeff") if number == 1 else text
 
     def report(self, *, message: str = "", force: bool = False) -> None:

@@ -13,6 +13,7 @@ from django.db import transaction
 from judging.importers.errors import ImportFailed
 from judging.importers.index import CollectionIndex, check_id
 from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
+from judging.importers.looks_like import not_this_kind
 from judging.importers.rows import Row, read_rows
 from judging.models import Clip, Collection, JudgmentSource, RelevanceJudgment
 from judging.models.collection import BROAD_LABELS, FINE_MAX
@@ -53,6 +54,7 @@ class JudgmentsImportSummary:
     judgments_updated: int
     judgments_present: int
     judgments_kept: int = 0
+    queries_created: int = 0
     source_created: bool = False
     dry_run: bool = False
     changes: tuple[str, ...] = ()
@@ -68,8 +70,8 @@ def detect_judgment_format(path: Path, row: Row) -> str:
     raise ImportFailed(
         path,
         row.line,
-        f"cannot tell the judgment format from {len(row.fields)} fields: expected 4 "
-        f"({QRELS_LAYOUT}) or 3 to 4 ({FINE_LAYOUT})",
+        f"not judgments: {not_this_kind(row.fields, expected='judgments')}. Judgments' lines "
+        f"are {QRELS_LAYOUT} (TREC qrels) or {FINE_LAYOUT}",
     )
 
 
@@ -97,6 +99,7 @@ def _parse(
     scale: str | None,
     index: CollectionIndex,
     create_missing_clips: bool,
+    create_missing_queries: bool,
 ) -> tuple[str, str, dict[tuple[str, str], tuple[int, int | None, int | None]]]:
     """Check every line (no database writes): format, scale, {(query, doc): (line, broad, fine)}."""
     path, name = data.path, index.collection.name
@@ -133,9 +136,19 @@ def _parse(
         for grade_scale, text in values:
             grades[grade_scale] = parse_grade(path, row.line, text, grade_scale)
         if query not in index.queries:
-            raise ImportFailed(
-                path, row.line, f"unknown query '{query}': not a query of collection '{name}'"
-            )
+            if not create_missing_queries:
+                raise ImportFailed(
+                    path, row.line,
+                    f"unknown query '{query}': not a query of collection '{name}' (query ids "
+                    "become queries when runs that rank them are imported — so runs come "
+                    "first — or when you choose to make query ids into queries)",
+                )  # fmt: skip
+            if query not in index.clips and not create_missing_clips:
+                raise ImportFailed(
+                    path, row.line,
+                    f"unknown query '{query}': not a clip of collection '{name}' (upload its "
+                    "audio first, or choose to create clips for unknown ids)",
+                )  # fmt: skip
         if doc not in index.clips and not create_missing_clips:
             raise ImportFailed(
                 path, row.line, f"unknown document '{doc}': not a clip of collection '{name}'"
@@ -162,6 +175,7 @@ def judgments_import(
     scale: Scale | None = None,
     source: str | None = None,
     create_missing_clips: bool = False,
+    create_missing_queries: bool = False,
     replace: bool = False,
     dry_run: bool = False,
     progress: Progress = no_progress,
@@ -197,8 +211,10 @@ def judgments_import(
     reports what would happen without writing anything.
 
     A pair judged twice in one file stops the import. Query ids must name queries of
-    the collection; document ids must name clips unless ``create_missing_clips``
-    creates them.
+    the collection — the runs make them, so runs come first — unless
+    ``create_missing_queries`` makes them queries (a query is a clip: it must be one, or
+    ``create_missing_clips`` creates it); document ids must name clips unless
+    ``create_missing_clips`` creates them.
     """
     if format not in JUDGMENT_FORMATS:
         raise ValueError(f"format must be one of {JUDGMENT_FORMATS}, not {format!r}")
@@ -211,6 +227,7 @@ def judgments_import(
         detected, single_scale, parsed = _parse(
             data, format=format, scale=scale, index=CollectionIndex(collection),
             create_missing_clips=create_missing_clips,
+            create_missing_queries=create_missing_queries,
         )  # fmt: skip
         with transaction.atomic():
             index = CollectionIndex(collection)
@@ -222,7 +239,9 @@ def judgments_import(
             except ValidationError as error:
                 raise ImportFailed(data.path, None, "; ".join(error.messages)) from None
             progress(None, "writing")
-            clips_created = index.clips_create(doc for _, doc in parsed)
+            query_ids = {query for query, _ in parsed}
+            clips_created = index.clips_create({doc for _, doc in parsed} | query_ids)
+            queries_created = index.queries_create(query_ids)
             lines = len(parsed)
             judgments: dict[tuple[int, int], tuple[int | None, int | None]] = {}
             line_of: dict[tuple[int, int], int] = {}
@@ -250,6 +269,7 @@ def judgments_import(
         source=source_name,
         lines=lines,
         clips_created=clips_created,
+        queries_created=queries_created,
         judgments_created=write.created,
         judgments_updated=write.updated,
         judgments_present=write.unchanged,

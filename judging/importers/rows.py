@@ -7,17 +7,24 @@ Rules (the same for runs, judgments and metadata):
   (only whole-line comments: ``#`` inside a line is data);
 - a file with no other line is refused (:func:`~judging.importers.inputs.check_has_data_lines`);
 - a line containing a tab is split on tabs (so a field may contain spaces, e.g. an
-  artist's name); any other line is split on runs of spaces.
+  artist's name); any other line is split on runs of spaces;
+- a file whose first data line has no tab and more fields between commas than between
+  spaces (``q1,Q0,d1,1,0.5,run A`` as a spreadsheet saves it) is comma-separated: each
+  of its lines is read as a CSV record (quotes allowed), its fields stripped;
+- a first data line that only names columns (``query,Q0,docno,rank,score,system``:
+  :data:`~judging.importers.looks_like.HEADER_NAMES`) is a header row, skipped.
 """
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterator
 from pathlib import Path
 from typing import NamedTuple
 
 from judging.importers.errors import ImportFailed
 from judging.importers.inputs import Input, check_has_data_lines, open_input
+from judging.importers.looks_like import is_header
 
 
 class Row(NamedTuple):
@@ -25,11 +32,23 @@ class Row(NamedTuple):
     fields: list[str]
 
 
-def split_fields(text: str) -> list[str]:
-    """Split one stripped, non-empty line into fields (see the module's rules)."""
+def split_fields(text: str, *, commas: bool = False) -> list[str]:
+    """Split one stripped, non-empty line into fields (see the module's rules);
+    ``commas``: the line of a comma-separated file."""
+    if commas:
+        try:
+            cells = next(csv.reader([text], strict=True))
+        except csv.Error:
+            cells = text.split(",")
+        return [cell.strip() for cell in cells]
     if "\t" in text:
         return [field.strip() for field in text.split("\t")]
     return text.split()
+
+
+def comma_separated(text: str) -> bool:
+    """Whether a file whose first data line is ``text`` is comma-separated."""
+    return "\t" not in text and "," in text and len(text.split(",")) > len(text.split())
 
 
 def read_rows(source: Input | str | Path) -> Iterator[Row]:
@@ -41,12 +60,17 @@ def read_rows(source: Input | str | Path) -> Iterator[Row]:
             yield from read_rows(data)
         return
     rows = 0
+    commas: bool | None = None  # decided by the first data line
     for number, text in source.text_lines():
         text = text.strip()
         if not text or text.startswith("#"):
             continue
+        if commas is None:
+            commas = comma_separated(text)
+            if is_header(split_fields(text, commas=commas)):
+                continue
         rows += 1
-        yield Row(number, split_fields(text))
+        yield Row(number, split_fields(text, commas=commas))
     check_has_data_lines(source.path, rows)
 
 

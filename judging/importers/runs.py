@@ -20,6 +20,7 @@ from judging.importers.index import (
     check_id,
 )
 from judging.importers.inputs import Input, Progress, check_line_count, no_progress, open_input
+from judging.importers.looks_like import line_kind, not_this_kind
 from judging.importers.rows import Row, expect_fields, read_rows
 from judging.models import Clip, Collection, Query, RunEntry, System
 from judging.planner_statistics import planner_statistics_refresh
@@ -71,7 +72,8 @@ class _RankedList:
 
 
 def detect_run_format(path: Path, row: Row) -> str:
-    """``trec`` for 6 fields, ``ranked`` for 3, else stop: the first data line decides."""
+    """``trec`` for 6 fields, ``ranked`` for 3, else stop: the first data line decides, and
+    a line of another kind of file says what it looks like (:mod:`~judging.importers.looks_like`)."""
     if len(row.fields) == 6:
         return "trec"
     if len(row.fields) == 3:
@@ -79,8 +81,19 @@ def detect_run_format(path: Path, row: Row) -> str:
     raise ImportFailed(
         path,
         row.line,
-        f"cannot tell the run format from {len(row.fields)} fields: expected 6 "
-        f"({TREC_LAYOUT}) or 3 ({RANKED_LAYOUT})",
+        f"not a run: {not_this_kind(row.fields, expected='a run')}. A run's lines are "
+        f"{TREC_LAYOUT} (a TREC run) or {RANKED_LAYOUT} (ranked lists)",
+    )
+
+
+def _judgments_hint(row: Row, *, first: bool) -> str:
+    """On the first line of a 3-field file that reads as judgments (``query doc fine``, the
+    same number of fields as ranked lists): say so, and where it goes."""
+    kind = line_kind(row.fields) if first else None
+    if kind is None or not kind.startswith("judgments"):
+        return ""
+    return (
+        f"; line {row.line} looks like {kind}: if the file holds judgments, upload it as judgments"
     )
 
 
@@ -130,25 +143,18 @@ def _read_lists(
         )
         check_id(path, row.line, "query id", query)
         check_id(path, row.line, "document id", doc)
-        if query not in index.queries:
-            if not create_missing_queries:
-                raise ImportFailed(
-                    path, row.line,
-                    f"unknown query '{query}': not a query of collection '{name}' (choose to "
-                    "make query ids into queries, and this one becomes a query)",
-                )  # fmt: skip
-            if query not in index.clips and not create_missing_clips:
-                raise ImportFailed(
-                    path, row.line,
-                    f"unknown query '{query}': not a clip of collection '{name}' (choose to "
-                    "create clips for unknown ids, or upload its audio first)",
-                )  # fmt: skip
-        if doc not in index.clips and not create_missing_clips:
-            raise ImportFailed(
-                path, row.line,
-                f"unknown document '{doc}': not a clip of collection '{name}' (choose to create "
-                "clips for unknown ids, or upload its audio first)",
-            )  # fmt: skip
+        problem = None
+        if query not in index.queries and not create_missing_queries:
+            problem = (f"unknown query '{query}': not a query of collection '{name}' (choose to "
+                       "make query ids into queries, and this one becomes a query)")  # fmt: skip
+        elif query not in index.queries and query not in index.clips and not create_missing_clips:
+            problem = (f"unknown query '{query}': not a clip of collection '{name}' (choose to "
+                       "create clips for unknown ids, or upload its audio first)")  # fmt: skip
+        elif doc not in index.clips and not create_missing_clips:
+            problem = (f"unknown document '{doc}': not a clip of collection '{name}' (choose to "
+                       "create clips for unknown ids, or upload its audio first)")  # fmt: skip
+        if problem is not None:
+            raise ImportFailed(path, row.line, problem + _judgments_hint(row, first=lines == 1))
         system, query, doc = sys.intern(system), sys.intern(query), sys.intern(doc)
         ranked_list = lists.get((system, query))
         if ranked_list is None:

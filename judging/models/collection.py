@@ -102,6 +102,12 @@ class Clip(models.Model):
         help_text="The copy listeners hear (the collection's loudness and excerpt); empty: "
         "they hear the upload.",
     )  # fmt: skip
+    heard_loudness = models.FloatField(
+        null=True, blank=True, help_text="Integrated loudness of the copy listeners hear, LUFS."
+    )
+    heard_true_peak = models.FloatField(
+        null=True, blank=True, help_text="True peak of the copy listeners hear, dBTP."
+    )
     audio_token = models.CharField(
         max_length=64,
         unique=True,

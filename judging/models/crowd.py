@@ -68,15 +68,19 @@ def _token() -> str:
     return secrets.token_urlsafe(18)
 
 
-CODE_ALPHABET = string.ascii_uppercase + string.digits
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")
+"""Capitals and digits without the look-alikes O/0 and I/1 (issue 31: "3Y8RYPW8OOWK" was
+typed back with zeros): 32 characters."""
 
 
 def _code() -> str:
-    """A new completion, screen-out or no-consent code: 12 capital letters and digits.
+    """A new completion, screen-out or no-consent code: 12 of :data:`CODE_ALPHABET`.
 
-    Like Prolific's own codes (``C1A2B3C4``): easy to read out, and nothing a spreadsheet
-    would read as a formula, so the approvals export writes it exactly as workers saw it
-    (a URL-safe token starts with ``-`` once in 64 codes). 36¹² ≈ 4.7·10¹⁸ codes.
+    Like Prolific's own codes (``C1A2B3C4``): easy to read out and type back, with no
+    letter that looks like a digit, and nothing a spreadsheet would read as a formula, so
+    the approvals export writes it exactly as workers saw it (a URL-safe token starts with
+    ``-`` once in 64 codes). 32¹² ≈ 1.2·10¹⁸ codes. A campaign's stored codes (older ones
+    may hold O, 0, I or 1) are kept as they are: workers and platforms already have them.
     """
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(12))
 

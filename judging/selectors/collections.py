@@ -12,6 +12,7 @@ from judging.models import (
     Clip,
     Collection,
     CollectionShare,
+    JudgmentSource,
     Query,
     RelevanceJudgment,
     RunEntry,
@@ -140,6 +141,18 @@ def collection_judgments(*, collection: Collection) -> QuerySet[RelevanceJudgmen
     )
 
 
+def collection_judged_scales(*, collection: Collection) -> tuple[str, ...]:
+    """The scales the collection's official judgments are on, Fine first: a collection of
+    TREC qrels is judged on the Broad scale only, a MIREX one on both. What a measure
+    chosen by default is on (a satisfaction mapping, a low-cost campaign: issue 31)."""
+    official = RelevanceJudgment.objects.filter(
+        query__collection=collection, source__status=JudgmentSource.OFFICIAL
+    )
+    return tuple(
+        s for s in ("fine", "broad") if official.filter(**{f"{s}__isnull": False}).exists()
+    )
+
+
 @dataclass(frozen=True)
 class ClipLoudness:
     external_id: str
@@ -147,6 +160,10 @@ class ClipLoudness:
     true_peak: float | None
     duration: float | None
     has_copy: bool
+    heard_loudness: float | None = None
+    """The copy's loudness: what listeners hear (``None`` without a copy, or for a copy
+    made before it was measured)."""
+    heard_true_peak: float | None = None
 
 
 LOUDNESS_ROWS = 500
@@ -158,14 +175,19 @@ def collection_loudness(*, collection: Collection) -> dict:
     clips = collection.clips.exclude(audio="")
     measured = clips.filter(loudness__isnull=False)
     spread = measured.aggregate(low=Min("loudness"), high=Max("loudness"), n=Count("pk"))
-    fields = ("external_id", "loudness", "true_peak", "duration", "listening_audio")
+    fields = ("external_id", "loudness", "true_peak", "duration", "listening_audio",
+              "heard_loudness", "heard_true_peak")  # fmt: skip
     rows = [
-        ClipLoudness(eid, lufs, peak, seconds, bool(copy))
-        for eid, lufs, peak, seconds, copy in measured.order_by("loudness").values_list(*fields)[
-            :LOUDNESS_ROWS
-        ]
+        ClipLoudness(eid, lufs, peak, seconds, bool(copy), heard, heard_peak)
+        for eid, lufs, peak, seconds, copy, heard, heard_peak in measured.order_by(
+            "loudness"
+        ).values_list(*fields)[:LOUDNESS_ROWS]
     ]
+    heard = clips.exclude(listening_audio="").filter(heard_loudness__isnull=False)
+    heard_spread = heard.aggregate(low=Min("heard_loudness"), high=Max("heard_loudness"))
     return {
+        "heard_quietest": heard_spread["low"],
+        "heard_loudest": heard_spread["high"],
         "with_audio": clips.count(),
         "measured": spread["n"],
         "quietest": spread["low"],

@@ -11,6 +11,7 @@ listeners hear the uploads and no copy is kept.
 from __future__ import annotations
 
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
@@ -18,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.core.files import File
 from django.db import transaction
 
-from judging.loudness import AudioLimits, AudioUnreadable, listening_copy_write
+from judging.loudness import AudioLimits, AudioUnreadable, Loudness, listening_copy_write
 from judging.models import Clip, Collection, Job
 from judging.services.jobs import JobFailed, JobReport, job_start
 from work.queues import HEAVY
@@ -36,37 +37,74 @@ def clip_limits() -> AudioLimits:
     )
 
 
-def listening_copy_store(
-    *, clip: Clip, collection: Collection, source: Path | None = None
-) -> str | None:
-    """Write the copy ``clip``'s listeners hear into its ``listening_audio`` (not saved), or
-    empty it when the collection asks for none; the earlier copy's name, if it changed.
+@dataclass(frozen=True)
+class PreparedCopy:
+    """A copy for listeners written to a temporary file, and its measured loudness."""
 
-    ``source``: the upload's file (default: the clip's stored audio). Raises
-    :class:`AudioUnreadable` for audio that cannot be decoded.
+    path: Path
+    measured: Loudness
+
+
+def listening_copy_prepare(
+    *, collection: Collection, source: Path, folder: Path
+) -> PreparedCopy | None:
+    """Write the copy listeners will hear of the audio file ``source`` into ``folder`` (no
+    storage, no database: the slow part, done before an import's transaction so that its
+    progress shows), or ``None`` when the collection asks for none. Raises
+    :class:`AudioUnreadable` for audio that cannot be decoded."""
+    if not collection.listening_copies:
+        return None
+    target = folder / f"{source.stem}.flac"
+    measured = listening_copy_write(
+        source, target, target_lufs=collection.loudness_target,
+        start=collection.excerpt_start or 0.0, length=collection.excerpt_seconds,
+        limits=clip_limits(),
+    )  # fmt: skip
+    return PreparedCopy(target, measured)
+
+
+def listening_copy_store(
+    *,
+    clip: Clip,
+    collection: Collection,
+    source: Path | None = None,
+    prepared: PreparedCopy | None = None,
+) -> str | None:
+    """Write the copy ``clip``'s listeners hear into its ``listening_audio`` and its measured
+    loudness into ``heard_loudness`` and ``heard_true_peak`` (not saved), or empty them when
+    the collection asks for none; the earlier copy's name, if it changed.
+
+    ``source``: the upload's file (default: the clip's stored audio); ``prepared``: its copy
+    already written by :func:`listening_copy_prepare`. Raises :class:`AudioUnreadable` for
+    audio that cannot be decoded.
     """
     old = clip.listening_audio.name if clip.listening_audio else None
     if not clip.audio or not collection.listening_copies:
-        clip.listening_audio = ""
+        clip.listening_audio, clip.heard_loudness, clip.heard_true_peak = "", None, None
     else:
+        name = f"{Path(clip.audio.name).stem}.flac"
         with tempfile.TemporaryDirectory(prefix="earshot-copy-") as folder:
-            target = Path(folder) / f"{Path(clip.audio.name).stem}.flac"
-            listening_copy_write(
-                source or Path(clip.audio.path), target,
-                target_lufs=collection.loudness_target,
-                start=collection.excerpt_start or 0.0, length=collection.excerpt_seconds,
-                limits=clip_limits(),
-            )  # fmt: skip
-            with target.open("rb") as handle:
-                clip.listening_audio.save(target.name, File(handle), save=False)
+            if prepared is None:
+                prepared = listening_copy_prepare(
+                    collection=collection, source=source or Path(clip.audio.path),
+                    folder=Path(folder),
+                )  # fmt: skip
+            with prepared.path.open("rb") as handle:
+                clip.listening_audio.save(name, File(handle), save=False)
+        clip.heard_loudness = prepared.measured.lufs
+        clip.heard_true_peak = prepared.measured.true_peak_db
     return old if old and old != clip.listening_audio.name else None
+
+
+HEARD_FIELDS = ("listening_audio", "heard_loudness", "heard_true_peak")
+"""What :func:`listening_copy_store` sets on a clip."""
 
 
 def listening_copy_make(*, clip: Clip, collection: Collection) -> bool:
     """Make (or, with no setting, drop) and save the copy ``clip``'s listeners hear; whether
     there is one. An earlier copy's file is deleted once the transaction commits."""
     old = listening_copy_store(clip=clip, collection=collection)
-    clip.save(update_fields=["listening_audio"])
+    clip.save(update_fields=list(HEARD_FIELDS))
     if old:
         storage = clip.listening_audio.storage
         transaction.on_commit(lambda: storage.delete(old))

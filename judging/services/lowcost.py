@@ -20,6 +20,20 @@ from evaluation.core.lowcost import measure_with_scale
 from evaluation.core.lowcost.measures import UnsupportedMeasure, measure_spec
 from evaluation.core.names import MeasureNameError
 from judging.models import PoolEntry, RelevanceCampaign
+from judging.selectors.collections import collection_judged_scales
+
+LOWCOST_MEASURE = "CG(scale=fine)@5"
+"""The measure a low-cost campaign estimates unless told (the model's default)."""
+
+
+def lowcost_default_measure(*, collection, cutoff: int = 5) -> str:
+    """CG_l at the campaign's cut-off (:data:`LOWCOST_MEASURE` for the default 5) on the
+    Fine scale, or on the Broad scale for a collection judged on the Broad scale only
+    (TREC qrels), so that its judgments count from the first estimate instead of the
+    relevance model standing in for all of them (issue 31)."""
+    scale = "broad" if collection_judged_scales(collection=collection) == ("broad",) else "fine"
+    return f"CG(scale={scale})@{cutoff}"
+
 
 LOWCOST_SETTINGS = ("lowcost_measure", "lowcost_target", "lowcost_stop_at")
 """A low-cost campaign's settings (besides its mode, fixed at creation)."""

@@ -35,7 +35,7 @@ from judging.services.listening import (
     listening_claim_bounded,
     seconds_heard,
 )
-from judging.services.lowcost import lowcost_settings_check
+from judging.services.lowcost import lowcost_default_measure, lowcost_settings_check
 from judging.services.sources import judgment_source_for_campaign
 
 LISTEN_TOLERANCE = 0.25
@@ -64,7 +64,7 @@ def relevance_campaign_create(
     headphone_pass_mark: int = 5,
     assessors=(),
     mode: str = RelevanceCampaign.POOLED,
-    lowcost_measure: str = "CG(scale=fine)@5",
+    lowcost_measure: str = "",
     lowcost_target: str = RelevanceCampaign.RELATIVE,
     lowcost_stop_at: float = 0.95,
 ) -> RelevanceCampaign:
@@ -76,7 +76,9 @@ def relevance_campaign_create(
     are never treated as the same artist). Queries with an empty pool get no slots.
 
     A low-cost campaign (``mode="lowcost"``) gets one free assignment per pool entry
-    instead, and asks evaluation for its first estimates (which order the pairs).
+    instead, and asks evaluation for its first estimates (which order the pairs); its
+    measure, unless given, is :func:`~judging.services.lowcost.lowcost_default_measure`
+    (Broad for a collection judged on the Broad scale only).
 
     The demo seeding calls this too: ``relevance_campaign_create(collection=c,
     name="Demo judging", assessors=[assessor])``.
@@ -87,6 +89,9 @@ def relevance_campaign_create(
     if problems:
         raise ValidationError(problems)
     lowcost = mode == RelevanceCampaign.LOWCOST
+    lowcost_measure = lowcost_measure or lowcost_default_measure(
+        collection=collection, cutoff=cutoff
+    )
     if lowcost:
         lowcost_measure = lowcost_settings_check(
             cutoff=cutoff,

@@ -263,8 +263,9 @@ def _put(root, kind, collection, owner, label, pk, with_answers) -> TrashItem:
     if preview.refused:
         raise ValidationError(preview.refused)
     if preview.work and not with_answers:
+        what = "judgment or answer" if preview.work == 1 else "judgments or answers"
         raise ValidationError(
-            f"It takes {preview.work:,} judgments or answers with it: say that they go too "
+            f"It takes {preview.work:,} {what} with it: say that they go too "
             "(they stay restorable for as long as the rest)."
         )
     now = timezone.now()

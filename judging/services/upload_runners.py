@@ -41,14 +41,27 @@ STEPS = 1000
 Body = Callable[..., dict]
 
 
-def _progress(report: Report, *, part: int = 0, parts: int = 1):
-    """An importer's ``progress(fraction, message)`` as the job's ``report`` (part of parts)."""
-    last = [0]
+def _progress(report: Report, *, part: int = 0, parts: int = 1, start: float = 0.0):
+    """An importer's ``progress(fraction, message)`` as the job's ``report`` (part of parts,
+    in the share of the bar after ``start``)."""
+    last = [round(start * STEPS)]
 
     def progress(fraction: float | None, message: str) -> None:
         if fraction is not None:
-            last[0] = round((part + min(1.0, max(0.0, fraction))) / parts * STEPS)
+            share = (part + min(1.0, max(0.0, fraction))) / parts
+            last[0] = round((start + (1 - start) * share) * STEPS)
         report(last[0], STEPS, message)
+
+    return progress
+
+
+def _counted(report: Report, *, part: int, parts: int, share: float, words: str):
+    """``progress(n, total)`` of part ``part`` of ``parts`` in the first ``share`` of the bar,
+    saying ``words`` (with ``{n}`` and ``{total}``): files unpacked, clips checked."""
+
+    def progress(n: int, total: int) -> None:
+        done = (part + n / max(total, 1)) / parts * share
+        report(round(done * STEPS), STEPS, words.format(n=n + 1, total=total))
 
     return progress
 
@@ -87,14 +100,18 @@ def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     audio.mkdir()
     metadata = [folder / name for name in _files(upload, "metadata")]
     zips = 0
-    for name in _files(upload, "audio"):
+    # Unpacking and checking the files come first: a tenth of the bar, with words.
+    names = _files(upload, "audio")
+    for part, name in enumerate(names):
         path = folder / name
+        unpacking = _counted(report, part=part, parts=len(names), share=0.1,
+                             words=f"unpacking {name}: file {{n:,}} of {{total:,}}")  # fmt: skip
         if path.suffix.lower() == ".zip":
             zips += 1
             for member in zip_unpack(
                 path, audio,
                 max_members=settings.EARSHOT_ZIP_MAX_MEMBERS,
-                max_bytes=settings.EARSHOT_ZIP_MAX_BYTES,
+                max_bytes=settings.EARSHOT_ZIP_MAX_BYTES, progress=unpacking,
             ):  # fmt: skip
                 if member.suffix.lower() in AUDIO_SUFFIXES:
                     audio_file_check(member, shown=f"{name}: member {member.name}")
@@ -113,7 +130,7 @@ def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
         collection=upload.collection,
         folder=audio,
         metadata_csv=metadata[0] if metadata else None,
-        progress=_progress(report),
+        progress=_progress(report, start=0.1),
     )
     return {
         "counts": [
@@ -181,6 +198,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
         scale=options.get("scale") or None,
         source=options.get("source") or None,
         create_missing_clips=bool(options.get("create_missing_clips")),
+        create_missing_queries=bool(options.get("create_missing_queries")),
         replace=bool(options.get("replace")),
         progress=_progress(report),
         new_source_status=options.get("status") or None,
@@ -201,6 +219,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
             ["judgments unchanged", summary.judgments_present],
             ["judgments of the source not in the file (kept)", summary.judgments_kept],
             ["clips created", summary.clips_created],
+            ["queries created", summary.queries_created],
         ],
         "notes": notes,
     }

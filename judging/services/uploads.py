@@ -45,8 +45,10 @@ from judging.models import Collection, Job, Upload
 from judging.services.jobs import job_start
 from work.queues import HEAVY, INTERACTIVE
 
-TEXT_SUFFIXES = (".tsv", ".txt", ".csv", ".qrels", ".run", ".res", "")
-"""Extensions accepted for the text formats (runs and qrels often have none)."""
+TEXT_SUFFIXES = (".tsv", ".txt", ".csv", ".trec", ".qrels", ".qrel", ".run", ".res", "")
+"""Extensions accepted for runs and judgments: the names the field gives them (TREC runs
+``.trec``, ``.run``, ``.res``, qrels ``.qrels``; often none). The format is read from the
+content (:mod:`judging.importers.rows`), never from the name."""
 SLACK = 64 * 1024
 """Bytes a multipart request carries beside its files (boundaries, the other fields)."""
 

@@ -58,5 +58,7 @@ def generator(request, pk: int):
         "per_bin": per_bin,
         "bin_labels": [bin_label(b) for b in range(N_BINS)],
         "jobs": Job.objects.filter(kind=KIND, key=f"campaign:{campaign.pk}")[:5],
+        # It builds lists from Fine judgments: a collection of TREC qrels has none (issue 31).
+        "no_fine": "fine" not in selectors.collection_judged_scales(collection=campaign.collection),
     }
     return render(request, "judging/preference_generator.html", context)

@@ -43,6 +43,8 @@ def job_page(request, pk: int):
         "title": TITLES.get(job.kind, job.kind),
         "status": jobs.job_status(job=job),
         "can_write": selectors.job_writable(user=request.user, job=job),
+        # An upload counts in thousandths of its files; its message says "clip 12 of 60".
+        "counted": not job.kind.startswith("upload_"),
     }
     return render(request, "judging/job.html", context)
 

@@ -23,7 +23,7 @@ if (box) {
         } else if (active) {
           state.textContent = recompute.status === "failed"
             ? `The recompute failed: ${recompute.error}`
-            : `Results recomputed at ${(recompute.finished_at || "").slice(0, 19)} UTC.`;
+            : `Results recomputed at ${(recompute.finished_at || "").slice(0, 19).replace("T", " ")} UTC.`;
           finished.hidden = recompute.status === "failed";
         }
         active = recompute.active;

@@ -37,6 +37,7 @@ function setUpCandidate(section) {
     listenEl: section.querySelector(".listen"),
     hintEl: section.querySelector(".hint"),
     stateEl: section.querySelector(".state"),
+    unsetEl: section.querySelector(".fine-unset"),
     broad: section.dataset.broad === "" ? null : Number(section.dataset.broad),
     fine: section.dataset.fine === "" ? null : Number(section.dataset.fine),
     listened: Number(section.dataset.listened),
@@ -123,10 +124,16 @@ function renderListen(c) {
 function render(c, { keepNumber = false } = {}) {
   for (const radio of c.radios) radio.checked = c.broad !== null && Number(radio.value) === c.broad;
   c.range.value = c.fine ?? 50;
+  // Unset, the slider shows no thumb and says so: a thumb resting at 50 looked set (issue 31).
   c.range.classList.toggle("unset", c.fine === null);
+  if (c.fine === null) c.range.setAttribute("aria-valuetext", "not set");
+  else c.range.removeAttribute("aria-valuetext");
+  c.unsetEl.hidden = c.fine !== null;
   if (!keepNumber) c.number.value = c.fine ?? "";
   c.section.classList.toggle("done", isDone(c));
-  c.stateEl.textContent = isDone(c) ? "Done" : "To do";
+  const missing = c.broad === null ? "Broad" : "Fine";
+  const started = c.broad !== null || c.fine !== null;
+  c.stateEl.textContent = isDone(c) ? "Done" : started ? `To do: the ${missing} score` : "To do";
   let hint = "";
   if (c.broad === 2 && c.fine !== null && c.fine < HINT_VERY_BELOW) {
     hint = `“${BROAD_LABELS[2]}” with a Fine score below ${HINT_VERY_BELOW} — fine if that is what you mean.`;

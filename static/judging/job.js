@@ -13,6 +13,7 @@ if (box) {
   const done = box.querySelector(".done");
   const place = box.querySelector(".place"); // where it waits in its queue
   const still = box.querySelector(".still"); // its progress has stood still for a minute
+  const counted = box.dataset.counted === "true"; // an upload's message holds its counts
   const labels = { queued: "Queued", running: "Running", done: "Done", failed: "Failed", cancelled: "Cancelled" };
   let delay = 1000;
 
@@ -24,7 +25,7 @@ if (box) {
       bar.value = job.fraction;
       bar.textContent = `${Math.round(job.fraction * 100)}%`;
     }
-    figures.textContent = job.total ? `${job.done} of ${job.total}` : "";
+    figures.textContent = counted && job.total ? `${job.done} of ${job.total}` : "";
     message.textContent = job.message;
     place.textContent = job.place;
     place.hidden = !job.place;

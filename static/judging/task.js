@@ -24,6 +24,11 @@ form.addEventListener("submit", () => {
   setTimeout(() => { button.disabled = true; }, 0);
 });
 
+// On a phone the instructions (read on the consent page, and the same on every task)
+// start folded, so the lists and the answer are on the first screen (issue 31).
+const instructions = document.querySelector("details.instructions");
+if (instructions && window.matchMedia("(max-width: 640px)").matches) instructions.open = false;
+
 document.addEventListener("play", (event) => {
   for (const audio of document.querySelectorAll("audio")) {
     if (audio !== event.target) audio.pause();

@@ -7,7 +7,12 @@ const box = document.getElementById("sending");
 if (form && box && window.FormData) {
   const bar = box.querySelector("progress");
   const figures = box.querySelector(".figures");
-  const mb = (n) => `${(n / 1048576).toFixed(1)} MB`;
+  // 0.4 MB, 12 KB, 900 bytes: never "0.0 MB of 0.0 MB" for a small file (issue 31).
+  const mb = (n) => {
+    if (n >= 104858) return `${(n / 1048576).toFixed(1)} MB`;
+    if (n >= 1024) return `${Math.round(n / 1024)} KB`;
+    return `${n} bytes`;
+  };
 
   form.addEventListener("submit", (event) => {
     event.preventDefault();

@@ -54,6 +54,7 @@ def test_no_page_type_has_a_serious_or_critical_violation(page, personas, crowd_
         f"/campaigns/{campaign.pk}/workers/", f"/campaigns/{campaign.pk}/generator/",
         f"/relevance-campaigns/{relevance.pk}/", f"/relevance-campaigns/{relevance.pk}/assessors/",
         f"/collections/{c.pk}/delete/system/{c.systems.first().pk}/",
+        "/campaigns/new/", f"/collections/{c.pk}/uploads/answers/",
     ]  # fmt: skip
     found = {}
     page.goto("/login/")

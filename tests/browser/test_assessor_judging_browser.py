@@ -4,6 +4,7 @@ The campaign asks for 1 s of listening before a candidate can be scored; clips l
 Screenshots go to ``var/screenshots/`` for a person to look at.
 """
 
+import base64
 from pathlib import Path
 
 import pytest
@@ -211,8 +212,40 @@ def test_a_disagreeing_broad_and_fine_get_a_gentle_hint(page, personas, campaign
     assert (judgment.broad, judgment.fine) == (2, 20)
 
 
-def test_the_judging_page_fits_a_phone_screen(page, personas, campaign):
-    page.set_viewport_size({"width": 375, "height": 812})
+def accent_pixels(page, element) -> int:
+    """Pixels of ``element``'s screenshot in the slider's accent, a strong blue (``--accent``
+    of static/earshot/base.css, which Chromium draws darker: 27,66,150 and 53,73,115 on a
+    set slider), counted in a blank page of the same browser (the app's pages allow no
+    ``data:`` image under their security policy)."""
+    png = base64.b64encode(element.screenshot()).decode()
+    blank = page.context.new_page()
+    try:
+        return blank.evaluate(
+            """async (png) => {
+                const img = new Image();
+                img.src = `data:image/png;base64,${png}`;
+                await img.decode();
+                const canvas = document.createElement("canvas");
+                [canvas.width, canvas.height] = [img.width, img.height];
+                const context = canvas.getContext("2d");
+                context.drawImage(img, 0, 0);
+                const data = context.getImageData(0, 0, img.width, img.height).data;
+                let n = 0;
+                for (let i = 0; i < data.length; i += 4) {
+                  const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+                  if (b > r + 40 && b > g + 30) n += 1;
+                }
+                return n;
+            }""",
+            png,
+        )
+    finally:
+        blank.close()
+
+
+def first_candidate_somewhat_similar(page, personas):
+    """The assessor's first query, its first candidate heard and judged "Somewhat similar"
+    on the Broad scale only; the candidate's region."""
     log_in(page, personas.assessor.username, PASSWORD)
     page.get_by_role("button", name="Get next query").click()
     region = candidate(page, 1)
@@ -220,6 +253,36 @@ def test_the_judging_page_fits_a_phone_screen(page, personas, campaign):
     listened_enough(page, 1)
     region.get_by_text("Somewhat similar", exact=True).click()
     wait_saved(page)
+    return region
+
+
+def test_an_unset_fine_score_looks_unset_and_the_candidate_says_what_is_left(
+    page, personas, campaign
+):
+    """Issue 31, item 8: after choosing Broad, the Fine slider's thumb sat at 50 while its
+    value read "–", and the candidate stayed "To do" with no hint."""
+    region = first_candidate_somewhat_similar(page, personas)
+    slider = region.get_by_role("slider", name="Fine score")
+    expect(region.locator(".state")).to_have_text("To do: the Fine score")
+    expect(region.get_by_text("not set: click where it belongs")).to_be_visible()
+    expect(slider).to_have_attribute("aria-valuetext", "not set")
+    expect(region.get_by_role("spinbutton", name="Fine score value")).to_have_value("")
+    assert accent_pixels(page, slider) == 0  # no thumb, no filled half: nothing looks set
+    shot(page, "judging-fine-unset")
+    box = slider.bounding_box()
+    slider.click(position={"x": box["width"] * 0.8, "y": box["height"] / 2})
+    expect(region.locator(".state")).to_have_text("Done")
+    expect(region.get_by_text("not set: click where it belongs")).to_be_hidden()
+    expect(slider).not_to_have_attribute("aria-valuetext", "not set")
+    assert accent_pixels(page, slider) > 100  # the thumb and the filled part, in the accent
+    wait_saved(page)
+    judgment = RelevanceJudgment.objects.get(assessor=personas.assessor)
+    assert judgment.broad == 1 and 70 <= judgment.fine <= 90
+
+
+def test_the_judging_page_fits_a_phone_screen(page, personas, campaign):
+    page.set_viewport_size({"width": 375, "height": 812})
+    region = first_candidate_somewhat_similar(page, personas)
     slider = region.get_by_role("slider", name="Fine score")
     box = slider.bounding_box()
     # Off the middle: the slider starts at 50, and a click that leaves it there changes

@@ -12,6 +12,7 @@ import io
 import pytest
 import soundfile
 from django.core.files.base import ContentFile
+from playwright.sync_api import expect
 
 from judging import selectors
 from judging.models import PreferenceTask
@@ -51,3 +52,33 @@ def test_the_worker_hears_clips_uploaded_20_lu_apart_at_the_same_loudness(page, 
     assert set(heard) == {0.5, 0.05}  # clips of both levels on the page
     served = [level for levels_heard in heard.values() for level in levels_heard]
     assert all(abs(level - (-23.0)) <= 1.0 for level in served), heard
+
+
+def test_after_the_copies_the_organisers_table_shows_what_listeners_hear(
+    page, personas, audible_collection
+):
+    """Issue 31: after making −23 LUFS copies the table still showed the uploaded loudness."""
+    from judging.loudness import loudness_measure
+    from tests.conftest import log_in
+    from tests.personas import PASSWORD
+
+    collection = audible_collection
+    collection.loudness_target = -23.0
+    collection.save(update_fields=["loudness_target"])
+    for n, clip in enumerate(collection.clips.order_by("pk")[:2]):
+        clip.audio.save(f"{clip.external_id}.wav", ContentFile(
+            tone(".wav", 1.5, rate=16_000, freq=1000.0, amplitude=0.5 if n else 0.05)
+        ))  # fmt: skip
+        measured = loudness_measure(clip.audio.path)
+        clip.loudness, clip.true_peak = measured.lufs, measured.true_peak_db
+        clip.save(update_fields=["loudness", "true_peak"])
+        listening_copy_make(clip=clip, collection=collection)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/collections/{collection.pk}/listening/")
+    table = page.get_by_role("table", name="As uploaded, and as listeners hear it")
+    rows = table.locator("tbody tr")
+    expect(rows).to_have_count(2)
+    for row in rows.all():
+        uploaded, heard = (float(row.locator("td").nth(i).inner_text()) for i in (1, 3))
+        assert abs(heard - (-23.0)) <= 1.0  # the copy's level, within the meter's tolerance
+        assert uploaded in (pytest.approx(-9.0, abs=0.5), pytest.approx(-29.0, abs=0.5))

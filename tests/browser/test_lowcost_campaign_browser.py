@@ -74,8 +74,11 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
         organiser.goto(campaign.get_absolute_url())
         estimates = organiser.locator("#estimates")
         # The worker's first estimate (asked for when the campaign was created) arrives.
-        expect(estimates).to_contain_text("Not confident yet.", timeout=WORKER_TIMEOUT)
+        expect(estimates).to_contain_text("No judgments yet.", timeout=WORKER_TIMEOUT)
         expect(estimates).to_contain_text("Judgments made: 0 of 12 pairs")
+        # Issue 31: the model's expectations before any judgment are no ranking to read.
+        expect(estimates.get_by_text("What the relevance model expects")).to_be_visible()
+        expect(estimates.get_by_role("table").first).to_be_hidden()
 
         log_in(assessor, personas.assessor.username, PASSWORD)
         assessor.get_by_role("button", name="Get next pair").click()

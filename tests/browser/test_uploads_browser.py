@@ -57,7 +57,7 @@ def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(
     page.get_by_role("link", name="Upload files").click()
     expect(page.get_by_role("heading", name="Upload into “MIREX 2011”")).to_be_visible()
 
-    page.get_by_role("link", name="Upload MIREX bundle").click()
+    page.get_by_role("link", name="Upload a MIREX bundle").click()
     expect(page.get_by_text("At most 2000000 data lines per file")).to_be_visible()
     for name in ("runs", "judgments", "metadata"):
         page.get_by_label(f"{name}.tsv").set_input_files(folder / f"{name}.tsv")
@@ -123,3 +123,51 @@ def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(
     expect(page.get_by_role("heading", name=re.compile("CrowdFlower 2012"))).to_be_visible()
     assert Answer.objects.filter(example__campaign__collection=collection).count() == 3
     assert Job.objects.filter(state="done").count() == 3
+
+
+def test_judgments_before_runs_and_a_trec_run_upload_in_the_order_the_page_gives(
+    page, personas, celery_worker_process, tmp_path
+):
+    """Issue 31, items 4 and 10: judgments before the runs failed with "unknown query" and
+    nothing said runs come first; '.trec' runs were refused by name; a small upload said
+    "0.0 MB of 0.0 MB"."""
+    collection = Collection.objects.create(name="By the book", owner=personas.organiser)
+    for clip in ("q1", "d1", "d2", "d3"):
+        Clip.objects.create(collection=collection, external_id=clip)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/collections/{collection.pk}/uploads/")
+    order = page.get_by_role("list").filter(has_text="Upload audio clips")
+    expect(order.get_by_role("listitem")).to_have_text(
+        [re.compile("^Upload audio clips"), re.compile("^Upload run files"),
+         re.compile("^Upload judgments")]
+    )  # fmt: skip
+
+    page.get_by_role("link", name="Upload judgments").click()
+    expect(page.get_by_text("Step 3, after the audio and the runs")).to_be_visible()
+    expect(page.get_by_label("Make query ids that name clips into queries")).to_be_checked()
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 d1 2\nq1 0 d2 0\n")
+    page.get_by_label("Judgments file").set_input_files(qrels)
+    page.evaluate(
+        """() => {
+            const figures = document.querySelector("#sending .figures");
+            new MutationObserver(() => {
+                const seen = JSON.parse(sessionStorage.getItem("figures") || "[]");
+                sessionStorage.setItem("figures", JSON.stringify([...seen, figures.textContent]));
+            }).observe(figures, { childList: true, characterData: true, subtree: true });
+        }"""
+    )
+    page.get_by_role("button", name="Upload and import").click()
+    watch_to_the_result(page, "Upload of judgments")
+    expect(count(page, "Queries created")).to_have_text("1")
+    figures = page.evaluate("() => JSON.parse(sessionStorage.getItem('figures') || '[]')")
+    assert figures and all(re.fullmatch(r"\d+ (bytes|KB) of \d+ (bytes|KB)", f) for f in figures)
+
+    page.get_by_role("link", name="Uploads").click()
+    page.get_by_role("link", name="Upload run files").click()
+    run = tmp_path / "system-a.trec"
+    run.write_text("q1 Q0 d1 1 0.9 A\nq1 Q0 d2 2 0.5 A\nq1 Q0 d3 3 0.1 A\n")
+    page.get_by_label("Run files").set_input_files(run)
+    page.get_by_role("button", name="Upload and import").click()
+    watch_to_the_result(page, "Upload of runs")
+    expect(count(page, "Run entries created")).to_have_text("3")

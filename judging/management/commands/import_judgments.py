@@ -48,6 +48,12 @@ class Command(BaseCommand):
             action="store_true",
             help="create a bare clip for a document id the collection does not have",
         )
+        parser.add_argument(
+            "--create-missing-queries",
+            action="store_true",
+            help="make a query of a query id the collection does not have (without it, "
+            "import the runs first: their query ids become queries)",
+        )
 
     def handle(self, *args, **options):
         collection = collection_from_argument(options["collection"])
@@ -59,6 +65,7 @@ class Command(BaseCommand):
                 scale=options["scale"],
                 source=options["source"],
                 create_missing_clips=options["create_missing_clips"],
+                create_missing_queries=options["create_missing_queries"],
                 replace=options["replace"],
                 dry_run=options["dry_run"],
             )
@@ -86,3 +93,6 @@ class Command(BaseCommand):
             self.stdout.write("Nothing was written (--dry-run).")
         if summary.clips_created:
             self.stdout.write(f"  also created {summary.clips_created:,} clips")
+        if summary.queries_created:
+            n = summary.queries_created
+            self.stdout.write(f"  also made {n:,} clip{'s' if n != 1 else ''} into queries")
