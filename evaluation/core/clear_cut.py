@@ -36,6 +36,7 @@ __all__ = [
     "BOTH_GOOD_FROM",
     "CLEAR_LEAD",
     "clear_cut_answer",
+    "clear_cut_kinds",
     "clear_cut_lists",
     "judged_level",
     "list_level",
@@ -90,6 +91,21 @@ def clear_cut_answer(level_a: float, level_b: float) -> str | None:
     if max(level_a, level_b) <= BOTH_BAD_UP_TO + eps:
         return BOTH_BAD
     return None
+
+
+def clear_cut_kinds(levels: Mapping[str, float], *, k: int) -> list[str]:
+    """The answers :func:`clear_cut_lists` can draw two lists of ``k`` clips for.
+
+    >>> levels = {f"s{i}": 0.9 for i in range(4)} | {f"d{i}": 0.1 for i in range(2)}
+    >>> clear_cut_kinds(levels, k=2)
+    ['a_better', 'b_better', 'both_good']
+    """
+    similar = sum(1 for level in levels.values() if level >= BOTH_GOOD_FROM)
+    dissimilar = sum(1 for level in levels.values() if level <= BOTH_BAD_UP_TO)
+    kinds = [A_BETTER, B_BETTER] if similar >= k and dissimilar >= k else []
+    kinds += [BOTH_GOOD] if similar >= 2 * k else []
+    kinds += [BOTH_BAD] if dissimilar >= 2 * k else []
+    return kinds
 
 
 def clear_cut_lists(
