@@ -12,11 +12,11 @@ both at most :data:`BOTH_BAD_UP_TO` (both bad) — as the thesis gave CrowdFlowe
 examples "fairly easy to answer", 5 for each of the four answers (§3.2.2).
 
 :func:`clear_cut_lists` draws two lists of ``k`` judged clips for one of the four answers,
-as the §3.2.1 generator draws lists from judged clips: the clearly similar clips
-(level ≥ :data:`BOTH_GOOD_FROM`) and the clearly dissimilar ones (≤ :data:`BOTH_BAD_UP_TO`)
-of a query give ``C(g, k)·C(d, k)`` pairs of lists for one query with ``g`` similar and
-``d`` dissimilar clips (``C(10, 5)² = 63,504`` for ten of each), so that every worker can
-be given quiz questions nobody else was shown.
+as the §3.2.1 generator draws lists from judged clips: for "A better", ``k`` of a query's
+``m`` most similar clips against ``k`` of its ``m`` least similar, ``m`` as wide as keeps
+*every* such draw clear-cut. Query 1 of the demo (16 judged clips) allows ``m = 6``:
+``C(6, 5)² = 36`` pairs of lists each way; a collection judged more deeply allows far
+more, so that every worker can be given quiz questions nobody else was shown.
 
 References
 ----------
@@ -93,6 +93,38 @@ def clear_cut_answer(level_a: float, level_b: float) -> str | None:
     return None
 
 
+def _widest(ranked: list[float], *, k: int, need, limit: int) -> int | None:
+    """The largest ``m`` (``k ≤ m ≤ limit``) whose weakest ``k`` of the first ``m`` of
+    ``ranked`` still satisfy ``need`` (so every draw of ``k`` among them does); None when
+    not even the first ``k`` do."""
+    best = None
+    for m in range(k, limit + 1):
+        if need(ranked[m - k : m]):
+            best = m
+    return best
+
+
+def _spans(levels: Mapping[str, float], k: int) -> dict[str, int]:
+    """For each answer that can be drawn, how many clips from each end of the ranking the
+    draw may take (:func:`clear_cut_lists`)."""
+    down = sorted(levels.values(), reverse=True)
+    up = down[::-1]
+    n = len(down)
+    spans: dict[str, int] = {}
+    for m in range(k, n // 2 + 1):  # the two ends never share a clip
+        weakest_top = down[m - k : m]
+        weakest_bottom = up[m - k : m]
+        if sum(weakest_top) / k - sum(weakest_bottom) / k >= CLEAR_LEAD - 1e-9:
+            spans[A_BETTER] = spans[B_BETTER] = m
+    good = _widest(down, k=k, limit=n, need=lambda w: sum(w) / k >= BOTH_GOOD_FROM - 1e-9)
+    if good is not None and good >= 2 * k:
+        spans[BOTH_GOOD] = good
+    bad = _widest(up, k=k, limit=n, need=lambda w: sum(w) / k <= BOTH_BAD_UP_TO + 1e-9)
+    if bad is not None and bad >= 2 * k:
+        spans[BOTH_BAD] = bad
+    return spans
+
+
 def clear_cut_kinds(levels: Mapping[str, float], *, k: int) -> list[str]:
     """The answers :func:`clear_cut_lists` can draw two lists of ``k`` clips for.
 
@@ -100,12 +132,7 @@ def clear_cut_kinds(levels: Mapping[str, float], *, k: int) -> list[str]:
     >>> clear_cut_kinds(levels, k=2)
     ['a_better', 'b_better', 'both_good']
     """
-    similar = sum(1 for level in levels.values() if level >= BOTH_GOOD_FROM)
-    dissimilar = sum(1 for level in levels.values() if level <= BOTH_BAD_UP_TO)
-    kinds = [A_BETTER, B_BETTER] if similar >= k and dissimilar >= k else []
-    kinds += [BOTH_GOOD] if similar >= 2 * k else []
-    kinds += [BOTH_BAD] if dissimilar >= 2 * k else []
-    return kinds
+    return [answer for answer in ANSWERS if answer in _spans(levels, k)]
 
 
 def clear_cut_lists(
@@ -115,10 +142,12 @@ def clear_cut_lists(
     ``answer``, drawn at random from one query's judged clips; None when the clips cannot.
 
     ``levels`` maps each judged clip of the query to its level (:func:`judged_level`).
-    "A better" puts ``k`` clearly similar clips in list a and ``k`` clearly dissimilar
-    ones in list b ("B better" the other way round); "both good" two disjoint sets of
-    clearly similar clips, "both bad" of clearly dissimilar ones. The lists always
-    satisfy :func:`clear_cut_answer`.
+    "A better": list a is ``k`` of the query's ``m`` most similar clips and list b ``k``
+    of its ``m`` least similar ones ("B better" the other way round), ``m`` the widest
+    for which *every* such draw leads by :data:`CLEAR_LEAD` (the weakest ``k`` of each end
+    still do); "both good" two disjoint draws from the clips whose weakest ``k`` still
+    average :data:`BOTH_GOOD_FROM`, "both bad" likewise at the other end. The lists
+    always satisfy :func:`clear_cut_answer`.
 
     >>> levels = {f"s{i}": 0.9 for i in range(4)} | {f"d{i}": 0.1 for i in range(4)}
     >>> a, b = clear_cut_lists(levels, k=2, answer="b_better", rng=random.Random(1))
@@ -129,15 +158,13 @@ def clear_cut_lists(
     """
     if answer not in ANSWERS:
         raise ValueError(f"unknown answer {answer!r}; expected one of {ANSWERS}")
-    similar = sorted(c for c, level in levels.items() if level >= BOTH_GOOD_FROM)
-    dissimilar = sorted(c for c, level in levels.items() if level <= BOTH_BAD_UP_TO)
-    if answer in (A_BETTER, B_BETTER):
-        if len(similar) < k or len(dissimilar) < k:
-            return None
-        good, bad = rng.sample(similar, k), rng.sample(dissimilar, k)
-        return (good, bad) if answer == A_BETTER else (bad, good)
-    pool = similar if answer == BOTH_GOOD else dissimilar
-    if len(pool) < 2 * k:
+    span = _spans(levels, k).get(answer)
+    if span is None:
         return None
-    drawn = rng.sample(pool, 2 * k)
+    ranked = sorted(levels, key=lambda c: (-levels[c], c))
+    top, bottom = ranked[:span], ranked[::-1][:span]
+    if answer in (A_BETTER, B_BETTER):
+        good, bad = rng.sample(top, k), rng.sample(bottom, k)
+        return (good, bad) if answer == A_BETTER else (bad, good)
+    drawn = rng.sample(top if answer == BOTH_GOOD else bottom, 2 * k)
     return drawn[:k], drawn[k:]

@@ -34,8 +34,10 @@ computed on a fine triangular grid (:data:`GRID` cells per side, midpoint rule; 
 :math:`10^{-3}` of the exact Dirichlet means when every answer's truth is known:
 ``evaluation/core/tests/test_worker_agreement.py``). A worker **disagrees**
 (:attr:`WorkerAgreement.disagrees`) when at least :data:`MIN_COMPARED` of their answers
-could be compared and their estimated rate of opposite answers is above their rate of
-same answers: they answer the opposite of the others more often than the same.
+could be compared and their estimated rate of opposite answers is above :data:`CHANCE`:
+they answer the opposite of the others more often than someone answering at random
+would (one time in four); an honest worker who hears an example otherwise mostly gives a
+neighbouring answer, not its opposite.
 
 :func:`agreement_fit` estimates every worker of a study together, alternating the two
 steps above (an E-step: each answer's :math:`t` from the others' current rates; an M-step:
@@ -69,6 +71,7 @@ import numpy as np
 from evaluation.core.answers import ANSWERS
 
 __all__ = [
+    "CHANCE",
     "MIN_COMPARED",
     "OPPOSITE",
     "PRIOR",
@@ -85,10 +88,16 @@ OPPOSITE = np.array([1, 0, 3, 2])
 """The opposite of each answer of :data:`~evaluation.core.answers.ANSWERS` (a_better,
 b_better, both_good, both_bad): a_better ↔ b_better, both_good ↔ both_bad."""
 
-PRIOR = (2.0, 1.0, 1.0)
-"""Dirichlet prior on (same, opposite, other): a worker we know nothing about is taken to
-give the same answer as the others more often than the opposite (prior means 0.5, 0.25,
-0.25), so that a few unlucky answers do not make an honest worker look like an inverter."""
+PRIOR = (2.0, 1.0, 2.0)
+"""Dirichlet prior on (same, opposite, other), worth five answers: a worker we know nothing
+about is taken to give the same answer as the others two times in five and the opposite
+one time in five (prior means 0.4, 0.2, 0.4: below :data:`CHANCE`), so that a few unlucky
+answers do not make an honest worker look like an inverter. Every parameter at least 1
+keeps the density bounded, which the grid integrates well."""
+
+CHANCE = 1.0 / 4
+"""How often someone answering at random gives the opposite of the true answer (one of
+four answers)."""
 
 MIN_COMPARED = 5
 """A worker is said to disagree only with at least this many answers compared."""
@@ -133,8 +142,9 @@ class WorkerAgreement:
 
     @property
     def disagrees(self) -> bool:
-        """Enough answers compared, and the opposite answer more often than the same."""
-        return self.compared >= MIN_COMPARED and self.opposite > self.same
+        """Enough answers compared, and the opposite answer more often than someone
+        answering at random would give it (:data:`CHANCE`)."""
+        return self.compared >= MIN_COMPARED and self.opposite > CHANCE
 
 
 def _grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -181,12 +191,12 @@ def worker_agreement(
     Examples
     --------
     Six answers to trap questions, five the same as the key and one its opposite: the
-    posterior is Dirichlet(2 + 5, 1 + 1, 1 + 0), whose means are 7/10 and 2/10.
+    posterior is Dirichlet(2 + 5, 1 + 1, 2 + 0), whose means are 7/11 and 2/11.
 
     >>> keys = [key_truth(["a_better"])] * 6
     >>> fit = worker_agreement(keys, [0, 0, 0, 0, 0, 1])
-    >>> round(fit.same, 3), round(fit.opposite, 3), fit.compared, fit.disagrees
-    (0.7, 0.2, 6, False)
+    >>> round(fit.same, 2), round(fit.opposite, 2), fit.compared, fit.disagrees
+    (0.64, 0.18, 6, False)
     """
     truth = np.asarray(truth, dtype=float).reshape(-1, K)
     answers = np.asarray(answers, dtype=int)

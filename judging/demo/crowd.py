@@ -24,9 +24,11 @@ def seed_preference_campaign(collection: Collection, *, measure: str) -> int:
 
     The generator adds lists built from the judgments so that every Δ``measure`` bin
     has examples. A worker's quiz is 1 question, made for them from the judgments
-    (nobody else is shown it); the work pool gets what a trap rate of 0.08 needs with
-    the demo's ordinary examples (``campaign_pool_needs``), drawn with the demo's seed so
-    that every demo is the same. The campaign keeps the default listening check (the
+    (nobody else is shown it); the work pool gets what a trap rate of 0.06 needs with
+    the demo's 73 ordinary examples (``campaign_pool_needs``: 5), drawn with the demo's
+    seed so that every demo is the same: all 4 clear-cut examples of the systems' 60 and 1
+    of the generator's 18, as many as keeps either source from holding trap questions
+    more often than the other (``traps.SOURCE_LIFT_MAX``). The campaign keeps the default listening check (the
     query and one clip of each list heard, 5 s on each task) and flags answers faster
     than 10 s.
     """
@@ -36,7 +38,7 @@ def seed_preference_campaign(collection: Collection, *, measure: str) -> int:
         collection=collection,
         name=PREFERENCE_CAMPAIGN_NAME,
         quiz_length=1,
-        trap_rate=0.08,
+        trap_rate=0.06,
         max_answers_per_worker=12,
     )
     examples_generate(campaign=campaign, measures=[measure], per_bin=3, seed=DEFAULT_SEED)

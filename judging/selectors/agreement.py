@@ -26,6 +26,10 @@ __all__ = ["CampaignAnswers", "campaign_agreement_answers", "worker_agreement"]
 
 _PRIOR_MEAN = (PRIOR[0] / sum(PRIOR), PRIOR[1] / sum(PRIOR))
 
+LATEST = 200
+"""A checkpoint compares the worker's latest this many answers: its cost stays bounded
+however many answers a worker gives (a campaign's cap may be in the thousands)."""
+
 _KEY = "CASE WHEN q.id IS NOT NULL AND NOT q.contested AND q.pool <> %s THEN q.accepted_answers END"
 
 
@@ -37,16 +41,18 @@ def _key(value) -> list[str] | None:
 
 
 def worker_agreement(*, worker: Worker) -> WorkerAgreement:
-    """The worker's agreement with the others on the examples they answered, against the
-    other workers' latest estimates (``Worker.agreement_same``/``agreement_opposite``;
-    the prior's mean for a worker not estimated yet) and the trap questions' keys. One
-    statement: every answer to the worker's examples."""
+    """The worker's agreement with the others on the examples of their latest
+    :data:`LATEST` answers, against the other workers' latest estimates
+    (``Worker.agreement_same``/``agreement_opposite``; the prior's mean for a worker not
+    estimated yet) and the trap questions' keys. One statement: every answer to those
+    examples."""
     rows = sql.rows(
         "SELECT a.worker_id, a.example_id, a.outcome, w.agreement_same, w.agreement_opposite, "
         f"{_KEY} FROM judging_answer a "
         "INNER JOIN judging_worker w ON w.id = a.worker_id "
         "LEFT OUTER JOIN judging_trapquestion q ON q.example_id = a.example_id "
-        "WHERE a.example_id IN (SELECT m.example_id FROM judging_answer m WHERE m.worker_id = %s) "
+        "WHERE a.example_id IN (SELECT m.example_id FROM judging_answer m "
+        f"WHERE m.worker_id = %s ORDER BY m.id DESC LIMIT {LATEST}) "
         "AND (NOT a.excluded OR a.worker_id = %s)",
         ("practice", worker.pk, worker.pk),
     )  # at a checkpoint: one statement whatever the campaign's size

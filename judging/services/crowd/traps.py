@@ -118,6 +118,39 @@ def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
         return len(workers)
 
 
+def clear_cut_candidates(*, campaign: PreferenceCampaign, pool: str) -> tuple[list, dict]:
+    """The campaign's examples that could become trap questions of ``pool``, as
+    ``(example, answer, explanation)``, and how many examples of work each source has
+    (what :func:`trap_questions_from_judgments` draws from)."""
+    levels = official_levels(collection_id=campaign.collection_id)
+    examples = (
+        campaign.examples.filter(trap__isnull=True)
+        .exclude(source=Example.SOURCE_QUIZ)
+        .prefetch_related("items")
+        .order_by("pk")
+    )
+    if pool == TrapQuestion.PRACTICE:
+        examples = examples.filter(tasks__isnull=True)
+    candidates = []
+    sizes: dict[str, int] = defaultdict(int)
+    for example in examples:
+        sizes[example.source] += 1
+        judged = levels.get(example.query_id, {})
+        sides = [
+            list_level([judged.get(i.clip_id) for i in example.items.all() if i.side == side])
+            for side in "ab"
+        ]
+        if None in sides:
+            continue
+        a, b = sides
+        kind = clear_cut_answer(a, b)
+        if kind is not None:
+            scores = {"a": 100 * a, "b": 100 * b, "better": 100 * max(a, b),
+                      "worse": 100 * min(a, b)}  # fmt: skip
+            candidates.append((example, kind, EXPLANATIONS[kind].format(**scores)))
+    return candidates, sizes
+
+
 def trap_questions_from_judgments(
     *,
     campaign: PreferenceCampaign,
@@ -145,32 +178,7 @@ def trap_questions_from_judgments(
     demo). Practice questions only from examples nobody has been shown.
     """
     rng = rng or random.SystemRandom()
-    levels = official_levels(collection_id=campaign.collection_id)
-    examples = (
-        campaign.examples.filter(trap__isnull=True)
-        .exclude(source=Example.SOURCE_QUIZ)
-        .prefetch_related("items")
-        .order_by("pk")
-    )
-    if pool == TrapQuestion.PRACTICE:
-        examples = examples.filter(tasks__isnull=True)
-    candidates = []
-    sizes: dict[str, int] = defaultdict(int)
-    for example in examples:
-        sizes[example.source] += 1
-        judged = levels.get(example.query_id, {})
-        sides = [
-            list_level([judged.get(i.clip_id) for i in example.items.all() if i.side == side])
-            for side in "ab"
-        ]
-        if None in sides:
-            continue
-        a, b = sides
-        kind = clear_cut_answer(a, b)
-        if kind is not None:
-            scores = {"a": 100 * a, "b": 100 * b, "better": 100 * max(a, b),
-                      "worse": 100 * min(a, b)}  # fmt: skip
-            candidates.append((example, kind, EXPLANATIONS[kind].format(**scores)))
+    candidates, sizes = clear_cut_candidates(campaign=campaign, pool=pool)
     if pool == TrapQuestion.WORK:
         have = dict(
             campaign.examples.filter(trap__pool=TrapQuestion.WORK)
@@ -189,11 +197,12 @@ def trap_questions_from_judgments(
     ]
 
 
-SOURCE_LIFT_MAX = 1.5
+SOURCE_LIFT_MAX = 1.35
 """No source of examples gets trap questions at more than this many times the work pool's
 rate overall: an attacker who tells systems' lists from the generator's (a list seen in
 one example only) finds trap questions among them at most this much more often than by
-chance (issue 29's bound)."""
+chance — below issue 29's bound of 1.5, leaving room for which examples an attacker
+happens to see (``tests/test_crowd_many_identities.py``)."""
 
 
 def _draw_in_proportion(
