@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
 import statistics
 from collections import Counter
 from datetime import timedelta
@@ -468,6 +469,21 @@ def test_a_hundred_identities_buy_nothing(study, settings):
         round(with_bots, 3),
     )
     report["mapping answers: now, the honest workers'"] = (payload["n_answers"], n_reference)
+    # What the organiser sees: the mapping page names what was left out, the Workers page
+    # each worker's rates and why a bot was stopped.
+    from django.test import Client
+
+    organiser = Client()
+    organiser.force_login(campaign.collection.owner)
+    page = organiser.get(
+        f"/collections/{campaign.collection_id}/results/mapping/",
+        {"campaign": campaign.pk, "measure": measure},
+    ).content.decode()
+    left_out = payload["opposite"]["answers_left_out"]
+    assert not left_out or f"Left out: {left_out} accepted answer" in page
+    workers_page = organiser.get(f"/campaigns/{campaign.pk}/workers/").content.decode()
+    assert "stopped: answers the opposite of the others" in workers_page
+    assert re.search(r"same \d+ %, opposite \d+ %", workers_page)
     report["mapping: workers and answers left out for answering the opposite"] = (
         payload["opposite"]["workers_left_out"],
         payload["opposite"]["answers_left_out"],
