@@ -25,6 +25,10 @@ tasks, each answer posted twice (a double click):
   with the check **on**: an answer about every 15 s per worker, none refused (issue 34,
   item 6; before, answers every 8–12 s met the rule's 15 s and were refused).
 
+Every worker answers ``--answer`` (``both_good`` by default: the same whichever list is
+shown first, so workers agree; a random answer each time, ``--answer ''``, is what issue
+29's agreement check stops at its checkpoints, a fair outcome but not a load to compare).
+
 Then it checks in the database that every acknowledged answer is stored exactly once
 (none lost, none duplicated, none stored that the browser was not told about), prints
 throughput, latency percentiles per request kind and the CPU each process took
@@ -337,6 +341,7 @@ def run_mode(stack: Stack, mode: str, args) -> dict:
             listen=MODES[mode],
             tag=mode[0],
             per_clip=args.clip_seconds if MODES[mode] else 0.0,
+            choice=args.answer,
         )
     )
     cpu = {n: cpu_seconds(stack.pid(n)) - cpu_before[n] for n in names}
@@ -415,6 +420,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paced-seconds", type=float, default=60)
     parser.add_argument("--think", type=float, default=0)
     parser.add_argument("--clip-seconds", type=float, default=5)
+    parser.add_argument(
+        "--answer",
+        default="both_good",
+        choices=["", "a_better", "b_better", "both_good", "both_bad"],
+        help="every worker's answer (both_good: the same whichever side is shown, so that no "
+        "worker answers the opposite of another; '': a random one each time)",
+    )
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--settle-seconds", type=float, default=120)
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))

@@ -89,9 +89,11 @@ async def request(
 class Worker:
     """One simulated browser on one campaign."""
 
-    def __init__(self, port: int, token: str, pid: str, tally: Tally, *, listen: bool):
+    def __init__(
+        self, port: int, token: str, pid: str, tally: Tally, *, listen: bool, choice: str = ""
+    ):
         self.port, self.base, self.pid = port, f"/t/{token}", pid
-        self.tally, self.listen = tally, listen
+        self.tally, self.listen, self.choice = tally, listen, choice
         self.cookies: dict[str, str] = {}
         self.page = ""
 
@@ -154,7 +156,7 @@ class Worker:
         if key is None:
             self.tally.errors["task page without key"] += 1
             return False
-        data = {"key": key.group(1), "choice": rng.choice(CHOICES), "comment": ""}
+        data = {"key": key.group(1), "choice": self.choice or rng.choice(CHOICES), "comment": ""}
         first = await self._do("answer POST", "POST", f"{self.base}/task/", data=data)
         second = await self._do("double POST", "POST", f"{self.base}/task/", data=data)
         if first.status == 400:
@@ -183,6 +185,7 @@ async def run_worker(
     max_answers: int,
     seed: int,
     per_clip: float = 0.0,
+    choice: str = "",
 ) -> None:
     """Start, then answer until the deadline, ``max_answers`` answers, or nothing is left.
 
@@ -192,7 +195,7 @@ async def run_worker(
     once.
     """
     rng = random.Random(seed)
-    worker = Worker(port, token, pid, tally, listen=listen)
+    worker = Worker(port, token, pid, tally, listen=listen, choice=choice)
     cycle = think + (3 * per_clip if listen else 0)
     try:
         if cycle:
@@ -220,6 +223,7 @@ async def drive(
     listen: bool,
     tag: str,
     per_clip: float = 0.0,
+    choice: str = "",
 ) -> tuple[Tally, float]:
     """``workers`` simulated workers for ``seconds``; the tally and the wall time taken."""
     tally = Tally()
@@ -239,6 +243,7 @@ async def drive(
                     max_answers=10_000,
                     seed=i,
                     per_clip=per_clip,
+                    choice=choice,
                 )
                 for i in range(workers)
             )
