@@ -292,10 +292,10 @@ def test_the_screen_out_oracle_learns_nothing_beyond_its_own_guesses(distinct_au
 def test_a_stopped_workers_end_page_is_the_one_of_a_worker_who_ran_out_of_tasks(
     crowd_collection,
 ):
-    # Every task a trap question while they last (trap rate 1): the cheat misses both of
-    # its 2 tasks, the honest worker gets both right; the checkpoint is the 2nd answer.
+    # Every example a trap question, so every task is one: the cheat misses both of its
+    # 2 tasks, the honest worker gets both right; the checkpoint is the 2nd answer.
     campaign = make_campaign(
-        crowd_collection, traps=6, quiz_traps=0, trap_rate=1.0, answers_per_example=2,
+        crowd_collection, traps=12, quiz_traps=0, trap_rate=1.0, answers_per_example=2,
         min_trap_answers=1, trust_threshold=1.0, trust_check_every=2, max_answers_per_worker=2,
     )  # fmt: skip
     pages = {}

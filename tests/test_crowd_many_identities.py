@@ -18,8 +18,8 @@ workers' "ear" does). In the issue's order:
 2. 20 identities harvest the quiz's feedback;
 3. 20 bots pass the quiz by ear, answer right the examples the attacker's best structural
    heuristic flags, and the opposite of what they hear everywhere else;
-4. 15 more honest workers, then 74 identities that pass the quiz and hold one work task
-   each, their pages beating;
+4. more honest workers (until at most 74 slots are free: 15 on SQLite), then 74
+   identities that pass the quiz and hold one work task each, their pages beating;
 5. a genuine worker arrives.
 
 Then the attacker's observations are scored against the truth (read from the database,
@@ -230,6 +230,22 @@ def honest(campaign, name: str, ear: Ear, rng: random.Random) -> Browser:
     return browser
 
 
+def free_slots(campaign) -> int:
+    """Redundancy slots of the work neither answered nor held by an open task."""
+    return sum(
+        max(3 - e.slots_taken, 0) for e in Example.objects.filter(campaign=campaign)
+        if not hasattr(e, "trap") or e.trap.pool == TrapQuestion.WORK
+    )  # fmt: skip
+
+
+def hoarders_beat() -> None:
+    """Every hoarder's page beats now, as it does every 20 s in a browser: a slow test
+    machine must not let their leases lapse between two identities (one UPDATE)."""
+    PreferenceTask.objects.filter(
+        worker__platform_id__startswith="hoarder", answered_at__isnull=True, released=False
+    ).update(alive_at=timezone.now())
+
+
 def overall_agreement(campaign, answers) -> tuple[float, int]:
     """The mapping's agreement, P(Agr = 1) over every answer, and how many answers, for
     ``(example, outcome)`` answers (the payload's bins summed: thesis §3.3.2)."""
@@ -380,12 +396,14 @@ def test_a_hundred_identities_buy_nothing(study, settings):
         if campaign.completion_code in browser.done().content.decode():
             paid.append(name)
 
-    # 4. Fifteen more honest workers, then 74 identities that hold a work task each.
-    honest_ids += [f"honest{n:02d}" for n in range(12, 27)]
-    for name in honest_ids[12:]:
-        honest(campaign, name, ear, rng)
+    # 4. More honest workers, until no more than 74 slots are free, then 74 identities
+    # that hold a work task each (the issue's: they held every slot left).
+    while free_slots(campaign) > 74:
+        honest_ids.append(f"honest{len(honest_ids):02d}")
+        honest(campaign, honest_ids[-1], ear, rng)
     holding, told_full = 0, 0
     for n in range(74):
+        hoarders_beat()
         browser = start(campaign, f"hoarder{n:02d}")
         if browser is None:
             told_full += 1
@@ -394,13 +412,10 @@ def test_a_hundred_identities_buy_nothing(study, settings):
         eyes.look(browser, first_work=True)
         assert browser.alive().status_code == 204  # its page beats: the lease goes on
         holding += 1
-    free = sum(
-        max(3 - e.slots_taken, 0) for e in Example.objects.filter(campaign=campaign)
-        if not hasattr(e, "trap") or e.trap.pool == TrapQuestion.WORK
-    )  # fmt: skip
-    assert holding >= 70 and free == 0  # every work slot is held or answered
+    assert holding == 74 and free_slots(campaign) == 0  # every work slot held or answered
 
     # 5. A genuine worker: work, or at once (before the quiz) the study's "full" page.
+    hoarders_beat()
     genuine = start(campaign, "genuine")
     assert genuine is not None  # the hoarders' examples still lack answers: not full
     quiz_by_ear(genuine, ear)
@@ -422,7 +437,11 @@ def test_a_hundred_identities_buy_nothing(study, settings):
     assert not late_task.is_quiz and late_task.example.slots_taken <= 3
 
     # --- the score ---------------------------------------------------------------------
-    report = {"hoarders holding a task": holding, "hoarders told full": told_full}
+    report = {
+        "honest workers": len(honest_ids),
+        "hoarders holding a task": holding,
+        "hoarders told full": told_full,
+    }
 
     # Bots: stopped at their first checkpoint after the quiz (the end of their 8 work
     # tasks: trust_check_every is 10), their answers out of everything; the issue's ten
