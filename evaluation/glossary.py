@@ -94,6 +94,15 @@ TERMS: dict[str, tuple[str, str]] = {
         "Such figures are kept cut to what the server observed, and counted here.",
         "Earshot",
     ),
+    "agreement with others": (
+        "How often a crowd worker gives the same answer as the other workers who answered "
+        "the same examples, and how often the opposite (A better for B better, both good "
+        "for both bad), estimated with the trap questions' expected answers as anchors. A "
+        "worker who gives the opposite more often than the same, over at least "
+        "five answers compared, is stopped at a checkpoint and left out of the mapping. It "
+        "cannot tell when most answers to an example come from one person's many ids.",
+        "Dawid and Skene (1979), adapted in Earshot",
+    ),
     "every clip heard": (
         "An answer whose query and every clip of both lists had enough coverage, with time "
         "from the first clip to the answer to hear them one after another ({per_clip} s "

@@ -82,3 +82,16 @@ def migration_test(test):
             migrate_to_latest()
 
     return once_on_postgresql(pytest.mark.django_db(transaction=True)(run))
+
+
+def crowd_study(apps, **fields):
+    """A collection with one query and a preference campaign (``fields`` are its
+    settings), made with the historical models ``apps``: (campaign, query)."""
+    owner = apps.get_model("auth", "User").objects.create(username="owner")
+    collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")
+    clip = apps.get_model("judging", "Clip").objects.create(collection=collection, external_id="q")
+    query = apps.get_model("judging", "Query").objects.create(collection=collection, clip=clip)
+    campaign = apps.get_model("judging", "PreferenceCampaign").objects.create(
+        collection=collection, name="Study", completion_code="c", screen_out_code="s", **fields
+    )
+    return campaign, query

@@ -17,7 +17,7 @@ from judging.models import Answer, RelevanceJudgment
 from judging.models.crowd import choice_as_stored
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
-from tests.crowd_fixtures import make_campaign
+from tests.crowd_fixtures import make_campaign, trap_of
 from tests.test_task_serve import arrive
 
 MEASURE = "CG(scale=fine)@5"
@@ -138,7 +138,7 @@ def answered_campaign(crowd_collection):
     campaign, wanted = campaign_scored_as_answers(crowd_collection)
     trusted = arrive(campaign, "trusted")
     while (task := task_serve(worker=trusted)) is not None:
-        stored = wanted.get(task.example_id, "a_better")  # the quiz accepts a_better
+        stored = wanted.get(task.example_id) or trap_of(task).accepted_answers[0]
         answer_submit(
             worker=trusted, key=task.key, choice=choice_as_stored(stored, swapped=task.swapped)
         )

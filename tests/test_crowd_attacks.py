@@ -96,10 +96,11 @@ def test_a_worker_who_arrives_when_nothing_is_left_gets_no_code(crowd_collection
         early.task()
     late = Browser(campaign)
     late.arrive(PROLIFIC.format(id=prolific_id("late")))
-    late.consent()
-    page = late.done()
-    assert page.status_code == 200 and "No tasks are left for you" in page.content.decode()
-    assert not code_given(late, campaign) and "app.prolific.com" not in late.everything_seen()
+    page = late.get(f"{late.base}/consent/")  # told before consenting: nothing to do here
+    assert page.status_code == 200 and "This study is full" in page.content.decode()
+    assert 'name="agree"' not in page.content.decode()
+    assert not code_given(late, campaign)
+    assert "submissions/complete" not in late.everything_seen()  # a return, no code
 
 
 # --- 2. Harvesting trap questions with many identities ---------------------------------
@@ -148,7 +149,10 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
             assert harvester.get(feedback_url).status_code == 404
         pages_seen.append(harvester.everything_seen())
 
-    assert len(revealed) == 3 and len(urls) >= 10 * 2 * 11  # each identity: 2 quiz tasks at least
+    # Issue 29: each identity's quiz is its own: the 3 questions of the pool went to the
+    # first two identities, and every other one was made for its identity from the
+    # judgments, so 10 identities learnt 20 answers that no other identity is asked.
+    assert len(revealed) == 10 * 2 and len(urls) >= 10 * 2 * 11
     quiz = set(
         TrapQuestion.objects.filter(example__campaign=campaign, pool="quiz").values_list(
             "example_id", flat=True
@@ -165,7 +169,7 @@ def test_ten_identities_learn_the_quiz_and_nothing_that_passes_work_mode(trapped
         for trap in TrapQuestion.objects.filter(pool="work"):
             assert f"example {trap.example_id}" not in text.lower()
 
-    # The eleventh identity knows every quiz answer (the best any harvest can do) and
+    # The eleventh identity answers its own quiz right (by ear: no harvest helps) and
     # then answers "A is better" to everything: it misses every work trap and is stopped
     # at the first checkpoint (issue 22: no oracle), here the end of its work, since
     # fewer than trust_check_every (10) work tasks were left for it.

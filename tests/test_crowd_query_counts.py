@@ -36,19 +36,21 @@ ANSWER_POST = 11  # 14, then 13 before
 DOUBLE_POST = 2  # the same answer again, a double click (5, 4, then 3 before): nothing written
 AUDIO_GET = 7  # 12, 11, then 10 before: the worker, the task, the clip, then 4 to record it
 ALIVE_POST = 2  # issue 22's heartbeat of an open task page: the worker, then its lease renewed
-# Practice (issue 23), in a campaign without a quiz: serving one is the worker, the open
-# task, 2 savepoint statements, the next practice question, the worker's practice count,
-# the example's slot count, the task, the lists, and the practice's length for the page.
-PRACTICE_GET_NEW = 10
+ROOM = 1  # issue 29: a worker's first task (practice aside) is served only if there is room
+# Practice (issue 23), in a campaign without a quiz: serving one is the worker, whether
+# there is room (before the first task), the open task, 2 savepoint statements, the next
+# practice question, the worker's practice count, the example's slot count, the task, the
+# lists, and the practice's length for the page.
+PRACTICE_GET_NEW = 10 + ROOM
 # Its answer counts nothing: the worker, the task, the listening evidence, 2 savepoint
 # statements, claiming the task, the practice answer (no count, trust or acceptance).
 PRACTICE_ANSWER_POST = 7
 PRACTICE_DOUBLE_POST = 3  # the worker, the task, then its practice answer (not an Answer)
 
 
-def started(collection, **options) -> Browser:
+def started(collection, traps=4, **options) -> Browser:
     campaign = make_campaign(
-        collection, traps=4, listening_check=True, min_seconds_on_task=5, **options
+        collection, traps=traps, listening_check=True, min_seconds_on_task=5, **options
     )
     browser = Browser(campaign)
     browser.start("worker=w1")
@@ -64,23 +66,27 @@ def answer_after_listening(browser, django_assert_num_queries, choice="a_better"
     return response
 
 
-@pytest.mark.parametrize("trap_rate", [0.0, 1.0], ids=["work task", "trap question"])
+# Every example a work-pool trap question, or none: the worker's first task is one or not.
+TRAPS = pytest.mark.parametrize("traps", [0, 12], ids=["work task", "trap question"])
+
+
+@TRAPS
 def test_an_answer_and_its_double_post_make_the_same_statements_for_any_task(
-    audible_collection, django_assert_num_queries, trap_rate
+    audible_collection, django_assert_num_queries, traps
 ):
-    browser = started(audible_collection, trap_rate=trap_rate)
+    browser = started(audible_collection, traps=traps)
     task = PreferenceTask.objects.get(key=browser.key)
-    assert hasattr(task.example, "trap") == (trap_rate == 1.0)
+    assert hasattr(task.example, "trap") == bool(traps)
     answer_after_listening(browser, django_assert_num_queries)
     with django_assert_num_queries(DOUBLE_POST):
         assert browser.answer("a_better").status_code == 302
 
 
-@pytest.mark.parametrize("trap_rate", [0.0, 1.0], ids=["work task", "trap question"])
+@TRAPS
 def test_the_task_page_makes_the_same_statements_for_any_task(
-    audible_collection, django_assert_num_queries, trap_rate
+    audible_collection, django_assert_num_queries, traps
 ):
-    browser = started(audible_collection, trap_rate=trap_rate)
+    browser = started(audible_collection, traps=traps)
     answer_after_listening(browser, django_assert_num_queries)
     with django_assert_num_queries(TASK_GET_NEW):
         assert browser.task().status_code == 200
@@ -144,6 +150,6 @@ def test_practice_tasks_make_a_fixed_number_of_statements_and_none_once_they_are
             assert browser.answer("a_better").status_code == 302
         with django_assert_num_queries(PRACTICE_DOUBLE_POST):
             assert browser.answer("a_better").status_code == 302
-    with django_assert_num_queries(TASK_GET_NEW):  # the first work task: as without practice
+    with django_assert_num_queries(TASK_GET_NEW + ROOM):  # the first work task, after practice
         assert browser.task().status_code == 200
     assert not PreferenceTask.objects.get(key=browser.key).is_practice

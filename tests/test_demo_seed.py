@@ -311,13 +311,15 @@ def test_it_opens_a_crowd_study_with_trap_questions_and_a_prolific_style_link(me
     from_systems = campaign.examples.filter(source="systems").count()
     assert 0 < from_systems <= 60
     assert campaign.examples.filter(source="generator").exists()
-    # Issue 12: a quiz pool (revealed in feedback) and a disjoint work pool (never
-    # revealed). The default seed's judgments make 10 examples clear-cut (found by
-    # trap_questions_from_judgments): 4 for the quiz, the other 6 for work — as many as
-    # the campaign's settings need (issue 22), so it could be closed and opened again.
+    # Issue 29: no quiz pool (each worker's quiz question is made from the judgments) and
+    # a work pool drawn from the clear-cut examples in proportion to their sources: the
+    # systems' 4 and the generator's 1 (73 ordinary examples at a trap rate of 0.06 need
+    # ⌈73 · 0.06 / 0.94⌉ = 5), as many as the settings need, so it can be closed and
+    # opened again.
     traps = campaign.examples.filter(trap__isnull=False)
-    assert traps.filter(trap__pool="quiz").count() == 4
-    assert traps.filter(trap__pool="work").count() == 6
+    assert not traps.filter(trap__pool="quiz").exists()
+    assert traps.filter(trap__pool="work").count() == 5
+    assert campaign_pool_needs(campaign=campaign).quiz_made
     assert campaign.quiz_length == 1 and campaign.listening_check
     assert campaign_pool_needs(campaign=campaign).problems == []
     link = demo_task_link(worker="w1")

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from tests.migrating import migrate, migration_test
+from tests.migrating import crowd_study, migrate, migration_test
 
 BEFORE = [("judging", "0021_deletions_cascade_through_a_collection")]
 AFTER = [("judging", "0022_crowd_fake_identities")]
@@ -18,13 +18,7 @@ AFTER = [("judging", "0022_crowd_fake_identities")]
 @migration_test
 def test_an_open_task_is_alive_from_when_it_was_served():
     apps = migrate(BEFORE)
-    owner = apps.get_model("auth", "User").objects.create(username="owner")
-    collection = apps.get_model("judging", "Collection").objects.create(owner=owner, name="C")
-    clip = apps.get_model("judging", "Clip").objects.create(collection=collection, external_id="q")
-    query = apps.get_model("judging", "Query").objects.create(collection=collection, clip=clip)
-    campaign = apps.get_model("judging", "PreferenceCampaign").objects.create(
-        collection=collection, name="Study", completion_code="c", screen_out_code="s"
-    )
+    campaign, query = crowd_study(apps)
     example = apps.get_model("judging", "Example").objects.create(
         campaign=campaign, query=query, source="csv", signature="sig"
     )

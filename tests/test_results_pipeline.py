@@ -16,6 +16,7 @@ from judging.models import Answer
 from judging.models.crowd import choice_as_stored
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
+from tests.crowd_fixtures import trap_of
 from tests.personas import PASSWORD
 from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
 from tests.test_task_serve import arrive
@@ -48,7 +49,8 @@ def test_answers_become_one_recompute_a_stored_mapping_and_a_leaderboard_using_i
     for name in ("w1", "w2", "w3"):
         worker = arrive(campaign, name)
         while (task := task_serve(worker=worker)) is not None:
-            stored = wanted.get(task.example_id, "a_better")  # the quiz accepts a_better
+            # Each quiz question is this worker's own (issue 29): its accepted answer.
+            stored = wanted.get(task.example_id) or trap_of(task).accepted_answers[0]
             choice = choice_as_stored(stored, swapped=task.swapped)
             answer_submit(worker=worker, key=task.key, choice=choice)
             submitted += 1

@@ -3,6 +3,7 @@
 import pytest
 
 from judging.models import Example, PreferenceTask, Worker
+from judging.selectors import campaign_room
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
 from judging.services.crowd.workers import Arrival, worker_arrive, worker_consent
@@ -78,6 +79,7 @@ def test_each_example_is_answered_by_at_most_r_workers(crowd_collection):
     assert sum(totals) == 2 * n_examples
     assert totals[2:] == [0, 0]
     assert set(campaign.examples.values_list("slots_taken", flat=True)) == {2}
+    assert not campaign_room(campaign=campaign)  # the pages say "full" before any task
 
 
 def test_in_quiz_mode_the_first_q_tasks_are_trap_questions(crowd_collection):
@@ -96,11 +98,13 @@ def test_in_work_mode_trap_questions_are_mixed_in_at_the_rate(crowd_collection):
     assert not any(t.is_quiz for t in served)
 
 
-def test_with_no_trap_rate_no_trap_question_is_served_outside_the_quiz(crowd_collection):
+def test_work_trap_questions_are_served_as_any_example_whatever_the_trap_rate(crowd_collection):
+    # Issue 29: the work pool's trap questions are examples of the work, drawn by the same
+    # statement; the trap rate says how many the pool needs, not how often to roll for one.
     campaign = make_campaign(crowd_collection, traps=4, trap_rate=0.0)
     served = answer_all(arrive(campaign))
-    assert len(served) == campaign.examples.count() - 4
-    assert not any(hasattr(t.example, "trap") for t in served)
+    assert len(served) == campaign.examples.count()
+    assert sum(hasattr(t.example, "trap") for t in served) == 4
 
 
 def test_a_stale_task_gives_its_slot_back_but_stays_with_its_worker(crowd_collection):

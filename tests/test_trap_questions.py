@@ -1,13 +1,16 @@
-"""Which examples are clear-cut enough to become trap questions (judging.services.crowd.traps).
+"""Which examples are clear-cut enough to become trap questions (judging.services.crowd.traps,
+over evaluation.core.clear_cut).
 
-Expected answers are worked out by hand from the documented thresholds: one list leads
-by at least 40 Fine points → it is better; both means ≥ 70 → both good; both ≤ 25 →
-both bad; anything else is not clear-cut.
+Expected answers are worked out by hand from the documented thresholds, on Fine's scale
+(a list's level is its clips' mean Fine / 100): one list leads by at least 40 Fine points
+→ it is better; both means ≥ 70 → both good; both ≤ 25 → both bad; anything else is not
+clear-cut.
 """
 
 import pytest
 
-from judging.services.crowd.traps import EXPLANATIONS, clear_cut_answer
+from evaluation.core.clear_cut import clear_cut_answer
+from judging.services.crowd.traps import EXPLANATIONS
 
 
 @pytest.mark.parametrize(
@@ -25,13 +28,13 @@ from judging.services.crowd.traps import EXPLANATIONS, clear_cut_answer
     ],
 )
 def test_a_clear_cut_example_gets_the_one_answer_its_judgments_support(mean_a, mean_b, answer):
-    assert clear_cut_answer(mean_a, mean_b) == answer
+    assert clear_cut_answer(mean_a / 100, mean_b / 100) == answer
 
 
-def test_the_explanations_name_the_means_the_worker_can_check():
+def test_the_explanations_name_the_means_the_organiser_can_check():
     text = EXPLANATIONS["b_better"].format(a=20, b=75, better=75, worse=20)
-    assert (
-        text == "The clips of one list are far more similar to the query (mean Fine 75 against 20)."
+    assert text == (
+        "The clips of one list are far more similar to the query (judged 75 against 20 of 100)."
     )
     text = EXPLANATIONS["both_bad"].format(a=10, b=22.4, better=22.4, worse=10)
-    assert text == "Neither list sounds similar to the query (mean Fine 10 and 22)."
+    assert text == "Neither list sounds similar to the query (judged 10 and 22 of 100)."

@@ -59,9 +59,12 @@ def test_trust_is_not_acted_on_in_the_middle_of_the_quiz(crowd_collection):
 
 def test_in_work_mode_trust_is_acted_on_only_after_the_minimum_of_trap_answers(crowd_collection):
     campaign = make_campaign(
-        crowd_collection, traps=4, trap_rate=1.0, min_trap_answers=3, trust_threshold=0.5,
+        crowd_collection,
+        traps=12,
+        min_trap_answers=3,
+        trust_threshold=0.5,
         trust_check_every=1,  # a checkpoint after every answer: only the evidence rule acts
-    )  # fmt: skip
+    )  # fmt: skip  (every example a trap question: every task is one)
     worker = arrive(campaign)
     statuses = []
     for _ in range(3):
@@ -76,10 +79,11 @@ def test_low_trust_stops_a_worker_only_at_a_checkpoint_not_after_the_missed_trap
     crowd_collection,
 ):
     # Issue 22 (no oracle): with a checkpoint every 4 work answers, three missed traps
-    # (trust 0 from the third on, below 0.5) stop the worker only after the 4th answer,
-    # an ordinary example's.
+    # (trust 0 from the third on, below 0.5) stop the worker only after the 4th answer.
+    # Every example is a trap question here (issue 29 serves them as any example, so
+    # that is how a test makes the first three tasks trap questions).
     campaign = make_campaign(
-        crowd_collection, traps=3, trap_rate=1.0, min_trap_answers=3, trust_threshold=0.5,
+        crowd_collection, traps=12, min_trap_answers=3, trust_threshold=0.5,
         trust_check_every=4,
     )  # fmt: skip
     worker = arrive(campaign)
@@ -90,14 +94,14 @@ def test_low_trust_stops_a_worker_only_at_a_checkpoint_not_after_the_missed_trap
         answer_submit(worker=worker, key=task.key, choice=wrong_choice(task))
         worker.refresh_from_db()
         statuses.append(worker.status)
-    assert kinds == [True, True, True, False]  # the 3 traps while they last, then work
+    assert kinds == [True] * 4
     assert statuses == [Worker.ACTIVE] * 3 + [Worker.STOPPED]
     assert worker.trusted is False and worker.stop_reason == Worker.LOW_TRUST
 
 
 def test_answers_given_before_trust_is_established_are_accepted_once_it_is(crowd_collection):
     campaign = make_campaign(
-        crowd_collection, traps=4, trap_rate=0.3, min_trap_answers=2, trust_threshold=0.5
+        crowd_collection, traps=4, trap_rate=0.3, min_trap_answers=4, trust_threshold=0.5
     )
     worker = arrive(campaign)
     pending_seen = False

@@ -6,7 +6,13 @@ comparison with Table 4.3 — is :func:`evaluation.core.answers.mapping_payload`
 module reads the answers, finds λ of each example's lists and stores the result.
 
 Only accepted answers count (``Answer.accepted_at`` set: trusted workers, examples that
-are not trap questions, answers not excluded), and with the campaign's
+are not trap questions, answers not excluded), less those of workers who answer the
+opposite of the others more often than the same (issue 29: every worker of the campaign
+fitted together by :func:`evaluation.core.worker_agreement.agreement_fit`, anchored by
+the trap and quiz questions' keys; a worker found so only after their last checkpoint —
+their examples were answered by others later — is left out here all the same, and the
+rates go back to the workers page through
+:func:`judging.services.crowd.agreement.workers_agreement_store`), and with the campaign's
 ``MappingConfig.full_listening_only`` only those whose every clip was heard (issue 23:
 :func:`judging.selectors.listening.answers_fully_heard`, the rule the workers page
 shows). λ of each list comes from
@@ -18,9 +24,11 @@ Payload of :class:`~evaluation.models.SatisfactionMapping` (what pages, exports 
 API show): the document of :func:`~evaluation.core.answers.mapping_payload`, plus
 ``n_examples``, ``skipped: {no_score, out_of_range}``, ``campaign: {id, name}``,
 ``listening: {full_only, answers, full}`` (whether the filter was on; the accepted
-answers, and how many of them had every clip heard, whether or not the filter was on)
-and ``chosen: {because, scales}`` (why these measures, and the scales the collection is
-judged on: :class:`MeasureChoice`; a Broad-only collection gets a Broad measure).
+answers, and how many of them had every clip heard, whether or not the filter was on),
+``chosen: {because, scales}`` (why these measures, and the scales the collection is
+judged on: :class:`MeasureChoice`; a Broad-only collection gets a Broad measure) and
+``opposite: {workers_left_out, answers_left_out}`` (accepted answers of workers who
+answer the opposite of the others, left out).
 """
 
 from __future__ import annotations
@@ -36,13 +44,16 @@ from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.answers import mapping_payload
 from evaluation.core.names import parse_measure
+from evaluation.core.worker_agreement import agreement_fit
 from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, SatisfactionMapping
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
 from judging.models import Answer, Example, PreferenceCampaign
+from judging.selectors.agreement import campaign_agreement_answers
 from judging.selectors.collections import collection_judged_scales
 from judging.selectors.listening import answers_fully_heard
+from judging.services.crowd.agreement import workers_agreement_store
 
 
 def canonical(name: str) -> str:
@@ -201,7 +212,10 @@ def campaign_mapping_compute(
         excluded=False,
         example__trap__isnull=True,
     )
-    rows = list(accepted.order_by("pk").values_list("pk", "example_id", "outcome"))
+    opposite = campaign_workers_opposite(campaign=campaign)
+    found = list(accepted.order_by("pk").values_list("pk", "example_id", "outcome", "worker_id"))
+    rows = [(pk, example, outcome) for pk, example, outcome, w in found if w not in opposite]
+    left_out = {"workers_left_out": len(opposite), "answers_left_out": len(found) - len(rows)}
     heard = answers_fully_heard(answers=accepted)
     listening = {"full_only": full_only, "answers": len(rows), "full": len(heard)}
     answers = [(example, outcome) for pk, example, outcome in rows if not full_only or pk in heard]
@@ -233,6 +247,7 @@ def campaign_mapping_compute(
         payload["campaign"] = {"id": campaign.pk, "name": campaign.name}
         payload["listening"] = listening
         payload["chosen"] = choice.to_dict()
+        payload["opposite"] = left_out
         payloads[measure] = payload
     now = timezone.now()
     with transaction.atomic():
@@ -244,6 +259,19 @@ def campaign_mapping_compute(
                 defaults={"payload": payload, "computed_at": now},
             )
     return measures
+
+
+def campaign_workers_opposite(*, campaign: PreferenceCampaign) -> set[int]:
+    """Fit every worker's agreement with the others (see the module doc), store it on the
+    workers, and return the workers who answer the opposite of the others more often
+    than the same."""
+    answers = campaign_agreement_answers(campaign=campaign)
+    fits = agreement_fit(
+        workers=answers.workers, examples=answers.examples, answers=answers.answers,
+        keys=answers.keys,
+    )  # fmt: skip
+    workers_agreement_store(campaign=campaign, fits=fits)
+    return {worker for worker, fit in fits.items() if fit.disagrees}
 
 
 def campaign_mapping_recompute(*, target_id: int, report: Report = no_report) -> None:

@@ -1,38 +1,36 @@
 """The demo's crowd study, written by :func:`judging.demo.seed.demo_seed`.
 
 Every pair of systems on every query, plus the thesis' generated examples (§3.2.1);
-the clear-cut ones among them become trap questions in a quiz pool and a work pool
-(§3.2.2), and the campaign keeps the default listening check.
+clear-cut ones among them, drawn at random in proportion to each source (issue 29),
+become the work pool's trap questions (§3.2.2); each worker's quiz question is made for
+them from the judgments; the campaign keeps the default listening check.
 """
 
 from __future__ import annotations
 
+import random
+
 from judging.demo.plan import DEFAULT_SEED
-from judging.models import Collection, TrapQuestion
+from judging.models import Collection
 from judging.services.crowd.campaigns import preference_campaign_create
 from judging.services.crowd.examples import examples_generate
-from judging.services.crowd.traps import trap_questions_from_judgments
+from judging.services.crowd.traps import trap_pools_fill
 
 PREFERENCE_CAMPAIGN_NAME = "Demo preference study"
-DEMO_QUIZ_POOL = 4
-"""Trap questions of the crowd study's quiz pool: its quiz is 1 question, and no worker
-sees more than a quarter of the pool (``selectors.crowd_integrity.QUIZ_MAX_SHARE``)."""
-DEMO_WORK_POOL = 8
-"""Trap questions asked for the work pool (as many as the judgments make clear-cut)."""
 
 
 def seed_preference_campaign(collection: Collection, *, measure: str) -> int:
     """The crowd study of ``collection`` if missing; 1 if it is new.
 
     The generator adds lists built from the judgments so that every Δ``measure`` bin
-    has examples; the clear-cut ones among them become trap questions: 4 in the quiz
-    pool (the first answer of a worker is a quiz, with feedback) and the rest (6 with
-    the default seed) in the work pool, mixed in and never revealed. The trap rate, 0.08,
-    is what 6 work traps allow with the seed's 68 ordinary examples (issue 22: each
-    trap question shown to no more workers than an ordinary example needs
-    ceil(68 × 0.08 / 0.92) = 6, ``campaign_pool_needs``). The campaign
-    keeps the default listening check (the query and one clip of each list heard, 5 s
-    on each task) and flags answers faster than 10 s.
+    has examples. A worker's quiz is 1 question, made for them from the judgments
+    (nobody else is shown it); the work pool gets what a trap rate of 0.06 needs with
+    the demo's 73 ordinary examples (``campaign_pool_needs``: 5), drawn with the demo's
+    seed so that every demo is the same: all 4 clear-cut examples of the systems' 60 and 1
+    of the generator's 18, as many as keeps either source from holding trap questions
+    more often than the other (``traps.SOURCE_LIFT_MAX``). The campaign keeps the default listening check (the
+    query and one clip of each list heard, 5 s on each task) and flags answers faster
+    than 10 s.
     """
     if collection.preference_campaigns.filter(name=PREFERENCE_CAMPAIGN_NAME).exists():
         return 0
@@ -40,10 +38,9 @@ def seed_preference_campaign(collection: Collection, *, measure: str) -> int:
         collection=collection,
         name=PREFERENCE_CAMPAIGN_NAME,
         quiz_length=1,
-        trap_rate=0.08,
+        trap_rate=0.06,
         max_answers_per_worker=12,
     )
     examples_generate(campaign=campaign, measures=[measure], per_bin=3, seed=DEFAULT_SEED)
-    trap_questions_from_judgments(campaign=campaign, count=DEMO_QUIZ_POOL, pool=TrapQuestion.QUIZ)
-    trap_questions_from_judgments(campaign=campaign, count=DEMO_WORK_POOL, pool=TrapQuestion.WORK)
+    trap_pools_fill(campaign=campaign, rng=random.Random(DEFAULT_SEED))
     return 1

@@ -264,6 +264,10 @@ class Example(models.Model):
     """A query and two ranked lists, ``a`` and ``b`` (thesis §3.2)."""
 
     SOURCE_SYSTEMS, SOURCE_GENERATOR, SOURCE_CSV = "systems", "generator", "csv"
+    SOURCE_QUIZ = "quiz"
+    """A quiz question made from the official judgments for one worker's quiz (issue 29:
+    :mod:`judging.services.crowd.quiz`); never served as work, never shown to a second
+    worker."""
 
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="examples"
@@ -272,7 +276,7 @@ class Example(models.Model):
     source = models.CharField(
         max_length=20,
         choices=[(SOURCE_SYSTEMS, "systems' lists"), (SOURCE_GENERATOR, "generator"),
-                 (SOURCE_CSV, "CSV import")],
+                 (SOURCE_CSV, "CSV import"), (SOURCE_QUIZ, "quiz question for one worker")],
     )  # fmt: skip
     system_a = models.ForeignKey(
         System, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -378,8 +382,10 @@ class Worker(models.Model):
     ACTIVE, STOPPED, FINISHED = "active", "stopped", "finished"
     LOW_TRUST, FAST_ANSWERS, BY_ORGANISER = "low_trust", "fast_answers", "organiser"
     HEADPHONES = "headphones"
+    LOW_AGREEMENT = "low_agreement"
     STOP_REASONS = [
         (LOW_TRUST, "low trust"),
+        (LOW_AGREEMENT, "answers the opposite of the others"),
         (FAST_ANSWERS, "too many fast answers"),
         (BY_ORGANISER, "excluded by the organiser"),
         (HEADPHONES, "failed the headphone check"),
@@ -454,6 +460,21 @@ class Worker(models.Model):
     trust = models.FloatField(null=True, blank=True)
     trusted = models.BooleanField(
         default=False, help_text="Enough trap answers (or the quiz) and trust ≥ threshold."
+    )
+    agreement_same = models.FloatField(
+        null=True, blank=True,
+        help_text="Estimated share of answers the same as the others' (and the trap "
+        "questions' keys): evaluation.core.worker_agreement; None until first estimated.",
+    )  # fmt: skip
+    agreement_opposite = models.FloatField(
+        null=True, blank=True,
+        help_text="Estimated share of answers the opposite of the others' (A ↔ B better, "
+        "both good ↔ both bad).",
+    )  # fmt: skip
+    agreement_compared = models.PositiveIntegerField(
+        default=0,
+        help_text="Answers the estimate compared: to trap questions, or to examples others "
+        "answered too.",
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

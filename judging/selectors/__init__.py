@@ -11,6 +11,8 @@ from judging.selectors.access import *  # noqa: F403
 from judging.selectors.collections import *  # noqa: F403
 from judging.selectors.crowd import *  # noqa: F403
 from judging.selectors.crowd_integrity import *  # noqa: F403
+from judging.selectors.crowd_room import *  # noqa: F403
+from judging.selectors.judged_levels import *  # noqa: F403
 from judging.selectors.listening import *  # noqa: F403
 from judging.selectors.practice import *  # noqa: F403
 from judging.selectors.relevance import *  # noqa: F403

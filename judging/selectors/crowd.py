@@ -228,8 +228,11 @@ def task_preview(*, campaign: PreferenceCampaign) -> ShownTask | None:
 
 
 def campaign_quiz_target(*, campaign: PreferenceCampaign) -> int:
-    """How many quiz tasks a worker gets: Q, or fewer when the quiz pool is smaller."""
-    return pool_target(campaign=campaign, pool=TrapQuestion.QUIZ, length=campaign.quiz_length)
+    """How many quiz tasks a worker gets: Q. Each is a question nobody else is shown (the
+    quiz pool's, else one made from the judgments: issue 29), and a worker for whom no
+    quiz can be made is told the study is full before it starts
+    (:func:`~judging.selectors.crowd_room.campaign_room`); no statement."""
+    return campaign.quiz_length
 
 
 def pool_target(*, campaign: PreferenceCampaign, pool: str, length: int) -> int:
@@ -306,10 +309,12 @@ def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQue
     ``shown``, the workers they were served to (issue 22: a work-pool trap question is
     shown to no more workers than an ordinary example, ``answers_per_example``, give or
     take the slots given back). A practice question's ``seen`` and ``missed`` count its
-    practice answers, which are kept apart from answers (issue 23)."""
+    practice answers, which are kept apart from answers (issue 23). The quiz questions
+    made for one worker each are not listed: :func:`campaign_made_quiz` counts them."""
     practice = "example__tasks__practice_answer"
     return (
         TrapQuestion.objects.filter(example__campaign=campaign)
+        .exclude(example__source=Example.SOURCE_QUIZ)  # one row per worker: counted apart
         .select_related("example__query__clip")
         .annotate(
             seen=Count("example__answers", distinct=True) + Count(practice, distinct=True),
@@ -321,6 +326,24 @@ def campaign_trap_questions(*, campaign: PreferenceCampaign) -> QuerySet[TrapQue
         )
         .order_by("-missed", "pk")
     )
+
+
+@dataclass(frozen=True)
+class MadeQuiz:
+    """The quiz questions a campaign made from the judgments, one worker's each (issue 29)."""
+
+    questions: int
+    answered: int
+    missed: int
+
+
+def campaign_made_quiz(*, campaign: PreferenceCampaign) -> MadeQuiz:
+    """How many quiz questions were made for workers, answered and missed (one statement)."""
+    counts = Answer.objects.filter(
+        example__campaign=campaign, example__source=Example.SOURCE_QUIZ
+    ).aggregate(answered=Count("pk"), missed=Count("pk", filter=Q(correct=False)))
+    made = campaign.examples.filter(source=Example.SOURCE_QUIZ).count()
+    return MadeQuiz(made, counts["answered"], counts["missed"])
 
 
 def campaign_examples(*, campaign: PreferenceCampaign) -> QuerySet[Example]:

@@ -11,11 +11,8 @@ from decimal import Decimal
 
 from django.db.models import Count, Q
 
-from judging.models import Answer, PreferenceCampaign, TrapQuestion, Worker
-
-QUIZ_MAX_SHARE = 0.25
-"""No worker sees more than this share of the quiz pool (issue 22): the quiz's feedback
-teaches its answers, so a small pool is learnt by a few throwaway identities."""
+from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
+from judging.selectors.judged_levels import quiz_makeable
 
 
 def _count(n: int, noun: str) -> str:
@@ -26,11 +23,14 @@ def _count(n: int, noun: str) -> str:
 class PoolNeeds:
     """How many trap questions a campaign's settings need, and how many it has.
 
-    Work pool: with ``n`` ordinary examples answered ``r`` times each, the work mode
-    serves ``n·r`` ordinary tasks, and a trap rate ``p`` adds ``T`` trap tasks with
-    ``T / (T + n·r) = p``, i.e. ``T = n·r·p / (1 − p)``. Each trap question is shown to at
-    most ``r`` workers (exposure parity), so the pool needs ``T / r = n·p / (1 − p)``
-    questions, rounded up. Quiz pool: ``Q / QUIZ_MAX_SHARE`` questions, rounded up.
+    Work pool: trap questions are served like every example, ``r`` times each (issue
+    29), so with ``n`` ordinary examples and ``t`` work trap questions a share
+    ``t / (t + n)`` of work tasks are trap questions; the trap rate ``p`` needs
+    ``t = n·p / (1 − p)``, rounded up. Quiz pool: every quiz question is shown to one
+    worker only, and when the official judgments make quiz questions
+    (:func:`~judging.selectors.judged_levels.quiz_makeable`) the campaign makes one for
+    each worker who needs it, so the pool needs nothing; otherwise it needs at least one
+    worker's quiz, ``Q`` questions, and quizzes ``⌊have / Q⌋`` workers in all.
     Practice pool (issue 23): every worker gets the same ``practice_length`` questions
     at most, so it needs that many (its answers are public anyway: no share to keep).
     """
@@ -42,6 +42,8 @@ class PoolNeeds:
     quiz_have: int
     practice_needed: int = 0
     practice_have: int = 0
+    quiz_made: bool = False
+    """The official judgments make quiz questions, one for each worker who needs one."""
 
     def worse_than(self, before: PoolNeeds) -> bool:
         """Do these needs go beyond the pools where ``before``'s did not already?"""
@@ -65,15 +67,15 @@ class PoolNeeds:
         elif self.work_have < self.work_needed:
             found.append(
                 f"The work pool has {_count(self.work_have, 'trap question')} and needs "
-                f"{self.work_needed}, so that no trap question is shown to more workers "
-                "than an ordinary example: mark more, or lower the trap rate."
+                f"{self.work_needed} for the trap rate: mark more, or lower the trap rate."
             )
         if self.quiz_have < self.quiz_needed:
             found.append(
-                f"The quiz pool has {_count(self.quiz_have, 'question')} and needs "
-                f"{self.quiz_needed}, "
-                f"so that no worker sees more than {QUIZ_MAX_SHARE:.0%} of it: mark more, "
-                "or shorten the quiz."
+                "The official judgments cannot make quiz questions (no query has enough "
+                "clips judged clearly similar or clearly dissimilar to it), and the quiz "
+                f"pool has {_count(self.quiz_have, 'question')}; each is shown to one "
+                f"worker only, so one quiz needs {self.quiz_needed}: mark more, or "
+                "shorten the quiz."
             )
         if self.practice_have < self.practice_needed:
             found.append(
@@ -105,20 +107,33 @@ def campaign_pool_needs(
 ) -> PoolNeeds:
     """What the campaign's pools need for its settings (see :class:`PoolNeeds`), or for
     the ``trap_rate``, ``quiz_length`` and ``practice_length`` given instead."""
+    unshown = Q(tasks__isnull=True) & ~Q(source=Example.SOURCE_QUIZ)
     counts = campaign.examples.aggregate(
-        plain=Count("pk", filter=Q(trap__isnull=True)),
-        work=Count("pk", filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)),
-        quiz=Count("pk", filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False)),
-        practice=Count("pk", filter=Q(trap__pool=TrapQuestion.PRACTICE, trap__contested=False)),
+        plain=Count("pk", distinct=True, filter=Q(trap__isnull=True)),
+        work=Count(
+            "pk", distinct=True, filter=Q(trap__pool=TrapQuestion.WORK, trap__contested=False)
+        ),
+        quiz=Count(
+            "pk",
+            distinct=True,
+            filter=Q(trap__pool=TrapQuestion.QUIZ, trap__contested=False) & unshown,
+        ),
+        practice=Count(
+            "pk",
+            distinct=True,
+            filter=Q(trap__pool=TrapQuestion.PRACTICE, trap__contested=False),
+        ),
     )
     p = campaign.trap_rate if trap_rate is None else trap_rate
     quiz_length = campaign.quiz_length if quiz_length is None else quiz_length
     practice = campaign.practice_length if practice_length is None else practice_length
     work_needed = work_pool_needed(ordinary=counts["plain"], trap_rate=p)
-    quiz_needed = math.ceil(quiz_length / QUIZ_MAX_SHARE - 1e-9)
+    made = bool(quiz_length) and quiz_makeable(campaign=campaign)
+    quiz_needed = 0 if made else quiz_length
     return PoolNeeds(
-        work_needed, counts["work"], quiz_needed, counts["quiz"], practice, counts["practice"]
-    )
+        work_needed, counts["work"], quiz_needed, counts["quiz"], practice, counts["practice"],
+        quiz_made=made,
+    )  # fmt: skip
 
 
 def worker_work_answers(*, worker: Worker) -> int:

@@ -105,6 +105,7 @@ def campaign_detail(request, pk: int):
         "worker_page": page,
         "workers": rows,
         "traps": selectors.campaign_trap_questions(campaign=campaign),
+        "made_quiz": selectors.campaign_made_quiz(campaign=campaign),
         "pool_needs": selectors.campaign_pool_needs(campaign=campaign),
         "headphones": (
             selectors.campaign_headphone_rates(campaign=campaign)

@@ -195,6 +195,8 @@ def task_consent(request, campaign, worker):
     worker = worker_or_403(worker)
     if worker.consented_at is not None:
         return redirect("judging:task", campaign.token)
+    if not selectors.campaign_room(campaign=campaign):  # told before anything is asked
+        return study_full(request, campaign, worker)
     if request.method == "POST" and request.POST.get("decline"):
         # Prolific's convention: someone who does not consent gets a code of their own
         code = campaign.no_consent_code
@@ -239,6 +241,8 @@ def task(request, campaign, worker):
                 if answer.task.is_quiz or answer.task.is_practice:
                     return redirect("judging:task_feedback", campaign.token, answer.task.key)
                 return redirect("judging:task", campaign.token)
+    if worker.served_count == 0 and not selectors.campaign_room(campaign=campaign):
+        return study_full(request, campaign, worker)  # before the quiz, never after it
     served = task_serve(worker=worker, campaign_open=campaign.is_open)
     if served is None:
         return redirect("judging:task_end", campaign.token)
@@ -359,6 +363,8 @@ def task_done(request, campaign, worker):
         return redirect("judging:task_consent", campaign.token)
     if worker.headphones_pending():  # before a task is served and its slot taken
         return redirect("judging:task_headphones", campaign.token)
+    if worker.served_count == 0 and not selectors.campaign_room(campaign=campaign):
+        return study_full(request, campaign, worker)
     if task_serve(worker=worker) is not None:
         return redirect("judging:task", campaign.token)
     worker.refresh_from_db()
@@ -380,6 +386,16 @@ def task_done(request, campaign, worker):
     elif worker.platform == Worker.MTURK and worker.turk_submit_to:
         context["mturk_action"] = worker.turk_submit_to + "/mturk/externalSubmit"
     return render(request, "judging/task_done.html", context)
+
+
+def study_full(request, campaign, worker):
+    """No room for a worker who has not started (issue 29): every example already has
+    the answers it needs, or no quiz is left to give. Said before consent and before the
+    quiz, never after it (a worker who passed the quiz is owed the work the code needs:
+    :func:`~judging.services.crowd.tasks.task_serve`). Nothing was done, so there is no
+    code to give: the page says how to return the study on the worker's platform."""
+    context = {"campaign": campaign, "full": True, "platform": worker.platform}
+    return render(request, "judging/task_nothing_to_do.html", context)
 
 
 def task_link_unknown(request, rest: str = ""):

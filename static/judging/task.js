@@ -36,7 +36,7 @@ document.addEventListener("play", (event) => {
 }, true);
 
 // The heartbeat: while this page is open it tells the server every few seconds, so the
-// task keeps its place; a page closed or left silent gives it back after a few minutes
+// task keeps its place; a page closed or left silent gives it back after a minute
 // (judging.services.crowd.tasks.TASK_HEARTBEAT_LEASE). It stops once the task is gone.
 const aliveUrl = form.dataset.aliveUrl;
 const aliveSeconds = Number(form.dataset.aliveSeconds);

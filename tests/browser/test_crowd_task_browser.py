@@ -75,18 +75,6 @@ def start(page, link: str) -> None:
     page.get_by_role("button", name="Start").click()
 
 
-def seed_with_traps_at(positions: set[int], *, rate: float, upto: int) -> int:
-    """A worker seed whose work-mode draws (random.Random(f"{seed}:{position}"), as in
-    task_serve) give trap questions exactly at ``positions`` among 3..upto."""
-    import random
-
-    for seed in range(100_000):
-        draws = {p: random.Random(f"{seed}:{p}").random() < rate for p in range(3, upto + 1)}
-        if {p for p, trap in draws.items() if trap} == positions:
-            return seed
-    raise AssertionError("no such seed")
-
-
 def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screened_out(
     page, audible_collection
 ):
@@ -97,10 +85,6 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
     page.goto(f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('pp1')}&STUDY_ID=st1&SESSION_ID=se1")
     expect(page.get_by_role("heading", name="Before you start")).to_be_visible()
     expect(page.get_by_text("This study collects your opinion")).to_be_visible()
-    # Fix the worker's random draws: quiz at tasks 1–2, examples at 3–5, a trap at 6
-    # (later, the remaining traps come when the examples run out).
-    seed = seed_with_traps_at({6}, rate=0.5, upto=6)
-    Worker.objects.filter(platform_id=prolific_id("pp1")).update(seed=seed)
     page.get_by_label("I have read the information above and agree to take part").check()
     page.get_by_role("button", name="Start").click()
 
@@ -135,8 +119,8 @@ def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screen
     expect(page.get_by_role("heading", name="Thank you for your time")).to_be_visible()
     assert page.get_by_label("Screen-out code").inner_text() == "OUT-999"
     assert "DONE-777" not in page.content()
-    # Every work task: the 6 ordinary examples and the 4 work traps (each for one worker);
-    # the first checkpoint (trust_check_every, 10) is the last of them: 2 of 6 right.
+    # Every work task: the 6 ordinary examples and the 4 work traps, served alike (issue
+    # 29); the first checkpoint (trust_check_every, 10) is the last of them: 2 of 6 right.
     assert shown == 10
     assert Answer.objects.filter(worker=worker).count() == shown + 2
     assert not Answer.objects.filter(worker=worker, excluded=False).exists()
@@ -340,3 +324,19 @@ def test_a_worker_plays_a_practice_task_sees_the_expected_answer_then_reaches_th
     expect(page.get_by_text("Qualification question 1 of 1")).to_be_visible()
     assert current_task(page).is_quiz
     assert not Answer.objects.exists()  # the practice answer is no Answer
+
+
+def test_a_prolific_worker_arriving_at_a_full_study_is_told_before_anything_is_asked(
+    page, crowd_collection
+):
+    # Issue 29: every example already has its answer; a newcomer is told so at once —
+    # not after a consent form and a quiz — and how to return the study on Prolific.
+    from tests.test_task_serve import answer_all, arrive
+
+    campaign = make_campaign(crowd_collection, traps=0, answers_per_example=1)
+    answer_all(arrive(campaign, "early"))
+    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=late1&STUDY_ID=st1&SESSION_ID=se1")
+    expect(page.get_by_role("heading", name="This study is full")).to_be_visible()
+    expect(page.get_by_role("link", name="your submissions on Prolific")).to_be_visible()
+    expect(page.get_by_role("checkbox")).to_have_count(0)  # no consent asked
+    assert not PreferenceTask.objects.filter(worker__platform_id="late1").exists()

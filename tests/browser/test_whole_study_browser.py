@@ -227,8 +227,10 @@ def create_a_crowd_campaign(page) -> None:
     ).to_be_checked()
     page.get_by_role("button", name="Create campaign").click()
     expect(page.get_by_role("heading", name="Which list")).to_be_visible()
-    # Empty, its quiz pool is short: created closed, and the page says why.
-    expect(page.get_by_text("“Which list” was created closed: ")).to_be_visible()
+    # The judgments make a quiz question for each worker (issue 29): created open, as asked.
+    expect(
+        page.get_by_text("questions made from the official judgments for each worker")
+    ).to_be_visible()
 
     page.get_by_role("link", name="Example generator").click()
     page.get_by_label("Examples per bin").fill("1")
@@ -244,9 +246,9 @@ def create_a_crowd_campaign(page) -> None:
 
 
 def mark_quiz_questions(page, wanted: int) -> None:
-    """The quiz pool needs 4 questions for a 1-question quiz (no worker sees more than a
-    quarter of it): the organiser marks the examples whose lists differ most, reading each
-    list's λ on the example's trap page, with the better list as the accepted answer."""
+    """The organiser marks quiz questions of their own (each goes to one worker, before any
+    made from the judgments): the examples whose lists differ most, reading each list's λ
+    on the example's trap page, with the better list as the accepted answer."""
     page.get_by_role("link", name="Answers per example").click()
     rows = page.locator("table tbody tr")
     ids = rows.locator("td:first-child").all_inner_texts()
@@ -287,10 +289,12 @@ def delete_and_restore_an_example(page) -> None:
 
 
 def open_the_campaign(page) -> None:
-    """With its quiz pool filled, the organiser opens the campaign on its settings page
-    (from the examples page, where restoring the example brought them back)."""
+    """The organiser closes the campaign while it has no workers and opens it again on its
+    settings page (from the examples page, where restoring the example brought them back):
+    its pools are what its settings need."""
     page.get_by_role("link", name="Which list", exact=True).click()
     page.get_by_role("link", name="Settings", exact=True).click()
+    page.get_by_role("button", name="Close the campaign").click()
     page.get_by_role("button", name="Open the campaign").click()
     expect(page.get_by_role("heading", name="Open", exact=True)).to_be_visible()
     page.get_by_role("link", name="Which list", exact=True).click()
@@ -363,7 +367,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
 
     # 4. A crowd campaign from the generator; an example deleted and restored.
     create_a_crowd_campaign(page)
-    mark_quiz_questions(page, 4)
+    mark_quiz_questions(page, 2)
     delete_and_restore_an_example(page)
     open_the_campaign(page)
 

@@ -11,12 +11,13 @@ runs out of examples, or is stopped for low trust.
 =============  ==========================================================================
 ``campaigns``  create a campaign with its examples and trap questions
 ``examples``   examples from systems' runs, from a CSV file, from the §3.2.1 generator
-``traps``      trap questions: mark, forgive, derive from Fine judgments
+``traps``      trap questions: mark, forgive, draw from the official judgments
 ``workers``    a worker arrives through a task link and consents
 ``tasks``      serve a worker's next task; give back slots of tasks left unanswered
+``quiz``       quiz questions made from the judgments, one worker's each
 ``answers``    a worker answers a task
 ``practice``   a practice task's answer, kept apart: it counts for nothing
-``trust``      a worker's trust from trap questions, and what follows from it
+``trust``      a worker's trust from trap questions and agreement, and what follows
 =============  ==========================================================================
 
 Trap questions and ordinary examples go through exactly the same statements when they

@@ -36,10 +36,15 @@ from judging.services.crowd.traps import trap_question_mark
 from judging.validation import check_text, shown
 
 
-def _signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> str:
+def example_signature(query: Query, list_a: Sequence[Clip], list_b: Sequence[Clip]) -> str:
     """The same comparison whichever list is called a: sides are randomised when shown."""
-    a, b = (",".join(str(c.pk) for c in lst) for lst in (list_a, list_b))
-    return f"{query.pk}|{'|'.join(sorted([a, b]))}"
+    return signature_of_ids(query.pk, [c.pk for c in list_a], [c.pk for c in list_b])
+
+
+def signature_of_ids(query_id: int, list_a: Sequence[int], list_b: Sequence[int]) -> str:
+    """:func:`example_signature` from the ids of the query and the clips."""
+    a, b = (",".join(str(pk) for pk in ids) for ids in (list_a, list_b))
+    return f"{query_id}|{'|'.join(sorted([a, b]))}"
 
 
 def _example_check(campaign, query, list_a, list_b, *, allow_identical: bool = False) -> None:
@@ -81,7 +86,7 @@ def examples_create(
         for spec in examples:
             query, list_a, list_b = spec["query"], list(spec["list_a"]), list(spec["list_b"])
             _example_check(campaign, query, list_a, list_b, allow_identical=allow_identical)
-            signature = _signature(query, list_a, list_b)
+            signature = example_signature(query, list_a, list_b)
             if signature in known:
                 continue
             known.add(signature)
@@ -204,7 +209,7 @@ def examples_import_csv(
 
 def _example_for(campaign, spec) -> Example:
     return campaign.examples.get(
-        signature=_signature(spec["query"], spec["list_a"], spec["list_b"])
+        signature=example_signature(spec["query"], spec["list_a"], spec["list_b"])
     )
 
 

@@ -14,22 +14,23 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from judging import sql
-from judging.models import PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
+from judging.models import Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from judging.selectors.crowd import campaign_quiz_target
+from judging.selectors.crowd_room import ANSWERED, UNSHOWN_QUIZ, WORK
+from judging.services.crowd.quiz import quiz_question_make
 from judging.services.crowd.trust import worker_trust_update
 
 TASK_LEASE = timedelta(minutes=30)
 """A task on screen when its campaign closes can still be answered this long after it
 was served."""
 
-TASK_HEARTBEAT_LEASE = timedelta(minutes=3)
+TASK_HEARTBEAT_LEASE = timedelta(seconds=60)
 """An unanswered task holds its example's redundancy slot until its page has been silent
 this long: the task page beats every :data:`TASK_HEARTBEAT_SECONDS` while it is open
-(``static/judging/task.js`` → :func:`task_alive`), so a worker who holds a task without
-looking at it holds its slot for minutes, not for the half-hour lease of before (issue 22:
-identities holding one task each took every slot)."""
+(``static/judging/task.js`` → :func:`task_alive`), so a slot held by a page that went
+quiet comes back within a minute (issue 29; 3 minutes before, 30 before issue 22)."""
 
-TASK_HEARTBEAT_SECONDS = 45
+TASK_HEARTBEAT_SECONDS = 20
 """How often an open task page says it is still open (handed to the page's script)."""
 
 _UNLIMITED = 2**31 - 1
@@ -76,29 +77,38 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
     Practice (``practice_length`` > 0): before anything else, that many questions of
     the practice pool, each followed by its expected answer; they count nowhere (not in
     ``served_count``, the cap, trust or pay: :mod:`~judging.services.crowd.practice`).
-    Quiz mode: the first Q tasks are trap questions of the quiz pool. Work mode: a task
-    is a trap question of the work pool with probability ``trap_rate`` (the two pools
-    never mix: what the quiz's feedback reveals is never a work-mode trap; thesis
-    §3.2.2, CrowdFlower's quiz and work modes). Examples come in a random order per
-    worker (least-answered first), never twice to a worker, to at most
-    ``answers_per_example`` workers, and at most ``max_answers_per_worker`` tasks per
-    worker. Both kinds of candidates are always looked up, so serving a trap question
-    costs the same as serving any example.
+    Quiz mode: the first Q tasks are quiz questions, each shown to this worker only — a
+    question of the quiz pool nobody was shown, else one made for them from the official
+    judgments (:mod:`~judging.services.crowd.quiz`; thesis §3.2.2, CrowdFlower's quiz
+    mode). Then work, at most ``max_answers_per_worker`` tasks in all.
 
-    Trap questions of the work pool take redundancy slots as any example does, so a
-    trap question is shown to no more workers than an ordinary example (issue 22:
-    sighting counts across identities no longer single them out); quiz questions are
-    shown to every worker, from a pool large enough that each sees a small share of it
-    (:func:`~judging.selectors.crowd_integrity.campaign_pool_needs`).
+    **Work is one draw, trap questions or not** (issue 29). The work pool's trap
+    questions are examples of the campaign's own ordinary work (drawn from it:
+    :func:`~judging.services.crowd.traps.trap_questions_from_judgments`), and a worker's
+    next work task is the first of the examples they have not been shown that still has a
+    redundancy slot (``answers_per_example``), least taken first, then in the worker's
+    own random order — the same statement and the same rule for every example, so that
+    a trap question is shown as often, to as many workers, at the same places in their
+    sequences as any example, and a worker meets trap questions in the proportion the
+    pool has (the trap rate). There is no separate roll for trap questions and no trap
+    question served on its own once ordinary work ran out.
 
-    Slots held by tasks whose page has been silent longer than
-    :data:`TASK_HEARTBEAT_LEASE` are given back (:func:`tasks_release_stale`) when
-    nothing else can be served: until then such an example only counts as one answer
-    more when ordering by least answered, and a task page does not scan the campaign for
-    them every time (issue 14). If every slot is still leased, an example that still
-    lacks answers, its slots held by tasks open longer than :data:`TASK_BEYOND_AFTER`, is
-    served beyond its redundancy rather than leaving the worker idle.
-    A worker who ran out of work reaches a trust checkpoint
+    **Exposure at saturation.** When no example has a free slot: the slots of tasks
+    whose page has been silent for :data:`TASK_HEARTBEAT_LEASE` come back
+    (:func:`tasks_release_stale`); then an example that still lacks answers, its slots
+    held by tasks open longer than :data:`TASK_BEYOND_AFTER`, may be served beyond its
+    slots; and a worker who passed the quiz but has fewer work tasks than the campaign's
+    ``min_work_answers`` is **owed** them: they get the examples with the fewest answers
+    and open tasks, beyond redundancy if they must, so that the completion code they
+    were promised is never held back by identities holding every slot (issue 29). No
+    example goes beyond its redundancy while another still lacks answers, except for
+    that owed minimum.
+
+    **Full, before the quiz.** The task pages tell a worker who has not been served a
+    task yet (practice aside) that the study is full when there is no room for them
+    (:func:`~judging.selectors.crowd_room.campaign_room`: fewer examples than
+    ``min_work_answers`` still lack answers, or no quiz can be given them): before the
+    quiz, never after it. A worker who ran out of work reaches a trust checkpoint
     (:func:`~judging.services.crowd.trust.worker_trust_update`) before being finished.
 
     A closed campaign serves nothing new: only the task already on screen, while its
@@ -133,11 +143,12 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
                 if tasks_release_stale(campaign=campaign, older_than=now - TASK_HEARTBEAT_LEASE):
                     continue  # slots came back: try again
             worker.refresh_from_db(fields=_SERVING_FIELDS)
-            try:
-                with transaction.atomic():
-                    return _serve_new(worker, campaign, beyond=True)
-            except (IntegrityError, _NothingToServe):
-                pass
+            for mode in (_BEYOND, _OWED):
+                try:
+                    with transaction.atomic():
+                        return _serve_new(worker, campaign, mode=mode)
+                except (IntegrityError, _NothingToServe):
+                    pass
             worker_trust_update(worker=worker, checkpoint=True)  # the end is a checkpoint
             Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
             worker.refresh_from_db(fields=["status"])
@@ -202,55 +213,68 @@ _UNSEEN = (
 )
 """The campaign's examples the worker has not been served (parameters: campaign, worker)."""
 
-
 TASK_BEYOND_AFTER = timedelta(minutes=2)
 """A task open longer than this (a slow worker, or one holding it while its page beats) no
 longer keeps its example from being served beyond redundancy to a worker who would
 otherwise idle; a task served more recently still does (a worker answering now)."""
 
 _ANSWERS_LEFT = (
-    "(SELECT COUNT(*) FROM judging_answer a WHERE a.example_id = e.id AND NOT a.excluded) "
-    "+ (SELECT COUNT(*) FROM judging_preferencetask h WHERE h.example_id = e.id "
+    f"{ANSWERED} + (SELECT COUNT(*) FROM judging_preferencetask h WHERE h.example_id = e.id "
     "AND h.answered_at IS NULL AND NOT h.released AND h.served_at >= %s) < %s"
 )
 """The example still lacks answers (redundancy not met) counting only tasks served within
 :data:`TASK_BEYOND_AFTER` as taking a slot (parameters: that time, the redundancy)."""
 
+_BEYOND, _OWED = "beyond", "owed"
+"""How far :func:`_serve_new` may go: examples lacking answers whose slots are held
+(beyond), or any example, fewest answers and open tasks first (owed work)."""
 
-def _candidates(
-    worker: Worker, campaign: PreferenceCampaign, pool: str, *, beyond: bool = False
-) -> tuple[list, list]:
-    """Up to :data:`_CANDIDATES` unseen trap questions of ``pool`` (in the worker's order;
-    a work-pool one only with a slot left) and as many unseen examples that are not trap
-    questions and have a slot left (least answered first, then the worker's order), in
-    one statement: both are always looked up, so serving a trap question costs the same
-    as serving any example. ``beyond``: examples that still lack answers although every
-    slot is leased."""
+
+def _work_candidates(worker: Worker, campaign: PreferenceCampaign, mode: str | None) -> list[int]:
+    """Up to :data:`_CANDIDATES` examples of work the worker has not been served, fewest
+    slots taken first, then in the worker's order; one statement whatever the example is
+    (a trap question of the work pool or not). ``mode``: None, only examples with a free
+    slot; :data:`_BEYOND`, examples that still lack answers although every slot is held;
+    :data:`_OWED`, any example."""
     order, order_params = _order_key(worker.seed)
-    unseen = (campaign.pk, worker.pk)
-    work_left = _ANSWERS_LEFT if beyond else "e.slots_taken < %s"
-    recent = (sql.param(timezone.now() - TASK_BEYOND_AFTER),) if beyond else ()
+    if mode is None:
+        left, params = "e.slots_taken < %s", (campaign.answers_per_example,)
+    elif mode == _BEYOND:
+        recent = sql.param(timezone.now() - TASK_BEYOND_AFTER)
+        left, params = _ANSWERS_LEFT, (recent, campaign.answers_per_example)
+    else:
+        left, params = "1 = 1", ()
     found = sql.rows(
-        "SELECT * FROM ("
-        f"SELECT 1, e.id, 0, {order} FROM judging_example e "
-        "INNER JOIN judging_trapquestion q ON q.example_id = e.id "
-        f"WHERE {_UNSEEN} AND NOT q.contested AND q.pool = %s "
-        "AND (q.pool = %s OR e.slots_taken < %s) "
-        f"ORDER BY 4 LIMIT {_CANDIDATES}) traps "
-        "UNION ALL SELECT * FROM ("
-        f"SELECT 0, e.id, e.slots_taken, {order} FROM judging_example e "
-        f"WHERE {_UNSEEN} AND {work_left} "
-        "AND NOT EXISTS (SELECT 1 FROM judging_trapquestion q WHERE q.example_id = e.id) "
-        f"ORDER BY 3, 4 LIMIT {_CANDIDATES}) work",
-        (
-            *order_params, *unseen, pool, TrapQuestion.QUIZ, campaign.answers_per_example,
-            *order_params, *unseen, *recent, campaign.answers_per_example,
-        ),
+        f"SELECT e.id FROM judging_example e WHERE {_UNSEEN} AND {WORK} AND {left} "
+        f"ORDER BY e.slots_taken, {order} LIMIT {_CANDIDATES}",
+        (campaign.pk, worker.pk, TrapQuestion.WORK, *params, *order_params),
     )  # fmt: skip
-    found.sort(key=lambda row: (row[0], row[2], row[3]))
-    traps = [pk for is_trap, pk, _, _ in found if is_trap]
-    work = [pk for is_trap, pk, _, _ in found if not is_trap]
-    return traps, work
+    return [pk for (pk,) in found]
+
+
+def _quiz_question(worker: Worker, campaign: PreferenceCampaign) -> int | None:
+    """A quiz question for this worker alone: the first of the quiz pool's questions
+    nobody was shown (in the worker's order), claimed by one conditional statement, else
+    one made for them now (:func:`~judging.services.crowd.quiz.quiz_question_make`);
+    None when neither is left."""
+    order, order_params = _order_key(worker.seed)
+    for (pk,) in sql.rows(
+        f"{UNSHOWN_QUIZ} ORDER BY {order} LIMIT {_CANDIDATES}",
+        (campaign.pk, TrapQuestion.QUIZ, Example.SOURCE_QUIZ, *order_params),
+    ):
+        # Nobody was shown it, so nothing took its slot: the first claim wins it for good
+        # (a question once shown is never unseen again, whatever its slots say later).
+        if sql.run(
+            "UPDATE judging_example SET slots_taken = slots_taken + 1 "
+            "WHERE id = %s AND slots_taken = 0",
+            (pk,),
+        ):
+            return pk
+    made = quiz_question_make(campaign=campaign)
+    if made is None:
+        return None
+    sql.run("UPDATE judging_example SET slots_taken = slots_taken + 1 WHERE id = %s", (made.pk,))
+    return made.pk
 
 
 def _serve_practice(worker: Worker, campaign: PreferenceCampaign) -> PreferenceTask | None:
@@ -293,41 +317,38 @@ def _serve_practice(worker: Worker, campaign: PreferenceCampaign) -> PreferenceT
 
 
 def _serve_new(
-    worker: Worker, campaign: PreferenceCampaign, *, beyond: bool = False
+    worker: Worker, campaign: PreferenceCampaign, *, mode: str | None = None
 ) -> PreferenceTask:
-    practice = None if beyond else _serve_practice(worker, campaign)
+    practice = _serve_practice(worker, campaign) if mode is None else None
     if practice is not None:
         return practice
+    if worker.served_count >= campaign.max_answers_per_worker:
+        raise _NothingToServe  # the cap is the cap
     position = worker.served_count + worker.practice_count + 1  # practice tasks come first
     rng = random.Random(f"{worker.seed}:{position}")
     # Without a quiz (the same for every task of the campaign) nothing needs counting.
-    quiz_target = campaign_quiz_target(campaign=campaign)
-    in_quiz = bool(quiz_target) and worker.tasks.filter(is_quiz=True).count() < quiz_target
-    pool = TrapQuestion.QUIZ if in_quiz else TrapQuestion.WORK
-    if beyond and (in_quiz or worker.served_count >= campaign.max_answers_per_worker):
-        raise _NothingToServe  # the quiz is never short of questions; the cap is the cap
-    traps, work = _candidates(worker, campaign, pool, beyond=beyond)
-    roll = rng.random()
-    # With no ordinary example left, the work traps' remaining slots are served too (in a
-    # campaign with traps in work mode), so that every trap question ends up shown to as
-    # many workers as an ordinary example, no fewer: fewer would single them out as well.
-    fill = not work and campaign.trap_rate > 0
-    if not work and not in_quiz and not (traps and fill):
-        raise _NothingToServe
-    use_trap = bool(traps) and (in_quiz or roll < campaign.trap_rate or fill)
-    # A work-pool trap question takes a slot as any example does (exposure parity);
-    # beyond redundancy, an ordinary example is claimed whatever its slots say.
-    unlimited = (in_quiz and use_trap) or (beyond and not use_trap)
-    limit = _UNLIMITED if unlimited else campaign.answers_per_example
-    example_id = None
-    for pk in traps if use_trap else work:
-        if sql.run(
-            "UPDATE judging_example SET slots_taken = slots_taken + 1 "
-            "WHERE id = %s AND slots_taken < %s",
-            (pk, limit),
+    quizzed = worker.tasks.filter(is_quiz=True).count() if campaign.quiz_length else 0
+    example_id, is_quiz = None, False
+    if quizzed < campaign_quiz_target(campaign=campaign):
+        if mode is not None:
+            raise _NothingToServe  # beyond redundancy is for work only
+        example_id = _quiz_question(worker, campaign)
+        is_quiz = example_id is not None  # else no question is left: the quiz ends here
+    if example_id is None:
+        if mode == _OWED and (
+            not worker.served_count or worker.served_count - quizzed >= campaign.min_work_answers
         ):
-            example_id = pk
-            break
+            raise _NothingToServe  # owed to a worker who started, up to the code's minimum
+        # Beyond redundancy, an example is claimed whatever its slots say.
+        limit = campaign.answers_per_example if mode is None else _UNLIMITED
+        for pk in _work_candidates(worker, campaign, mode):
+            if sql.run(
+                "UPDATE judging_example SET slots_taken = slots_taken + 1 "
+                "WHERE id = %s AND slots_taken < %s",
+                (pk, limit),
+            ):
+                example_id = pk
+                break
     if example_id is None:
         raise _NothingToServe
     now = timezone.now()
@@ -337,13 +358,14 @@ def _serve_new(
         (worker.pk, Worker.ACTIVE, campaign.max_answers_per_worker),
     ):
         raise _NothingToServe
+    worker.served_count += 1  # as stored now (a caller serving again reads no stale count)
     return sql.insert(
         PreferenceTask(
             worker=worker,
             example_id=example_id,
             position=position,
             swapped=rng.random() < 0.5,
-            is_quiz=in_quiz and use_trap,
+            is_quiz=is_quiz,
             served_at=now,
             alive_at=now,
         )

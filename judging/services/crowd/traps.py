@@ -7,64 +7,34 @@ question recomputes the trust of every worker who answered it.
 
 from __future__ import annotations
 
+import random
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import Count
 
+from evaluation.core.clear_cut import clear_cut_answer, list_level
 from judging import handoff
-from judging.models import (
-    Answer,
-    Example,
-    JudgmentSource,
-    PreferenceCampaign,
-    RelevanceJudgment,
-    TrapQuestion,
-    Worker,
-)
+from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
 from judging.selectors.crowd_integrity import PoolNeeds, campaign_pool_needs, work_pool_needed
+from judging.selectors.judged_levels import official_levels
 from judging.services.crowd.trust import worker_trust_update
-
-CLEAR_LEAD = 40
-"""One list is clearly better when the mean Fine score of its clips is at least this many
-points (of 100) above the other list's."""
-
-BOTH_GOOD_FROM = 70
-"""Both lists are clearly good when both means are at least this."""
-
-BOTH_BAD_UP_TO = 25
-"""Both lists are clearly bad when both means are at most this."""
 
 EXPLANATIONS = {
     A_BETTER: "The clips of one list are far more similar to the query "
-    "(mean Fine {better:.0f} against {worse:.0f}).",
+    "(judged {better:.0f} against {worse:.0f} of 100).",
     B_BETTER: "The clips of one list are far more similar to the query "
-    "(mean Fine {better:.0f} against {worse:.0f}).",
-    BOTH_GOOD: "Both lists sound very similar to the query (mean Fine {a:.0f} and {b:.0f}).",
-    BOTH_BAD: "Neither list sounds similar to the query (mean Fine {a:.0f} and {b:.0f}).",
+    "(judged {better:.0f} against {worse:.0f} of 100).",
+    BOTH_GOOD: "Both lists sound very similar to the query (judged {a:.0f} and {b:.0f} of 100).",
+    BOTH_BAD: "Neither list sounds similar to the query (judged {a:.0f} and {b:.0f} of 100).",
 }
-"""What a worker reads after missing a trap question made from judgments."""
-
-
-def clear_cut_answer(mean_a: float, mean_b: float) -> str | None:
-    """The one answer an example clearly deserves, from its lists' mean Fine scores.
-
-    >>> clear_cut_answer(85, 40), clear_cut_answer(72, 90), clear_cut_answer(10, 25)
-    ('a_better', 'both_good', 'both_bad')
-    >>> clear_cut_answer(60, 40) is None  # not clear-cut: no trap question
-    True
-    """
-    if mean_a - mean_b >= CLEAR_LEAD:
-        return A_BETTER
-    if mean_b - mean_a >= CLEAR_LEAD:
-        return B_BETTER
-    if min(mean_a, mean_b) >= BOTH_GOOD_FROM:
-        return BOTH_GOOD
-    if max(mean_a, mean_b) <= BOTH_BAD_UP_TO:
-        return BOTH_BAD
-    return None
+"""What the organiser reads (and a worker, after missing a quiz question) about a trap
+question made from judgments: the lists' mean judged similarity, Fine's 0–100 (Broad's
+Not / Somewhat / Very similar read as 0 / 50 / 100)."""
 
 
 def trap_question_mark(
@@ -148,62 +118,153 @@ def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
         return len(workers)
 
 
-def trap_questions_from_judgments(
-    *, campaign: PreferenceCampaign, count: int, pool: str = TrapQuestion.WORK
-) -> list[TrapQuestion]:
-    """Mark up to ``count`` clear-cut examples as trap questions, from Fine judgments.
-
-    Clear-cut (:func:`clear_cut_answer`): every clip of both lists has an official Fine
-    judgment (a pilot source, left out of results, is left out here too)
-    and either one list's mean is at least :data:`CLEAR_LEAD` points above the other's
-    (that list is better), or both means are ≥ :data:`BOTH_GOOD_FROM` (both good) or
-    both ≤ :data:`BOTH_BAD_UP_TO` (both bad). The four kinds are taken in turn, as the
-    thesis gave CrowdFlower 5 trap examples for each of the four answers. They join
-    ``pool`` (``"quiz"``, ``"work"`` or ``"practice"``; practice questions only from
-    examples nobody has been shown).
-    """
-    fine: dict[tuple[int, int], list[int]] = {}
-    official = RelevanceJudgment.objects.filter(
-        query__collection=campaign.collection_id,
-        source__status=JudgmentSource.OFFICIAL,
-        fine__isnull=False,
+def clear_cut_candidates(*, campaign: PreferenceCampaign, pool: str) -> tuple[list, dict]:
+    """The campaign's examples that could become trap questions of ``pool``, as
+    ``(example, answer, explanation)``, and how many examples of work each source has
+    (what :func:`trap_questions_from_judgments` draws from)."""
+    levels = official_levels(collection_id=campaign.collection_id)
+    examples = (
+        campaign.examples.filter(trap__isnull=True)
+        .exclude(source=Example.SOURCE_QUIZ)
+        .prefetch_related("items")
+        .order_by("pk")
     )
-    for query_id, clip_id, value in official.values_list("query_id", "clip_id", "fine"):
-        fine.setdefault((query_id, clip_id), []).append(value)
-    kinds: dict[str, list[tuple[Example, str]]] = {}
-    examples = campaign.examples.filter(trap__isnull=True).prefetch_related("items")
     if pool == TrapQuestion.PRACTICE:
         examples = examples.filter(tasks__isnull=True)
+    candidates = []
+    sizes: dict[str, int] = defaultdict(int)
     for example in examples:
-        means = []
-        for side in "ab":
-            values = [
-                fine.get((example.query_id, i.clip_id))
-                for i in example.items.all()
-                if i.side == side
-            ]
-            if any(v is None for v in values):
-                break
-            means.append(sum(sum(v) / len(v) for v in values) / len(values))
-        else:
-            a, b = means
-            kind = clear_cut_answer(a, b)
-            if kind is None:
-                continue
-            why = EXPLANATIONS[kind].format(a=a, b=b, better=max(a, b), worse=min(a, b))
-            kinds.setdefault(kind, []).append((example, why))
-    marked: list[TrapQuestion] = []
-    order = [A_BETTER, B_BETTER, BOTH_GOOD, BOTH_BAD]
-    while len(marked) < count and any(kinds.get(k) for k in order):
-        for kind in order:
-            if kinds.get(kind) and len(marked) < count:
-                example, why = kinds[kind].pop(0)
-                marked.append(
-                    trap_question_mark(
-                        example=example, accepted_answers=[kind], explanation=why, pool=pool
-                    )
-                )
-    return marked
+        sizes[example.source] += 1
+        judged = levels.get(example.query_id, {})
+        sides = [
+            list_level([judged.get(i.clip_id) for i in example.items.all() if i.side == side])
+            for side in "ab"
+        ]
+        if None in sides:
+            continue
+        a, b = sides
+        kind = clear_cut_answer(a, b)
+        if kind is not None:
+            scores = {"a": 100 * a, "b": 100 * b, "better": 100 * max(a, b),
+                      "worse": 100 * min(a, b)}  # fmt: skip
+            candidates.append((example, kind, EXPLANATIONS[kind].format(**scores)))
+    return candidates, sizes
+
+
+def trap_questions_from_judgments(
+    *,
+    campaign: PreferenceCampaign,
+    count: int,
+    pool: str = TrapQuestion.WORK,
+    rng: random.Random | None = None,
+) -> list[TrapQuestion]:
+    """Mark up to ``count`` clear-cut examples as trap questions of ``pool``, drawn at random.
+
+    Clear-cut (:func:`~evaluation.core.clear_cut.clear_cut_answer`): every clip of both
+    lists has an official judgment, Fine or Broad (a pilot source, left out of results, is
+    left out here too), and one list's level is far above the other's, or both are
+    clearly good or clearly bad. Quiz questions the campaign makes for each worker
+    (:mod:`judging.services.crowd.quiz`) are never candidates.
+
+    Drawn, not taken in order (issue 29): a second campaign made the same way gets other
+    trap questions, and within the work pool the draw follows the campaign's ordinary
+    work — each source of examples (systems' lists, the generator, a CSV file) gets trap
+    questions in proportion to its share of the work, as far as its clear-cut examples
+    go and never more than :data:`SOURCE_LIFT_MAX` times the overall share, and within a
+    source the queries take turns — so that which systems or generator made a trap
+    question's lists, and how often they recur, say as little as the judgments allow
+    (``docs/crowd-integrity.md``). The pool may then stay short of ``count``. ``rng`` (default: the
+    operating system's randomness) makes a draw repeatable where that is wanted (the
+    demo). Practice questions only from examples nobody has been shown.
+    """
+    rng = rng or random.SystemRandom()
+    candidates, sizes = clear_cut_candidates(campaign=campaign, pool=pool)
+    if pool == TrapQuestion.WORK:
+        have = dict(
+            campaign.examples.filter(trap__pool=TrapQuestion.WORK)
+            .values_list("source")
+            .annotate(n=Count("pk"))
+            .order_by()
+        )
+        for source, n in have.items():
+            sizes[source] += n
+        drawn = _draw_in_proportion(candidates, count=count, have=have, sizes=sizes, rng=rng)
+    else:
+        drawn = _queries_in_turn(candidates, rng)[:count]
+    return [
+        trap_question_mark(example=example, accepted_answers=[kind], explanation=why, pool=pool)
+        for example, kind, why in drawn
+    ]
+
+
+SOURCE_LIFT_MAX = 1.35
+"""No source of examples gets trap questions at more than this many times the work pool's
+rate overall: an attacker who tells systems' lists from the generator's (a list seen in
+one example only) finds trap questions among them at most this much more often than by
+chance — below issue 29's bound of 1.5, leaving room for which examples an attacker
+happens to see (``tests/test_crowd_many_identities.py``)."""
+
+
+def _draw_in_proportion(
+    candidates: list, *, count: int, have: dict[str, int], sizes: dict[str, int], rng
+) -> list:
+    """Up to ``count`` of ``candidates`` (``(example, kind, why)``) on top of the ``have``
+    trap questions each source already has among its ``sizes`` work examples.
+
+    The largest total ``t`` (``have`` and the new ones) for which every source can hold
+    its share without going over ``⌊SOURCE_LIFT_MAX · t · size / N⌋``; then one at a time
+    to the source whose trap questions are the smallest share of its examples, within a
+    source one per query in turn.
+    """
+    queues: dict[str, list] = defaultdict(list)
+    for candidate in candidates:
+        queues[candidate[0].source].append(candidate)
+    queues = {source: _queries_in_turn(found, rng) for source, found in queues.items()}
+    examples, had = sum(sizes.values()), sum(have.values())
+    for total in range(had + count, had, -1):
+        caps = {
+            source: max(
+                have.get(source, 0),  # what the organiser marked stays, whatever its share
+                min(
+                    have.get(source, 0) + len(queues.get(source, [])),
+                    int(SOURCE_LIFT_MAX * total * size / examples + 1e-9),
+                ),
+            )
+            for source, size in sizes.items()
+        }
+        if sum(caps.values()) >= total:
+            break
+    else:
+        return []
+    traps = {source: have.get(source, 0) for source in sizes}
+    for _ in range(total - had):
+        open_ = [s for s in queues if traps[s] < caps[s]]
+        if not open_:
+            break
+        source = min(open_, key=lambda s: (traps[s] + 1) / sizes[s])
+        traps[source] += 1
+    drawn = [
+        c for source, queue in queues.items() for c in queue[: traps[source] - have.get(source, 0)]
+    ]
+    rng.shuffle(drawn)
+    return drawn
+
+
+def _queries_in_turn(candidates: list, rng) -> list:
+    """``candidates`` in a random order in which the queries take turns."""
+    by_query: dict[int, list] = defaultdict(list)
+    for candidate in candidates:
+        by_query[candidate[0].query_id].append(candidate)
+    queries = list(by_query)
+    rng.shuffle(queries)
+    for found in by_query.values():
+        rng.shuffle(found)
+    ordered = []
+    while any(by_query.values()):
+        for query in queries:
+            if by_query[query]:
+                ordered.append(by_query[query].pop())
+    return ordered
 
 
 @dataclass(frozen=True)
@@ -229,20 +290,25 @@ class PoolsFilled:
         elif self.needs.problems:
             said += (
                 " Not enough clear-cut examples were left for every pool (every clip of both"
-                " lists judged, and one list far better or both clearly good or bad): mark"
-                " the rest by hand from the examples page."
+                " lists judged, and one list far better or both clearly good or bad), or"
+                " more would have made trap questions easier to find among the examples of"
+                " one source (the systems' lists, the generator's): lower the trap rate, or"
+                " mark the rest by hand from the examples page."
             )
         elif not done:
             said += " Every pool already has what the settings need."
         return said
 
 
-def trap_pools_fill(*, campaign: PreferenceCampaign) -> PoolsFilled:
+def trap_pools_fill(
+    *, campaign: PreferenceCampaign, rng: random.Random | None = None
+) -> PoolsFilled:
     """Mark as many clear-cut examples (:func:`trap_questions_from_judgments`) as each of
     the campaign's pools lacks for its settings (:class:`PoolNeeds`), in one transaction.
 
-    Practice first (it may take only examples nobody has been shown), then the quiz, then
-    the work pool, whose need shrinks as ordinary examples become trap questions: with
+    Practice first (it may take only examples nobody has been shown), then the quiz (only
+    when the judgments cannot make quiz questions for each worker: :class:`PoolNeeds`),
+    then the work pool, whose need shrinks as ordinary examples become trap questions: with
     ``n`` ordinary examples and ``h`` work trap questions it marks the least ``k`` with
     ``h + k`` at least what ``n − k`` ordinary examples need. Pools short of clear-cut examples
     stay short; the needs returned say by how much.
@@ -251,7 +317,7 @@ def trap_pools_fill(*, campaign: PreferenceCampaign) -> PoolsFilled:
 
     def mark(pool: str, count: int) -> None:
         if count > 0:
-            done = trap_questions_from_judgments(campaign=campaign, count=count, pool=pool)
+            done = trap_questions_from_judgments(campaign=campaign, count=count, pool=pool, rng=rng)
             marked[pool] = len(done)
 
     with transaction.atomic():

@@ -20,6 +20,17 @@ answers are shown anyway), every ``trust_check_every`` work answers, and the end
 their work (:func:`~judging.services.crowd.tasks.task_serve` finding nothing more). The
 same rule holds after a trap question and after any other answer.
 
+**Agreement with the others** (issue 29): trap questions alone let a worker who finds
+them (or is lucky) answer anything elsewhere — the opposite of what they hear, say. At a
+checkpoint the worker's answers are also compared with the other workers' answers to the
+same examples, anchored by the trap and quiz questions' keys
+(:func:`judging.selectors.agreement.worker_agreement`, the mathematics in
+:mod:`evaluation.core.worker_agreement`); a worker who, over at least five answers
+compared, answers the opposite of the others more often than the same is stopped
+(``low_agreement``). The estimate is stored on the worker (``agreement_same``,
+``agreement_opposite``, ``agreement_compared``): the workers page shows it, and the
+other workers' checkpoints weigh their answers by it.
+
 A stopped worker stays stopped — forgiving a trap question recomputes their trust but
 does not bring back someone who was shown the screen-out page — until an organiser
 reinstates them (:func:`judging.services.crowd.workers.worker_reinstate`), which makes
@@ -34,6 +45,7 @@ from django.utils import timezone
 
 from judging import handoff, sql
 from judging.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
+from judging.selectors.agreement import worker_agreement
 from judging.selectors.crowd import campaign_quiz_target, worker_with_campaign
 
 
@@ -117,7 +129,9 @@ def worker_trust_update(
 
         quiz_target = campaign_quiz_target(campaign=campaign) if campaign.quiz_length else 0
         if campaign.quiz_length > 0:
-            evidence = quiz_answered >= quiz_target
+            # The quiz is over (its last question answered, or cut short when no question
+            # was left to give: the worker has work answers).
+            evidence = quiz_answered >= quiz_target or worker.answer_count > quiz_answered
         else:
             evidence = answered >= campaign.min_trap_answers
         if after_answer:
@@ -135,13 +149,24 @@ def worker_trust_update(
         )
 
         fields = ["trap_answered", "trap_correct", "trust", "trusted"]
+        opposite = False
+        if checkpoint and worker.status != Worker.STOPPED and not worker.trusted_by_organiser:
+            agreement = worker_agreement(worker=worker)  # one statement, at checkpoints only
+            worker.agreement_same, worker.agreement_opposite = agreement.same, agreement.opposite
+            worker.agreement_compared = agreement.compared
+            fields += ["agreement_same", "agreement_opposite", "agreement_compared"]
+            opposite = agreement.disagrees
         if worker.trusted_by_organiser:
             trusted = True
         else:
             trusted = evidence and trust is not None and not below
-            if checkpoint and worker.status != Worker.STOPPED and (below or too_fast):
+            if checkpoint and worker.status != Worker.STOPPED and (below or opposite or too_fast):
                 worker.status = Worker.STOPPED
-                worker.stop_reason = Worker.LOW_TRUST if below else Worker.FAST_ANSWERS
+                worker.stop_reason = (
+                    Worker.LOW_TRUST if below
+                    else Worker.LOW_AGREEMENT if opposite
+                    else Worker.FAST_ANSWERS
+                )  # fmt: skip
                 worker.stopped_at = timezone.now()
                 fields += ["status", "stop_reason", "stopped_at"]
         worker.trap_answered, worker.trap_correct, worker.trust = answered, correct, trust
