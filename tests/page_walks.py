@@ -41,6 +41,7 @@ from tests.audio_files import sine_wav
 from tests.crowd_fixtures import right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.personas import make_user
+from tests.platform_links import prolific_id
 
 Pages = list[tuple[str, str]]
 
@@ -239,26 +240,26 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
     pages: Pages = []
     finisher = Browser(campaign)
     pages.append(_page(finisher, "worker consent", finisher.client.get(
-        f"{finisher.base}/?PROLIFIC_PID=p-finisher{tag}&STUDY_ID=s&SESSION_ID=x", follow=True)))  # fmt: skip
+        f"{finisher.base}/?PROLIFIC_PID={prolific_id(f'p-finisher{tag}')}&STUDY_ID=s&SESSION_ID=x", follow=True)))  # fmt: skip
     finisher.consent()
     _answer_all(finisher, "worker", right=True, pages=pages)
     pages.append(_page(finisher, "worker end", finisher.end()))
     pages.append(_page(finisher, "worker done", finisher.done()))
     again = Browser(campaign)
-    again.arrive(f"PROLIFIC_PID=p-finisher{tag}&STUDY_ID=s&SESSION_ID=y")
+    again.arrive(f"PROLIFIC_PID={prolific_id(f'p-finisher{tag}')}&STUDY_ID=s&SESSION_ID=y")
     pages.append(_page(again, "worker in a second browser", again.responses[-1]))
 
     decliner = Browser(campaign)
-    decliner.arrive(f"PROLIFIC_PID=p-decliner{tag}")
+    decliner.arrive(f"PROLIFIC_PID={prolific_id(f'p-decliner{tag}')}")
     pages.append(_page(decliner, "worker declining", decliner.post(
         f"{decliner.base}/consent/", {"decline": "1"})))  # fmt: skip
 
     failer = Browser(campaign)
-    failer.arrive(f"PROLIFIC_PID=p-failer{tag}")
+    failer.arrive(f"PROLIFIC_PID={prolific_id(f'p-failer{tag}')}")
     failer.consent()
     _answer_all(failer, "failing worker", right=False, pages=pages)
     pages.append(_page(failer, "failing worker done", failer.done()))
-    failer.arrive(f"PROLIFIC_PID=p-other{tag}")
+    failer.arrive(f"PROLIFIC_PID={prolific_id(f'p-other{tag}')}")
     pages.append(_page(failer, "stopped browser, another id", failer.responses[-1]))
 
     turk = Browser(campaign)
@@ -279,7 +280,7 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
 
     PreferenceCampaign.objects.filter(pk=campaign.pk).update(headphone_check=True)
     listener = Browser(campaign)
-    listener.arrive(f"PROLIFIC_PID=p-headphones{tag}")
+    listener.arrive(f"PROLIFIC_PID={prolific_id(f'p-headphones{tag}')}")
     listener.consent()
     screen = listener.get(f"{listener.base}/headphones/")
     pages.append(_page(listener, "worker headphones", screen))
@@ -288,7 +289,13 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
             pages.append(_page(listener, "worker headphones", listener.get(href)))
     PreferenceCampaign.objects.filter(pk=campaign.pk).update(headphone_check=False, is_open=False)
     late = Browser(campaign)
-    pages.append(_page(late, "worker of a closed study", late.arrive(f"PROLIFIC_PID=p-late{tag}")))
+    pages.append(
+        _page(
+            late,
+            "worker of a closed study",
+            late.arrive(f"PROLIFIC_PID={prolific_id(f'p-late{tag}')}"),
+        )
+    )
     PreferenceCampaign.objects.filter(pk=campaign.pk).update(is_open=True)
     nobody = Browser(world.broad_campaign)
     PreferenceCampaign.objects.filter(pk=world.broad_campaign.pk).update(is_open=True)
@@ -302,7 +309,7 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
     statuses = {
         worker.platform_id: worker.status for worker in Worker.objects.filter(campaign=campaign)
     }
-    assert statuses[f"p-failer{tag}"] == Worker.STOPPED, statuses
+    assert statuses[prolific_id(f"p-failer{tag}")] == Worker.STOPPED, statuses
     return pages
 
 

@@ -19,6 +19,7 @@ from judging.client_address import address_counted, client_address
 from judging.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
+from tests.platform_links import prolific_id
 
 pytestmark = pytest.mark.django_db
 
@@ -87,13 +88,17 @@ def test_new_crowd_ids_from_one_network_meet_the_per_address_cap(crowd_collectio
     settings.EARSHOT_CROWD_NEW_IDS_PER_ADDRESS_HOUR = 3
     campaign = make_campaign(crowd_collection, traps=0)
     arrivals = [
-        Browser(campaign, address=in_network(n)).arrive(f"PROLIFIC_PID=v6-{n}&STUDY_ID=S")
+        Browser(campaign, address=in_network(n)).arrive(
+            f"PROLIFIC_PID={prolific_id(f'v6-{n}')}&STUDY_ID=S"
+        )
         for n in range(4)
     ]
     assert [a.status_code for a in arrivals] == [302, 302, 302, 429]
     assert "Too many new participants from your network" in arrivals[3].content.decode()
-    assert not Worker.objects.filter(platform_id="v6-3").exists()
-    elsewhere = Browser(campaign, address="2001:db8:28:2::9").arrive("PROLIFIC_PID=v6-x")
+    assert not Worker.objects.filter(platform_id=prolific_id("v6-3")).exists()
+    elsewhere = Browser(campaign, address="2001:db8:28:2::9").arrive(
+        f"PROLIFIC_PID={prolific_id('v6-x')}"
+    )
     assert elsewhere.status_code == 302
 
 
@@ -102,11 +107,11 @@ def test_a_stopped_workers_device_cannot_start_again_from_another_address_of_its
 ):
     campaign = make_campaign(crowd_collection, traps=0)
     first = Browser(campaign, address=in_network(1), user_agent="Firefox/140")
-    assert first.arrive("PROLIFIC_PID=stopped&STUDY_ID=S").status_code == 302
-    Worker.objects.filter(platform_id="stopped").update(
+    assert first.arrive(f"PROLIFIC_PID={prolific_id('stopped')}&STUDY_ID=S").status_code == 302
+    Worker.objects.filter(platform_id=prolific_id("stopped")).update(
         status=Worker.STOPPED, stop_reason=Worker.LOW_TRUST
     )
     again = Browser(campaign, address=in_network(2), user_agent="Firefox/140")
-    refused = again.arrive("PROLIFIC_PID=fresh&STUDY_ID=S")
+    refused = again.arrive(f"PROLIFIC_PID={prolific_id('fresh')}&STUDY_ID=S")
     assert refused.status_code == 409 and "already taken part" in refused.content.decode()
-    assert not Worker.objects.filter(platform_id="fresh").exists()
+    assert not Worker.objects.filter(platform_id=prolific_id("fresh")).exists()

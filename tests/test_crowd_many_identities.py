@@ -210,7 +210,7 @@ def quiz_by_ear(browser: Browser, ear: Ear) -> None:
 def start(campaign, name: str) -> Browser | None:
     """A new browser arriving with its own id; None if told the study is full."""
     browser = Browser(campaign)
-    browser.arrive(f"PROLIFIC_PID={name}&STUDY_ID=S&SESSION_ID={name}")
+    browser.arrive(f"worker={name}")  # a generic id: the names say who is who
     page = browser.get(f"{browser.base}/consent/")
     if "This study is full" in page.content.decode():
         return None

@@ -335,8 +335,10 @@ def test_a_prolific_worker_arriving_at_a_full_study_is_told_before_anything_is_a
 
     campaign = make_campaign(crowd_collection, traps=0, answers_per_example=1)
     answer_all(arrive(campaign, "early"))
-    page.goto(f"/t/{campaign.token}/?PROLIFIC_PID=late1&STUDY_ID=st1&SESSION_ID=se1")
+    page.goto(
+        f"/t/{campaign.token}/?PROLIFIC_PID={prolific_id('late1')}&STUDY_ID=st1&SESSION_ID=se1"
+    )
     expect(page.get_by_role("heading", name="This study is full")).to_be_visible()
     expect(page.get_by_role("link", name="your submissions on Prolific")).to_be_visible()
     expect(page.get_by_role("checkbox")).to_have_count(0)  # no consent asked
-    assert not PreferenceTask.objects.filter(worker__platform_id="late1").exists()
+    assert not PreferenceTask.objects.filter(worker__platform_id=prolific_id("late1")).exists()
