@@ -2,7 +2,7 @@
 
 Issue 28: "a 59 KB FLAC of silence (5 channels, 208 s) took the interactive worker to
 3.6 GB for 30 s and was accepted; an 81 KB 8-channel one reached 1.5 GB and then failed".
-Each case measures one file as the clips import does (``judging.loudness.loudness_measure``
+Each case measures one file as the clips import does (``listening.loudness.loudness_measure``
 with the default clip limits) in a fresh process, and records the process's peak resident
 memory while measuring (Linux ``VmHWM``, reset after the imports with
 ``/proc/self/clear_refs``), its CPU seconds and how it ended. Files are written into a
@@ -17,7 +17,7 @@ temporary folder:
   upsampling cannot skip it as silence);
 - ``over-9ch`` — 9 channels (WAV): refused by its header.
 
-``--before REV`` measures the cases with the ``judging/loudness.py`` of the git revision
+``--before REV`` measures the cases with the ``listening/loudness.py`` of the git revision
 REV (e.g. ``main``) instead; every child runs under an address-space cap
 (``--cap-gb``, default 6) so that the old whole-file decoding fails with MemoryError
 instead of exhausting a shared machine.
@@ -93,14 +93,14 @@ def write_case(path: Path, *, channels: int, seconds: int, rate: int, kind: str,
 
 
 def code_folder(revision: str | None, scratch: Path) -> Path:
-    """A folder holding ``judging/loudness.py`` of ``revision`` (the working tree: None),
+    """A folder holding ``listening/loudness.py`` of ``revision`` (the working tree: None),
     importable without Django."""
     folder = scratch / "code"
     folder.mkdir(exist_ok=True)
     if revision is None:
         text = (ROOT / "judging" / "loudness.py").read_text()
     else:
-        text = subprocess.run(["git", "show", f"{revision}:judging/loudness.py"], cwd=ROOT,
+        text = subprocess.run(["git", "show", f"{revision}:listening/loudness.py"], cwd=ROOT,
                               check=True, capture_output=True, text=True).stdout  # fmt: skip
     (folder / "loudness.py").write_text(text)
     return folder
@@ -109,7 +109,7 @@ def code_folder(revision: str | None, scratch: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", nargs="*", choices=sorted(CASES))
-    parser.add_argument("--before", help="a git revision whose judging/loudness.py to measure")
+    parser.add_argument("--before", help="a git revision whose listening/loudness.py to measure")
     parser.add_argument("--cap-gb", type=float, default=6.0)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="earshot-bomb-") as scratch:
@@ -117,7 +117,7 @@ def main() -> None:
         code = code_folder(args.before, scratch)
         head = subprocess.run(["git", "rev-parse", "--short", args.before or "HEAD"], cwd=ROOT,
                               capture_output=True, text=True).stdout.strip()  # fmt: skip
-        print(f"judging/loudness.py of: {args.before or 'the working tree'} ({head})")
+        print(f"listening/loudness.py of: {args.before or 'the working tree'} ({head})")
         print(
             "| case | file | peak MB while measuring | process before it, MB | CPU s | how it ended |"
         )

@@ -68,7 +68,7 @@ def setup_data(root: str) -> dict:
     from django.conf import settings
     from django.contrib.auth import get_user_model
 
-    from judging.models import Clip
+    from catalog.models import Clip
     from tests.crowd_fixtures import build_crowd_collection, make_campaign
 
     owner = get_user_model().objects.create(username="bench")
@@ -90,7 +90,7 @@ def setup_data(root: str) -> dict:
 def counted(root: str, keys: list[str]) -> list[int]:
     """Bytes of the query clip (the long one) recorded as sent, per task key (0: none)."""
     _django(root)
-    from judging.models import AudioServed
+    from listening.models import AudioServed
 
     sent = dict(
         AudioServed.objects.filter(

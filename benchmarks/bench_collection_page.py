@@ -48,8 +48,8 @@ from django.template import engines  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_test_environment  # noqa: E402
 
-from judging.models import Clip, Collection, Query, System  # noqa: E402
-from judging.roles import ORGANISER, grant_role  # noqa: E402
+from catalog.models import Clip, Collection, Query, System  # noqa: E402
+from common.roles import ORGANISER, grant_role  # noqa: E402
 
 WORDS = ["amber", "borrowed", "copper", "distant", "evening", "folded", "golden", "hidden", "idle", "jade", "lantern", "midnight", "northern", "paper", "quiet", "silver"]  # fmt: skip
 
@@ -89,7 +89,7 @@ def measure(client: Client, url: str, repeat: int) -> tuple[float, int, int]:
 def old_page(collection, repeat: int) -> tuple[float, int]:
     """``main``'s collection page: every clip, query and system rendered at once."""
     source = subprocess.run(
-        ["git", "show", "main:templates/judging/collection_detail.html"],
+        ["git", "show", "main:catalog/templates/catalog/collection_detail.html"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
     template = engines["django"].from_string(source)

@@ -95,9 +95,9 @@ def setup_data(root: str) -> dict[str, str]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
 
-    from judging.importers import mirex_import
-    from judging.models import Clip, Collection
-    from judging.services.crowd.campaigns import preference_campaign_create
+    from catalog.models import Clip, Collection
+    from crowd.services.campaigns import preference_campaign_create
+    from ingest.importers import mirex_import
 
     owner = get_user_model().objects.create(username="bench")
     summary = mirex_import(owner=owner, folder=MIREX)
@@ -127,8 +127,8 @@ def check_answers(root: str, acknowledged: dict[str, list[str]]) -> dict:
     _django(root)
     from collections import Counter
 
+    from crowd.models import Answer
     from evaluation.models import Recompute
-    from judging.models import Answer
 
     out = {}
     for token, keys in acknowledged.items():

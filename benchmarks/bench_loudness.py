@@ -1,5 +1,5 @@
 """What equal loudness costs per clip at upload (issue 23): decoding and measuring a clip
-(``judging.loudness.loudness_measure``) and writing the copy listeners hear
+(``listening.loudness.loudness_measure``) and writing the copy listeners hear
 (``listening_copy_write``: −23 LUFS, −1 dBTP, FLAC), for 30-second CD-quality clips
 (44.1 kHz, stereo) of the formats uploads come in. The clips are noise shaped like music
 (pink-ish, with a slow envelope), written with libsndfile. Nothing is asserted.
@@ -23,7 +23,7 @@ import soundfile
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from judging.loudness import listening_copy_write, loudness_measure
+from listening.loudness import listening_copy_write, loudness_measure
 
 FORMATS = {
     ".wav": ("WAV", "PCM_16"),

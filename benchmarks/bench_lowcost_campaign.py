@@ -12,7 +12,7 @@ campaign on CG(scale=fine)@5 (6,322 pairs, one assignment each), then times
     read judgments and runs through the evaluation selectors, estimate, score, weigh,
     store the payload and the 6,322 pool entries' priorities — first run (every row
     written) and a second one after one more judgment (only changed rows written);
-(c) "Get next" (:func:`judging.services.relevance.assignment_next`) for a new assessor:
+(c) "Get next" (:func:`relevance.services.campaigns.assignment_next`) for a new assessor:
     the database read and claim that replace a model fit in the request (median of 20);
 (d) the collection recompute with its estimated leaderboards (4 default measures).
 """
@@ -42,18 +42,14 @@ from unittest import mock  # noqa: E402
 import numpy as np  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 
+from catalog.models import RelevanceJudgment  # noqa: E402
+from common.roles import ASSESSOR, ORGANISER, grant_role  # noqa: E402
 from evaluation.services.estimates import campaign_estimate_compute  # noqa: E402
 from evaluation.services.results import collection_results_compute  # noqa: E402
-from judging import handoff  # noqa: E402
-from judging.importers.mirex import mirex_import  # noqa: E402
-from judging.models import RelevanceJudgment  # noqa: E402
-from judging.roles import ASSESSOR, ORGANISER, grant_role  # noqa: E402
-from judging.services.relevance import (  # noqa: E402
-    assignment_next,
-    judgment_save,
-    relevance_campaign_create,
-)
+from ingest.importers.mirex import mirex_import  # noqa: E402
+from relevance.services.campaigns import assignment_next, judgment_save, relevance_campaign_create  # noqa: E402
 from tests.shared_data import MIREX2011  # noqa: E402
+from work import handoff  # noqa: E402
 
 
 def user(name: str, role: str):

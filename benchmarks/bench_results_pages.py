@@ -247,7 +247,7 @@ def run_one(database: str, *, repeat: int, synthetic: bool, size: str = "100x100
     logging.getLogger("django.request").setLevel(logging.ERROR)  # no line per 404
     from django.core.management import call_command
 
-    from judging.roles import ORGANISER, grant_role
+    from common.roles import ORGANISER, grant_role
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", interactive=False, verbosity=0)

@@ -106,8 +106,9 @@ def setup_inside(root: str) -> dict:
     tokens = setup_data(root)  # calls django.setup() with ``root`` first on sys.path
     from django.contrib.auth import get_user_model
 
-    from judging.models import Collection, Job
-    from judging.roles import ORGANISER, grant_role
+    from catalog.models import Collection
+    from common.roles import ORGANISER, grant_role
+    from work.models import Job
 
     user = get_user_model().objects.get(username="bench")
     user.set_password(PASSWORD)
@@ -127,7 +128,8 @@ def counts_inside(root: str, collection: int) -> dict:
     import django
 
     django.setup()
-    from judging.models import Clip, Job, Query, RunEntry, System
+    from catalog.models import Clip, Query, RunEntry, System
+    from work.models import Job
 
     jobs = Job.objects.filter(
         collection_id=collection, state__in=[Job.DONE, Job.FAILED, *Job.ACTIVE]

@@ -34,10 +34,11 @@ from django.core.files.uploadedfile import SimpleUploadedFile  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
 
+from catalog.models import Collection  # noqa: E402
 from evaluation.models import Recompute  # noqa: E402
-from judging.models import Collection, Job  # noqa: E402
-from judging.services.job_runners import job_run  # noqa: E402
-from judging.services.uploads import upload_create, upload_start  # noqa: E402
+from ingest.services.uploads import upload_create, upload_start  # noqa: E402
+from work.job_runners import job_run  # noqa: E402
+from work.models import Job  # noqa: E402
 
 POISON_SYSTEMS = 3018
 MISSING = {"create_missing_clips": True, "create_missing_queries": True}

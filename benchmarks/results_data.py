@@ -53,7 +53,7 @@ def answers_csv(collection, *, n: int, seed: int = 0) -> str:
     """``n`` answers on pairs of two systems' lists for one query, drawn from their Fine
     judgments (the list with the higher mean Fine tends to win; both good or both bad
     when both are high or low), as a worker with some noise would answer."""
-    from judging.models import RelevanceJudgment, RunEntry
+    from catalog.models import RelevanceJudgment, RunEntry
 
     lists: dict[tuple[str, str], list[str]] = {}
     rows = (
@@ -93,10 +93,10 @@ def set_up(folder: Path, name: str) -> dict:
     """Import ``folder`` as a collection, compute its results and a campaign's mapping."""
     from django.core.management import call_command
 
+    from catalog.models import Collection
+    from crowd.importers.answers import preference_answers_import
     from evaluation.services import campaign_mapping_compute, collection_results_compute
-    from judging import handoff
-    from judging.importers.answers import preference_answers_import
-    from judging.models import Collection
+    from work import handoff
 
     timings = {}
     # The recomputes are run here, one after the other; no Celery hand-off.

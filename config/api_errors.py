@@ -26,8 +26,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from rest_framework import exceptions
 from rest_framework.views import exception_handler
 
-from judging.services.conflicts import Conflict
-from judging.services.uploads import UploadRefused
+from common.conflicts import Conflict
+from ingest.services.uploads import UploadRefused
 
 
 class ConflictResponse(exceptions.APIException):

@@ -3,7 +3,7 @@
 Django answers a 404 under ``DEBUG`` with its technical page: every URL pattern of the
 project, the view that raised, the settings' name — nothing an organiser, an assessor or a
 crowd worker should read (issue 31, item 10). This middleware gives them the page
-:func:`judging.views.errors.page_not_found` gives without ``DEBUG``.
+:func:`common.error_pages.page_not_found` gives without ``DEBUG``.
 
 What a developer still needs: a logged-in **superuser** (who runs ``createsuperuser``
 on their own machine) keeps Django's technical page, and every replaced page writes one
@@ -19,7 +19,7 @@ import logging
 from django.conf import settings
 from django.http import Http404
 
-from judging.views.errors import page_not_found
+from common.error_pages import page_not_found
 
 logger = logging.getLogger(__name__)
 

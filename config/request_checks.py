@@ -5,7 +5,7 @@ never part of a real link, and PostgreSQL refuses NUL in any text it is asked to
 (``DataError`` — a 500 from a query such as ``/t/a%00b/`` or ``?measure=%00``), while
 SQLite just finds nothing. Refusing them here, once, makes both databases answer the
 same 400 to every URL, whatever view it would reach; ids are the ``<id:…>`` converter's
-rule (:class:`judging.validation.IdConverter`) and bodies the forms' and serializers'.
+rule (:class:`common.validation.IdConverter`) and bodies the forms' and serializers'.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import unicodedata
 
 from django.http import JsonResponse
 
-from judging.views.errors import bad_request
+from common.error_pages import bad_request
 
 MESSAGE = "The address holds a control character (such as %00), which no link of Earshot has."
 

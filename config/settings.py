@@ -40,14 +40,23 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    "config.devserver",  # runserver handing requests their connection (judging.audio_delivery)
+    "config.devserver",  # runserver handing requests their connection (listening.audio_delivery)
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
-    "judging",
+    "common",
+    "people",
+    "work",
+    "catalog",
+    "listening",
+    "ingest",
+    "relevance",
+    "crowd",
+    "demo",
+    "judging",  # migration history only (judging/__init__.py)
     "evaluation",
 ]
 
@@ -176,7 +185,7 @@ EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)
 EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
-    # deleted things past EARSHOT_TRASH_DAYS are forgotten (judging.services.trash)
+    # deleted things past EARSHOT_TRASH_DAYS are forgotten (catalog.services.trash)
     "trash-sweep": {"task": "judging.trash_sweep", "schedule": 3600.0},
 }
 # Background work (work/): two queues, so that one organiser's long work never holds
@@ -207,10 +216,10 @@ EARSHOT_INTERACTIVE_UPLOAD_MAX_BYTES = (
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-CSRF_FAILURE_VIEW = "judging.views.errors.csrf_failure"
+CSRF_FAILURE_VIEW = "common.error_pages.csrf_failure"
 # Every password form finds its account by the canonical form of the name typed
-# (judging/usernames.py): one account, and one throttle count, whatever its spelling.
-AUTHENTICATION_BACKENDS = ["judging.auth_backend.CanonicalUsernameBackend"]
+# (common/usernames.py): one account, and one throttle count, whatever its spelling.
+AUTHENTICATION_BACKENDS = ["people.auth_backend.CanonicalUsernameBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "login"
@@ -244,11 +253,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": [
-        "config.json_body.JSONRenderer",  # a lone surrogate quoted back is escaped, not a 500
+        "common.json_body.JSONRenderer",  # a lone surrogate quoted back is escaped, not a 500
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_PARSER_CLASSES": [
-        "config.json_body.JSONParser",  # bad JSON, however deeply nested, is a 400
+        "common.json_body.JSONParser",  # bad JSON, however deeply nested, is a 400
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -266,7 +275,7 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env_int("EARSHOT_NUM_PROXIES", 0, minimum=0),
 }
 # An IPv6 client is counted as its network of this many bits (a /64 is one household or
-# machine): login throttles, the crowd's new ids per address (judging/client_address.py).
+# machine): login throttles, the crowd's new ids per address (common/client_address.py).
 EARSHOT_IPV6_PREFIX = env_int("EARSHOT_IPV6_PREFIX", 64, minimum=1)
 if EARSHOT_IPV6_PREFIX > 128:
     raise ImproperlyConfigured(f"EARSHOT_IPV6_PREFIX={EARSHOT_IPV6_PREFIX} must be at most 128")
@@ -280,8 +289,8 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "0.1.0",
     # An answer's choice (as shown) and outcome (about the stored lists) share one set.
     "ENUM_NAME_OVERRIDES": {
-        "PreferenceAnswerEnum": "judging.models.crowd.CHOICES",
-        "JudgmentSourceStatusEnum": "judging.models.sources.JudgmentSource.STATUSES",
+        "PreferenceAnswerEnum": "crowd.models.CHOICES",
+        "JudgmentSourceStatusEnum": "catalog.models.JudgmentSource.STATUSES",
     },
 }
 
@@ -333,7 +342,7 @@ EARSHOT_RECOMPUTE_MIN_INTERVAL = (
 # yield the cores to the web workers, so a person's request does not wait behind them.
 EARSHOT_WORKER_NICENESS = env_int("EARSHOT_WORKER_NICENESS", 10, minimum=0)
 
-# Uploads from the browser and the API (judging/services/uploads.py): where the files
+# Uploads from the browser and the API (ingest/services/uploads.py): where the files
 # wait for their background job (the web and the Celery worker must both reach it), and
 # the limits each upload page states. A bigger request is refused with 413 before it is
 # read; a reverse proxy in front should allow the same size (nginx client_max_body_size).
@@ -343,20 +352,20 @@ EARSHOT_UPLOAD_TEXT_MAX_BYTES = env_int("EARSHOT_UPLOAD_TEXT_MAX_MB", 200, minim
 EARSHOT_UPLOAD_MAX_FILES = env_int("EARSHOT_UPLOAD_MAX_FILES", 5000, minimum=1)
 EARSHOT_ZIP_MAX_MEMBERS = env_int("EARSHOT_ZIP_MAX_MEMBERS", 20_000, minimum=1)
 EARSHOT_ZIP_MAX_BYTES = env_int("EARSHOT_ZIP_MAX_UNPACKED_MB", 4096, minimum=1) * 1024 * 1024
-# Listening evidence (judging/services/listening.py): a clip counts as played once this
+# Listening evidence (listening/services/audio_served.py): a clip counts as played once this
 # share of its first EARSHOT_LISTEN_WINDOW_SECONDS was sent; a crowd answer needs this many
 # seconds per clip it relies on since the task's first audio (one clip at a time).
 EARSHOT_LISTEN_WINDOW_SECONDS = env_int("EARSHOT_LISTEN_WINDOW_SECONDS", 30, minimum=1)
 EARSHOT_LISTEN_COVERAGE = env_int("EARSHOT_LISTEN_COVERAGE_PERCENT", 50, minimum=0) / 100
 EARSHOT_LISTEN_SECONDS_PER_CLIP = env_int("EARSHOT_LISTEN_SECONDS_PER_CLIP", 5, minimum=0)
-# Delete with undo (judging/services/trash.py): how long deleted things stay restorable,
+# Delete with undo (catalog/services/trash.py): how long deleted things stay restorable,
 # and the most rows one deletion may keep (a larger one is refused with a message).
 EARSHOT_TRASH_DAYS = env_int("EARSHOT_TRASH_DAYS", 30, minimum=1)
 EARSHOT_TRASH_MAX_ROWS = env_int("EARSHOT_TRASH_MAX_ROWS", 300_000, minimum=1)
 # One clip: big enough for a few minutes of CD-quality WAV, the study's 30-second clips many times over.
 EARSHOT_CLIP_MAX_BYTES = env_int("EARSHOT_CLIP_MAX_MB", 50, minimum=1) * 1024 * 1024
 EARSHOT_CLIP_MAX_SECONDS = env_int("EARSHOT_CLIP_MAX_SECONDS", 600, minimum=1)
-# Read from an audio file's header before it is decoded (judging/loudness.py): what
+# Read from an audio file's header before it is decoded (listening/loudness.py): what
 # decoding and measuring may cost is bounded by seconds × rate × channels.
 EARSHOT_CLIP_MAX_CHANNELS = env_int("EARSHOT_CLIP_MAX_CHANNELS", 8, minimum=1)
 EARSHOT_CLIP_MAX_RATE = env_int("EARSHOT_CLIP_MAX_RATE", 192_000, minimum=1000)

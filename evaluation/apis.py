@@ -11,11 +11,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from catalog.apis.contents import OrganiserApi
 from evaluation import selectors
 from evaluation.models import MappingConfig, ResultsConfig
 from evaluation.services import collection_results_request
 from evaluation.services.settings import mapping_config_update, results_config_update
-from judging.apis import OrganiserApi
 
 MEASURE = OpenApiParameter("measure", OpenApiTypes.STR, required=True, description="e.g. CG@5")
 

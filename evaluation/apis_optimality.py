@@ -7,11 +7,11 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
+from catalog.apis.contents import OrganiserApi
 from evaluation import selectors_studies
 from evaluation.apis import RecomputeSerializer
 from evaluation.forms import OptimalityForm
 from evaluation.services.optimality import collection_optimality_request
-from judging.apis import OrganiserApi
 
 _TRIALS = OptimalityForm.base_fields["trials"]
 _RESAMPLES = OptimalityForm.base_fields["resamples"]

@@ -3,7 +3,7 @@
 Leaderboards (CSV tables of systems, pairs or per-query scores; JSON with everything),
 satisfaction mappings (CSV, one row per bin; JSON) and the data of every plot (CSV).
 Everything is read from stored payloads; CSV goes through
-:func:`judging.exports.csv_text`, the project's one CSV writer.
+:func:`relevance.exports.csv_text`, the project's one CSV writer.
 """
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ import json
 import numpy as np
 from django.http import HttpResponse
 
+from catalog.models import Collection
 from evaluation.models import Leaderboard, SatisfactionMapping
 from evaluation.plots import Plot
-from judging.exports import csv_text, download
-from judging.models import Collection
+from relevance.exports import csv_text, download
 
 EXPORT_FORMATS = ("csv", "json")
 LEADERBOARD_TABLES = ("systems", "pairs", "scores")

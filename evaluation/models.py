@@ -11,7 +11,9 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
+from catalog.models import Collection
+from crowd.models import PreferenceCampaign
+from relevance.models import RelevanceCampaign
 from work.models import Work
 
 DEFAULT_TEST = "bootstrap"
@@ -288,7 +290,7 @@ class MappingConfig(models.Model):
     full_listening_only = models.BooleanField(
         default=False,
         help_text="Use only the accepted answers whose every clip was heard "
-        "(judging.selectors.listening.answers_fully_heard).",
+        "(listening.selectors.answers_fully_heard).",
     )
 
     def __str__(self) -> str:

@@ -2,7 +2,7 @@
 
 A :class:`Plot` is a table (``columns`` and ``rows``: exactly what its CSV holds,
 :func:`evaluation.exports.plot_csv`) and a drawing ``spec`` built from the same numbers,
-which the page hands to ``static/evaluation/plots.js`` (through ``json_script``); the
+which the page hands to ``evaluation/static/evaluation/plots.js`` (through ``json_script``); the
 script draws it as an ``<svg role="img">`` named by the plot's title. The server never
 draws: a page costs the same whether it has one plot or ten, and nothing is drawn for a
 page nobody opens.
@@ -24,7 +24,7 @@ from evaluation.core.answers import GRID
 from evaluation.core.satisfaction import CubicMapping
 
 KINDS = ("intervals", "curves", "histogram", "heatmap", "binned")
-"""What ``static/evaluation/plots.js`` knows how to draw."""
+"""What ``evaluation/static/evaluation/plots.js`` knows how to draw."""
 
 
 @dataclass(frozen=True)

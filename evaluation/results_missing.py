@@ -3,8 +3,8 @@ results page and its "Recompute now" say it; issue 25)."""
 
 from __future__ import annotations
 
+from catalog.models import Collection, RunEntry
 from evaluation.selectors import collection_judgments
-from judging.models import Collection, RunEntry
 
 
 def results_missing(*, collection: Collection, min_judged_queries: int) -> list[str]:

@@ -20,7 +20,7 @@ a scale gets ``None`` there, and the adapter to the core decides (unjudged on th
 Which judgments count
 ---------------------
 Only the judgments of the collection's **official** judgment sources
-(:class:`judging.models.JudgmentSource`) are read: a pilot campaign's or a pilot
+(:class:`catalog.models.JudgmentSource`) are read: a pilot campaign's or a pilot
 import's judgments are filtered out here, *before* consolidating, so they never enter a
 consolidated level. :func:`collection_judgment_sources` says which sources were used and
 which were left out; results store it beside the numbers.
@@ -37,10 +37,11 @@ from django.db.models import CharField, F, Prefetch, QuerySet, Value
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
+from catalog.models import Collection, JudgmentSource, RelevanceJudgment, RunEntry
+from crowd.models import ExampleItem
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
 from evaluation.json_parts import JSONArrayLength, JSONArraySlice, JSONWithout, ordered_items
-from judging.models import Collection, ExampleItem, JudgmentSource, RelevanceJudgment, RunEntry
 
 CONSOLIDATION_POLICY = "mean"
 """The policy leaderboards and mappings consolidate with (:func:`collection_qrels_records`)."""
@@ -151,7 +152,7 @@ def collection_qrels_records(
 
 
 def collection_runs(*, collection: Collection) -> CollectionRuns:
-    """Every system's ranked lists, from :class:`~judging.models.RunEntry` rows by rank."""
+    """Every system's ranked lists, from :class:`~catalog.models.RunEntry` rows by rank."""
     systems = tuple(collection.systems.order_by("name").values_list("name", flat=True))
     queries = tuple(
         collection.queries.order_by("clip__external_id").values_list("clip__external_id", flat=True)
@@ -191,7 +192,7 @@ def campaign_pool_pairs(*, campaign) -> list[tuple[int, str, str]]:
 
 # --- Stored results -------------------------------------------------------------------
 # The collection or campaign given has passed the access rule already
-# (judging.selectors.access); a missing result is a 404. Pages read only what they show,
+# (catalog.selectors.access); a missing result is a 404. Pages read only what they show,
 # through the unique (collection, measure) and (leaderboard, …) indexes, so each page
 # makes the same number of queries and reads a bounded amount whatever the collection's
 # size; the whole payloads are for the exports and the API.

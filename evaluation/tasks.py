@@ -1,6 +1,6 @@
 """Celery tasks of the evaluation layer: thin, idempotent, ids in.
 
-Every task has a stable name: :mod:`judging.handoff` and
+Every task has a stable name: :mod:`work.handoff` and
 :mod:`evaluation.services.recompute` send them by name, so nothing below imports this
 module.
 """
@@ -22,7 +22,7 @@ from evaluation.services.handoffs import (
 )
 from evaluation.services.heartbeat import worker_heartbeat_record
 from evaluation.services.recompute import RECOMPUTE_TASK, TRANSIENT_ERRORS, recompute_fail
-from judging.handoff import (
+from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
@@ -52,11 +52,11 @@ def worker_heartbeat(self, nonce: str = "") -> str:
     max_retries=MAX_RETRIES,
 )
 def preference_answers_accepted(campaign_id: int) -> bool:
-    """The accepted answers of a campaign changed (sent by name from :mod:`judging.handoff`).
+    """The accepted answers of a campaign changed (sent by name from :mod:`work.handoff`).
 
     Asks for one coalesced recompute of the campaign's mapping: a burst of answers
     joins the recompute already pending. Returns whether this call enqueued it. First of
-    all it deletes the sender's marker (:func:`judging.handoff.handoff_started`): an
+    all it deletes the sender's marker (:func:`work.handoff.handoff_started`): an
     answer committed from now on sends again, one committed before is read below.
     """
     handoff_started(ANSWERS_ACCEPTED_TASK, {"campaign_id": campaign_id})
@@ -70,7 +70,7 @@ def preference_answers_accepted(campaign_id: int) -> bool:
     max_retries=MAX_RETRIES,
 )
 def collection_data_changed(collection_id: int) -> bool:
-    """A collection's judgments or runs changed (sent by name from :mod:`judging.handoff`).
+    """A collection's judgments or runs changed (sent by name from :mod:`work.handoff`).
 
     Asks for one coalesced recompute of its leaderboards and reliability studies, and
     one of the estimates of each of its open low-cost campaigns. Deletes the sender's
@@ -87,7 +87,7 @@ def collection_data_changed(collection_id: int) -> bool:
     max_retries=MAX_RETRIES,
 )
 def relevance_campaign_changed(campaign_id: int) -> bool:
-    """A low-cost relevance campaign was created or stopped (sent from :mod:`judging.handoff`).
+    """A low-cost relevance campaign was created or stopped (sent from :mod:`work.handoff`).
 
     Asks for one coalesced recompute of its estimates and the order of its pairs. Deletes
     the sender's marker first, as :func:`preference_answers_accepted` does.

@@ -1,7 +1,7 @@
 """Organiser pages of results: overview with progress, leaderboard, significance, system,
 reliability, mapping, exports.
 
-Thin: look up the organiser's collection (:mod:`judging.selectors.access`), read what
+Thin: look up the organiser's collection (:mod:`catalog.selectors.access`), read what
 the last recompute stored (:mod:`evaluation.selectors`: only what the page shows, never
 a whole payload), render; plots are data the browser draws (:mod:`evaluation.plots`);
 files are built by :mod:`evaluation.exports`. Long lists (pairs of systems, per-query
@@ -19,6 +19,10 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
+from catalog import selectors as catalog_selectors
+from catalog.models import Collection
+from common.roles import organiser_required
+from common.validation import parse_id
 from evaluation import exports, leaderboard_rows, plots, selectors, selectors_studies
 from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.core.names import parse_measure
@@ -26,16 +30,12 @@ from evaluation.glossary import entries as glossary_entries
 from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
 from evaluation.services.results import MIN_JUDGED_QUERIES
-from judging import selectors as judging_selectors
-from judging.models import Collection
-from judging.roles import organiser_required
-from judging.validation import parse_id
 
 
 def _collection(request, pk: int) -> Collection:
     # Every view here is GET-only (shows) or POST-only (asks for a recompute).
-    need = judging_selectors.need_for_method(request.method)
-    return judging_selectors.collection_for_organiser(
+    need = catalog_selectors.need_for_method(request.method)
+    return catalog_selectors.collection_for_organiser(
         user=request.user, collection_id=pk, need=need
     )
 
@@ -43,7 +43,7 @@ def _collection(request, pk: int) -> Collection:
 def _can_write(request, collection: Collection) -> bool:
     """Whether a page shows its write controls (recompute, settings): the one access rule,
     asked once per page."""
-    return judging_selectors.organises(user=request.user, collection=collection, need="write")
+    return catalog_selectors.organises(user=request.user, collection=collection, need="write")
 
 
 def _measure(request) -> str:
@@ -197,7 +197,7 @@ def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:
     URL cannot carry. A system deleted since the computation has no id (and no link).
     """
     ids = dict(
-        judging_selectors.collection_systems(collection=collection).values_list("name", "pk")
+        catalog_selectors.collection_systems(collection=collection).values_list("name", "pk")
     )
     return [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
 
@@ -228,7 +228,7 @@ def significance(request, pk: int):
 @require_GET
 def system_detail(request, pk: int, system_id: int):
     collection = _collection(request, pk)
-    system = judging_selectors.collection_system(collection=collection, system_id=system_id)
+    system = catalog_selectors.collection_system(collection=collection, system_id=system_id)
     entry = selectors.leaderboard_system_for(
         collection=collection, measure=_measure(request), system=system.name
     )

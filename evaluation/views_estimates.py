@@ -1,12 +1,12 @@
 """Organiser pages of estimates from incomplete judgments (thesis ch. 7–8).
 
 - A low-cost relevance campaign's live estimates: a page, and the same as a fragment
-  (``?fragment=1``) that the campaign's page (:mod:`judging.views.relevance_campaigns`)
+  (``?fragment=1``) that the campaign's page (:mod:`relevance.views.campaigns`)
   embeds and refreshes as judgments arrive, so that judging never imports this layer.
 - The estimated leaderboard of a collection with incomplete judgments, beside the
   ordinary one on the results pages, labelled as estimates.
 
-Thin, as the other pages: the access rule of :mod:`judging.selectors.access`, then what
+Thin, as the other pages: the access rule of :mod:`catalog.selectors.access`, then what
 the last recompute stored (:mod:`evaluation.services.estimates`); nothing is computed here.
 """
 
@@ -18,23 +18,24 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from catalog import selectors as catalog_selectors
+from common.roles import organiser_required
 from evaluation import selectors
 from evaluation.views import PAIRS_PER_PAGE, page_of
-from judging import selectors as judging_selectors
-from judging.roles import organiser_required
+from relevance import selectors as relevance_selectors
 
 
 @organiser_required
 @require_GET
 def campaign_estimate(request, pk: int):
     """A low-cost campaign's estimated leaderboard, confidences and stopping rule."""
-    campaign = judging_selectors.relevance_campaign_for_organiser(
+    campaign = catalog_selectors.relevance_campaign_for_organiser(
         user=request.user, campaign_id=pk, need="read"
     )
     if not campaign.is_lowcost:
         raise Http404("Only low-cost campaigns are estimated.")
     estimate = selectors.campaign_estimate_for(campaign=campaign)
-    progress = judging_selectors.campaign_pair_progress(campaign=campaign)
+    progress = relevance_selectors.campaign_pair_progress(campaign=campaign)
     context = {
         "campaign": campaign,
         "estimate": estimate,
@@ -60,7 +61,7 @@ def estimated_leaderboard(request, pk: int):
     Its pairs of systems come a page at a time (``?page=N``), read from the database
     one page at a time (:class:`evaluation.selectors.EstimatedPairs`).
     """
-    collection = judging_selectors.collection_for_organiser(
+    collection = catalog_selectors.collection_for_organiser(
         user=request.user, collection_id=pk, need="read"
     )
     measure = request.GET.get("measure", "")

@@ -12,13 +12,13 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
+from catalog.models import Collection
+from common.roles import organiser_required
 from evaluation import plots, selectors_studies
 from evaluation.core.optimality_verdicts import TEST_NAMES, closest_alpha
 from evaluation.forms import OptimalityForm
 from evaluation.services.optimality import collection_optimality_request
 from evaluation.views import _can_write, _collection, _figures
-from judging.models import Collection
-from judging.roles import organiser_required
 
 COLUMNS = (
     ("non_significance", "Not significant", "of all pairs"),

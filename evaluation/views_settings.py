@@ -13,6 +13,9 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from catalog import selectors as catalog_selectors
+from common.roles import organiser_required
+from common.validation import parse_id
 from evaluation import selectors
 from evaluation.forms import MappingSettingsForm, ResultsSettingsForm
 from evaluation.models import MappingConfig, ResultsConfig
@@ -22,15 +25,12 @@ from evaluation.services.settings import (
     results_config_update,
     results_settings_notes,
 )
-from judging import selectors as judging_selectors
-from judging.roles import organiser_required
-from judging.validation import parse_id
 
 
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def results_settings(request, pk: int):
-    collection = judging_selectors.collection_for_organiser(user=request.user, collection_id=pk)
+    collection = catalog_selectors.collection_for_organiser(user=request.user, collection_id=pk)
     config = ResultsConfig.for_collection(collection)
     initial = {field: getattr(config, field) for field in RESULTS_SETTINGS}
     posted = request.POST.get("form")

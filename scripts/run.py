@@ -36,7 +36,7 @@ def demo_lines(base: str) -> list[str]:
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
-    from judging.demo.seed import DEMO_LOGINS, demo_task_link
+    from demo.seed import DEMO_LOGINS, demo_task_link
 
     return [f"{role:>10}: {user} / {password}" for role, user, password in DEMO_LOGINS] + [
         "",

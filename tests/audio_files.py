@@ -45,7 +45,7 @@ def tone(
 
 def played(client, url: str, **headers):
     """GET an audio URL and read its body to the end, as a browser playing it does (the
-    server counts audio as it is delivered: :mod:`judging.audio_delivery`); the bytes are
+    server counts audio as it is delivered: :mod:`listening.audio_delivery`); the bytes are
     the response's ``received``."""
     response = client.get(url, **headers)
     response.received = b"".join(response.streaming_content) if response.streaming else b""

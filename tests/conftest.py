@@ -77,7 +77,7 @@ def chromium():
 def live_server_serves_as_make_run():
     """The tests' live server is Django's development server as ``make run`` starts it
     (:mod:`config.devserver`): it hands the audio views their connection, so that they
-    count what the browser's TCP acknowledged (:mod:`judging.audio_delivery`)."""
+    count what the browser's TCP acknowledged (:mod:`listening.audio_delivery`)."""
     from django.core.servers.basehttp import ThreadedWSGIServer
     from django.test.testcases import LiveServerThread
 

@@ -12,24 +12,23 @@ import random
 import pytest
 from django.core.files.base import ContentFile
 
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from config.env import redis_cache_location
-from judging import handoff
-from judging.models import (
-    Clip,
-    Collection,
+from crowd.models import (
+    A_BETTER,
+    B_BETTER,
+    BOTH_BAD,
+    BOTH_GOOD,
+    CHOICE_LABELS,
     Example,
     PreferenceCampaign,
-    Query,
-    RelevanceJudgment,
-    RunEntry,
-    System,
     TrapQuestion,
 )
-from judging.models.crowd import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD, CHOICE_LABELS
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.traps import trap_question_mark
+from crowd.services.campaigns import preference_campaign_create
+from crowd.services.traps import trap_question_mark
 from tests.audio_files import sine_wav
 from tests.sources import source_for
+from work import handoff
 
 
 @pytest.fixture(autouse=True)
@@ -38,7 +37,7 @@ def handed_over(request, monkeypatch):
 
     A test marked ``real_handoff`` (the pipeline with a real Celery worker) sends for real,
     coalesced through markers in the cache: the cache is the session's Redis there, as
-    the worker's is (``judging.handoff.queued_mark``).
+    the worker's is (``work.handoff.queued_mark``).
     """
     sent: list[tuple[str, dict]] = []
     if request.node.get_closest_marker("real_handoff"):
@@ -99,7 +98,7 @@ def audible_collection(crowd_collection, settings, tmp_path):
     settings.MEDIA_ROOT = tmp_path
     wav = sine_wav(1.5)
     for clip in crowd_collection.clips.all():
-        clip.duration = 1.5  # what importing the file would read (judging.importers.clips)
+        clip.duration = 1.5  # what importing the file would read (ingest.importers.clips)
         clip.audio.save(f"{clip.external_id}.wav", ContentFile(wav))
     return crowd_collection
 
@@ -140,7 +139,7 @@ def trap_of(assignment) -> TrapQuestion | None:
 
 def right_choice(assignment) -> str:
     """The shown-side answer a careful worker gives (accepted for traps, ``a_better`` else)."""
-    from judging.models.crowd import choice_as_stored
+    from crowd.models import choice_as_stored
 
     trap = trap_of(assignment)
     stored = trap.accepted_answers[0] if trap else A_BETTER
@@ -148,7 +147,7 @@ def right_choice(assignment) -> str:
 
 
 def wrong_choice(assignment) -> str:
-    from judging.models.crowd import CHOICE_LABELS, choice_as_stored
+    from crowd.models import CHOICE_LABELS, choice_as_stored
 
     trap = trap_of(assignment)
     for choice in CHOICE_LABELS:

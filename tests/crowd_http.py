@@ -14,7 +14,8 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from judging.models import AudioServed, PreferenceCampaign, PreferenceTask
+from crowd.models import PreferenceCampaign, PreferenceTask
+from listening.models import AudioServed
 
 AUDIO_SRC = re.compile(r'<audio[^>]* src="([^"]+)"')
 KEY = re.compile(r'name="key" value="([^"]+)"')
@@ -83,7 +84,7 @@ class Browser:
         return self.get(f"{self.base}/end/")
 
     def alive(self, key: str | None = None):
-        """The task page's heartbeat (``static/judging/task.js``)."""
+        """The task page's heartbeat (``crowd/static/crowd/task.js``)."""
         return self.post(f"{self.base}/alive/{key or self.key}/", {})
 
     @property

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from django.contrib.auth import get_user_model
 
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from tests.shared_data import MIREX2011, require
 
 

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from django.core.files.base import ContentFile
 
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
-from judging.services.relevance import judgment_save, relevance_campaign_create
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from relevance.services.campaigns import judgment_save, relevance_campaign_create
 from tests.audio_files import sine_wav
 from tests.sources import source_for
 

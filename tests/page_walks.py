@@ -2,7 +2,7 @@
 
 The plain-words check (``tests/test_plain_words.py``) reads what these walks collect:
 
-- :func:`demo_world` seeds the demo (``judging.demo.seed``: a collection with judgments on
+- :func:`demo_world` seeds the demo (``demo.seed``: a collection with judgments on
   both scales, a relevance campaign with two assessors, a crowd study with a quiz and
   work trap questions, a low-cost campaign), adds a collection judged on the Broad scale
   only, with a crowd study of its own (issue 31, item 6), and computes every result in
@@ -26,17 +26,12 @@ from django.core.management import call_command
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from judging.demo.seed import demo_seed
-from judging.models import (
-    Clip,
-    Collection,
-    CollectionShare,
-    PreferenceCampaign,
-    RelevanceCampaign,
-    Worker,
-)
-from judging.roles import ORGANISER
-from judging.views import errors
+from catalog.models import Clip, Collection, CollectionShare
+from common import error_pages as errors
+from common.roles import ORGANISER
+from crowd.models import PreferenceCampaign, Worker
+from demo.seed import demo_seed
+from relevance.models import RelevanceCampaign
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import right_choice, wrong_choice
 from tests.crowd_http import Browser
@@ -68,7 +63,7 @@ class DemoWorld:
 def demo_world(media_root) -> DemoWorld:
     """The demo (clips sharing one short tone, so workers can hear them) and a Broad-only
     collection, every result computed."""
-    from judging.demo.seed import (
+    from demo.seed import (
         ASSESSOR_PASSWORD,
         ASSESSOR_USERNAME,
         ORGANISER_PASSWORD,
@@ -104,8 +99,8 @@ def demo_world(media_root) -> DemoWorld:
 def broad_only_study(demo: Collection) -> tuple[Collection, PreferenceCampaign]:
     """A copy of the demo's clips, queries and runs whose judgments are Broad only (TREC
     qrels), with a crowd study of examples from the systems, answered by nobody yet."""
-    from judging.models import JudgmentSource, Query, RelevanceJudgment, RunEntry, System
-    from judging.services.crowd.campaigns import preference_campaign_create
+    from catalog.models import JudgmentSource, Query, RelevanceJudgment, RunEntry, System
+    from crowd.services.campaigns import preference_campaign_create
 
     copy = Collection.objects.create(owner=demo.owner, name="Broad only")
     clips = {}
@@ -187,7 +182,7 @@ def assessor_pages(world: DemoWorld) -> Pages:
         pages += crawl(client, who)
         for campaign in RelevanceCampaign.objects.filter(assessors__username=world.logins[who][0]):
             response = client.post(
-                reverse("judging:assignment_next", args=(campaign.pk,)), follow=True
+                reverse("relevance:assignment_next", args=(campaign.pk,)), follow=True
             )
             pages.append(
                 (f"{who} next of {campaign} ({response.status_code})", response.content.decode())
@@ -195,7 +190,7 @@ def assessor_pages(world: DemoWorld) -> Pages:
     campaign = RelevanceCampaign.objects.filter(collection=world.demo).first()
     RelevanceCampaign.objects.filter(pk=campaign.pk).update(headphone_check=True)
     client = logged_in(*world.logins["second assessor"])
-    response = client.post(reverse("judging:assignment_next", args=(campaign.pk,)), follow=True)
+    response = client.post(reverse("relevance:assignment_next", args=(campaign.pk,)), follow=True)
     pages.append((f"assessor headphone screen ({response.status_code})", response.content.decode()))
     pages += crawl(client, "assessor headphones", start=(response.request["PATH_INFO"],))
     RelevanceCampaign.objects.filter(pk=campaign.pk).update(headphone_check=False)
@@ -209,7 +204,7 @@ def _page(browser: Browser, who: str, response) -> tuple[str, str]:
 
 def _answer_all(browser: Browser, who: str, *, right: bool, pages: Pages, limit: int = 40) -> None:
     """Answer every task (listening as the check asks), keeping each page once a kind."""
-    from judging.models import PreferenceTask
+    from crowd.models import PreferenceTask
 
     kinds: set[str] = set()
     for _ in range(limit):

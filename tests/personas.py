@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 
-from judging.models import Clip, Collection, Person, Query, System
-from judging.roles import ASSESSOR, ORGANISER, grant_role
+from catalog.models import Clip, Collection, Query, System
+from common.roles import ASSESSOR, ORGANISER, grant_role
+from people.models import Person
 
 PASSWORD = "correct horse battery staple"
 

@@ -1,13 +1,13 @@
 """Participant ids for task links in tests, made from a readable name.
 
-Every id a task link brings must have its platform's format (:mod:`judging.platform_ids`):
+Every id a task link brings must have its platform's format (:mod:`crowd.platform_ids`):
 a test names its participants ``"early"``, ``"p-good"``, … and sends the id made from
 that name. The same name always makes the same id.
 """
 
 from __future__ import annotations
 
-from judging.demo.seed import demo_prolific_id as prolific_id
+from demo.seed import demo_prolific_id as prolific_id
 
 
 def mturk_id(name: str) -> str:

@@ -14,9 +14,10 @@ from django.core.files.base import ContentFile
 from django.db import connection
 from django.utils import timezone
 
-from judging.models import Assignment, Clip, Collection, Query, RunEntry, System
-from judging.roles import ASSESSOR
-from judging.services.relevance import assignment_next, relevance_campaign_create
+from catalog.models import Clip, Collection, Query, RunEntry, System
+from common.roles import ASSESSOR
+from relevance.models import Assignment
+from relevance.services.campaigns import assignment_next, relevance_campaign_create
 from tests.audio_files import sine_wav
 from tests.personas import make_user
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from django.utils import timezone
 
+from catalog.models import System
 from evaluation.models import Leaderboard, ReliabilityStudy
 from evaluation.services.leaderboard_store import leaderboard_store
-from judging.models import System
 
 MEASURE = "CG(scale=fine)@5"
 

@@ -1,8 +1,8 @@
-"""Judgment sources for tests that write judgments directly (judging/models/sources.py)."""
+"""Judgment sources for tests that write judgments directly (catalog/models/sources.py)."""
 
 from __future__ import annotations
 
-from judging.models import JudgmentSource
+from catalog.models import JudgmentSource
 
 
 def source_for(collection, name: str = "test", *, kind: str = JudgmentSource.IMPORT, status=None):

@@ -10,9 +10,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from judging.models import Answer, Worker
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import TaskError, task_serve
+from crowd.models import Answer, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import TaskError, task_serve
 from tests.crowd_fixtures import make_campaign
 from tests.test_task_serve import arrive
 

@@ -1,6 +1,6 @@
-"""Uploads of past preference answers (judging/services/upload_runners.py ``upload_answers_run``):
+"""Uploads of past preference answers (ingest/services/upload_runners.py ``upload_answers_run``):
 Earshot's answers CSV, and a CrowdFlower export through its column mapping page
-(judging/views/uploads.py ``upload_columns``). Expected counts are of the small files here,
+(ingest/views.py ``upload_columns``). Expected counts are of the small files here,
 counted by hand."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import re
 import pytest
 from django.core.management import call_command
 
-from judging.models import Answer, Clip, Job, Query, System, Upload
+from catalog.models import Clip, Query, System
+from crowd.models import Answer
+from ingest.models import Upload
 from tests.uploads import (
     EXPORT,
     counts,
@@ -19,6 +21,7 @@ from tests.uploads import (
     post,
     run_jobs,
 )
+from work.models import Job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dirs")]
 

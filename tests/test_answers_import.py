@@ -8,14 +8,15 @@ from django.core.exceptions import ValidationError
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from catalog.models import Clip, RelevanceJudgment
+from common.files.inputs import NO_DATA_LINES
+from crowd.importers.answers import preference_answers_import
+from crowd.models import Answer, PreferenceCampaign
 from evaluation.models import Recompute
 from evaluation.services import campaign_mapping_compute
 from evaluation.services import recompute as recompute_service
 from evaluation.tasks import preference_answers_accepted
-from judging.handoff import ANSWERS_ACCEPTED_TASK
-from judging.importers.answers import preference_answers_import
-from judging.importers.inputs import NO_DATA_LINES
-from judging.models import Answer, Clip, PreferenceCampaign, RelevanceJudgment
+from work.handoff import ANSWERS_ACCEPTED_TASK
 
 pytestmark = pytest.mark.django_db
 

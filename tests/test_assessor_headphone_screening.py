@@ -17,15 +17,11 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.test import Client
 
-from judging.models import (
-    AssessorScreen,
-    Assignment,
-    AudioServed,
-    HeadphoneTrial,
-    RelevanceJudgment,
-)
-from judging.services.campaign_settings import relevance_campaign_update
-from judging.services.relevance import assignment_next, relevance_campaign_create
+from catalog.models import RelevanceJudgment
+from listening.models import AssessorScreen, AudioServed, HeadphoneTrial
+from relevance.models import Assignment
+from relevance.services.campaigns import assignment_next, relevance_campaign_create
+from relevance.services.settings import relevance_campaign_update
 from tests.relevance_data import make_assessor, make_campaign
 from tests.test_assessor_views import post_json
 from tests.test_collection_apis import client_for

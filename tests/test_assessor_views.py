@@ -7,9 +7,10 @@ import pytest
 from django.core.files.base import ContentFile
 from django.test import Client
 
-from judging import selectors
-from judging.models import Assignment, RelevanceJudgment
-from judging.services.relevance import assignment_next
+from catalog.models import RelevanceJudgment
+from relevance import selectors
+from relevance.models import Assignment
+from relevance.services.campaigns import assignment_next
 from tests.audio_files import sine_wav
 from tests.personas import PASSWORD
 from tests.relevance_data import make_assessor, make_campaign

@@ -1,12 +1,12 @@
-"""The assessor's audio URLs (judging.views.assessors.assignment_audio): made per
+"""The assessor's audio URLs (relevance.views.assessors.assignment_audio): made per
 assignment, for its own query and candidates only, and every byte sent is recorded as
 listening evidence for that assignment (what the must-listen rule reads)."""
 
 import pytest
 from django.core.files.base import ContentFile
 
-from judging.models import AudioServed
-from judging.services.relevance import assignment_next
+from listening.models import AudioServed
+from relevance.services.campaigns import assignment_next
 from tests.audio_files import played, sine_wav
 from tests.lowcost_campaign_data import make_lowcost_campaign, make_lowcost_collection
 from tests.relevance_data import make_assessor, make_campaign

@@ -6,8 +6,8 @@ import pytest
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
-from judging.models import Assignment
-from judging.services.relevance import assignment_claim, assignment_next
+from relevance.models import Assignment
+from relevance.services.campaigns import assignment_claim, assignment_next
 from tests.relevance_data import at_the_same_instant, make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -30,17 +30,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.signal import resample_poly
 
-from judging import loudness
-from judging.importers import ImportFailed, clips_import
-from judging.loudness import (
+from catalog.models import Clip, Collection
+from ingest.importers import ImportFailed, clips_import
+from ingest.models import Upload
+from ingest.services.uploads import upload_create, upload_queue
+from listening import loudness
+from listening.loudness import (
     AudioHeader,
     AudioLimits,
     AudioTooLarge,
     listening_copy_write,
     loudness_measure,
 )
-from judging.models import Clip, Collection, Upload
-from judging.services.uploads import upload_create, upload_queue
 from work.queues import HEAVY, INTERACTIVE
 
 LIMITS = AudioLimits(max_seconds=600, max_channels=8, max_rate=192_000)

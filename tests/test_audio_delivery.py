@@ -41,16 +41,12 @@ from django.conf import settings as django_settings
 from django.test import Client
 from django.utils import timezone
 
+from catalog.models import Clip, RelevanceJudgment
+from crowd.models import Answer, PreferenceTask
 from embedded.redis import stop_process
-from judging.models import (
-    Answer,
-    AudioServed,
-    Clip,
-    JudgmentActivity,
-    PreferenceTask,
-    RelevanceJudgment,
-)
-from judging.services.relevance import assignment_next
+from listening.models import AudioServed
+from relevance.models import JudgmentActivity
+from relevance.services.campaigns import assignment_next
 from tests.audio_files import sine_wav
 from tests.conftest import ROOT, _worker_database_url
 from tests.crowd_fixtures import build_crowd_collection, make_campaign

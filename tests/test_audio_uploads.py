@@ -1,4 +1,4 @@
-"""Uploaded audio checks and safe zips (judging/importers/audio_uploads.py), without a database."""
+"""Uploaded audio checks and safe zips (ingest/importers/audio_uploads.py), without a database."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import zipfile
 
 import pytest
 
-from judging.importers.audio_uploads import audio_problem, zip_unpack
-from judging.importers.errors import ImportFailed
+from common.files.errors import ImportFailed
+from ingest.importers.audio_uploads import audio_problem, zip_unpack
 from tests.uploads import MP3, WAV, zip_of
 
 

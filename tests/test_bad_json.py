@@ -12,8 +12,8 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from judging.models import PreferenceCampaign
-from judging.services.relevance import assignment_next, relevance_campaign_create
+from crowd.models import PreferenceCampaign
+from relevance.services.campaigns import assignment_next, relevance_campaign_create
 from tests.relevance_data import make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from catalog.models import RelevanceJudgment, RunEntry
 from evaluation.models import Leaderboard, ReliabilityStudy, SatisfactionMapping
 from evaluation.services import campaign_mapping_compute, collection_results_compute
-from judging.models import RelevanceJudgment, RunEntry
-from judging.services.lowcost import lowcost_default_measure
+from relevance.services.lowcost import lowcost_default_measure
 from tests.crowd_fixtures import make_campaign
 from tests.plain_words import problems
 from tests.test_campaign_mapping import judged_on_broad_only

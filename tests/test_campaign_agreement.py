@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from judging import selectors
-from judging.services.relevance import judgment_save
+from relevance import selectors
+from relevance.services.campaigns import judgment_save
 from tests.relevance_data import make_assessor, make_campaign, two_assessors_on_one_query
 
 krippendorff = pytest.importorskip("krippendorff")

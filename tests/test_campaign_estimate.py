@@ -19,8 +19,8 @@ from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.recompute import recompute_request
 from evaluation.services.results import collection_results_compute
 from evaluation.tasks import collection_data_changed, relevance_campaign_changed
-from judging.services.campaign_settings import campaign_open_set
-from judging.services.relevance import assignment_next
+from relevance.services.campaigns import assignment_next
+from relevance.services.settings import campaign_open_set
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     FINE,

@@ -7,16 +7,16 @@ import pytest
 from numpy.testing import assert_allclose
 from scipy.stats import binomtest
 
+from catalog.models import RelevanceJudgment
+from crowd.models import Answer, choice_as_stored
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
 from evaluation.core import stats
 from evaluation.core.answers import label_answers, mapping_payload
 from evaluation.core.example_generator import list_score
 from evaluation.models import Leaderboard, MappingConfig, SatisfactionMapping
 from evaluation.services import campaign_mapping_compute, collection_results_compute
 from evaluation.services.mappings import campaign_measures, example_lambdas
-from judging.models import Answer, RelevanceJudgment
-from judging.models.crowd import choice_as_stored
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, trap_of
 from tests.test_task_serve import arrive
 

@@ -1,5 +1,5 @@
 """Campaign settings after the start: checks with messages, redundancy, trust, open/closed,
-assessors added and removed (judging.services.campaign_settings and its pages)."""
+assessors added and removed (relevance.services.settings and its pages)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,15 @@ import html
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from judging.forms.campaign_settings import PreferenceSettingsForm
-from judging.forms.crowd import CampaignForm
-from judging.handoff import ANSWERS_ACCEPTED_TASK
-from judging.models import Answer, Assignment, RelevanceJudgment, Worker
-from judging.services.campaign_settings import (
+from catalog.models import RelevanceJudgment
+from crowd.forms.campaigns import CampaignForm
+from crowd.models import Answer, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from relevance.forms.settings import PreferenceSettingsForm
+from relevance.models import Assignment
+from relevance.services.campaigns import AssignmentTakenBack, assignment_next, judgment_save
+from relevance.services.settings import (
     PREFERENCE_SETTINGS,
     campaign_open_set,
     preference_campaign_update,
@@ -20,13 +24,11 @@ from judging.services.campaign_settings import (
     relevance_campaign_assessor_remove,
     relevance_campaign_update,
 )
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from judging.services.relevance import AssignmentTakenBack, assignment_next, judgment_save
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.relevance_data import make_assessor
 from tests.relevance_data import make_campaign as make_relevance_campaign
 from tests.test_task_serve import arrive
+from work.handoff import ANSWERS_ACCEPTED_TASK
 
 pytestmark = pytest.mark.django_db
 

@@ -14,9 +14,9 @@ import pytest
 from django.test import RequestFactory
 from rest_framework.test import APIClient
 
-import judging.client_address
-from judging.client_address import address_counted, client_address
-from judging.models import Worker
+import common.client_address
+from common.client_address import address_counted, client_address
+from crowd.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.platform_links import prolific_id
@@ -37,7 +37,7 @@ def test_addresses_of_one_network_are_one_client_and_the_module_examples_hold(se
     assert address_counted("fe80::1%eth0") == "fe80::/64"  # a zone id counts for nothing
     assert address_counted("::ffff:198.51.100.7") == "198.51.100.7"
     assert address_counted("not an address") == "not an address"
-    assert doctest.testmod(judging.client_address).failed == 0
+    assert doctest.testmod(common.client_address).failed == 0
     settings.EARSHOT_IPV6_PREFIX = 128
     request = RequestFactory().get("/", REMOTE_ADDR=in_network(1))
     assert client_address(request) == f"{in_network(1)}/128"

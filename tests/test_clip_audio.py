@@ -3,7 +3,7 @@
 import pytest
 from django.core.files.base import ContentFile
 
-from judging.audio import ByteRange, UnsatisfiableRange, content_type_for, parse_range
+from common.audio import ByteRange, UnsatisfiableRange, content_type_for, parse_range
 from tests.audio_files import sine_wav
 from tests.personas import PASSWORD
 

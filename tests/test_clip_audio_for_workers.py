@@ -10,7 +10,8 @@ import re
 import pytest
 from django.core.files.base import ContentFile
 
-from judging.models import AudioServed, PreferenceTask
+from crowd.models import PreferenceTask
+from listening.models import AudioServed
 from tests.audio_files import played, sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.test_crowd_task_views import key_of, open_task
@@ -70,7 +71,7 @@ def test_the_audio_reaches_the_client_as_the_counting_stream_through_every_middl
 ):
     """Issue 29, item 5: whitenoise serves the static files only (under ``STATIC_URL``), so
     an audio response goes through every middleware as the stream that counts what it
-    delivers (:mod:`judging.audio_delivery`): nothing buffers it or rewrites its bytes (a
+    delivers (:mod:`listening.audio_delivery`): nothing buffers it or rewrites its bytes (a
     GZip middleware would compress them, and what was counted would no longer be the
     clip's bytes), and nothing is counted before it is read."""
     assert not any("gzip" in middleware.lower() for middleware in settings.MIDDLEWARE)

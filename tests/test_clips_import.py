@@ -2,9 +2,9 @@ import wave
 
 import pytest
 
-from judging.importers import ImportFailed, clips_import
-from judging.importers.inputs import NO_DATA_LINES
-from judging.models import Clip
+from catalog.models import Clip
+from common.files.inputs import NO_DATA_LINES
+from ingest.importers import ImportFailed, clips_import
 from tests.audio_files import tone
 from tests.importing import collection_make, table_snapshot, write_lines
 

@@ -4,7 +4,7 @@ import pytest
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from judging.models import Collection, RelevanceJudgment, RunEntry
+from catalog.models import Collection, RelevanceJudgment, RunEntry
 
 pytestmark = pytest.mark.django_db
 

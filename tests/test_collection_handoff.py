@@ -3,12 +3,12 @@
 import pytest
 from django.db import transaction
 
+from catalog.services.collections import judgments_upsert, run_replace
 from evaluation.models import Recompute
 from evaluation.tasks import collection_data_changed
-from judging.handoff import COLLECTION_CHANGED_TASK
-from judging.importers.judgments import judgments_import
-from judging.services.collections import judgments_upsert, run_replace
+from ingest.importers.judgments import judgments_import
 from tests.importing import write_lines
+from work.handoff import COLLECTION_CHANGED_TASK
 
 pytestmark = pytest.mark.django_db
 

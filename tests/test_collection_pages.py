@@ -9,8 +9,8 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from judging.models import Clip, Collection, CollectionShare, Query, System
-from judging.roles import ORGANISER
+from catalog.models import Clip, Collection, CollectionShare, Query, System
+from common.roles import ORGANISER
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db

@@ -8,11 +8,11 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.test import RequestFactory
 
-from judging.access import clip_audible_by
-from judging.models import CollectionShare
-from judging.roles import ASSESSOR, ORGANISER
-from judging.selectors import collection_for_organiser, organiser_collections, organises
-from judging.services.sharing import collection_share, collection_unshare
+from catalog.access import clip_audible_by
+from catalog.models import CollectionShare
+from catalog.selectors import collection_for_organiser, organiser_collections, organises
+from catalog.services.sharing import collection_share, collection_unshare
+from common.roles import ASSESSOR, ORGANISER
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db

@@ -1,9 +1,9 @@
-"""The REST API of the crowd organiser's controls (judging/crowd_apis.py): what the campaign
+"""The REST API of the crowd organiser's controls (crowd/apis.py): what the campaign
 pages do, by token, on the organiser's own campaigns only."""
 
 import pytest
 
-from judging.models import Answer, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
+from crowd.models import Answer, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from tests.crowd_fixtures import make_campaign
 from tests.test_collection_apis import client_for
 from tests.test_task_serve import arrive

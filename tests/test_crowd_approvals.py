@@ -15,10 +15,9 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from judging.exports import spreadsheet_safe
-from judging.models import Worker
-from judging.models.crowd import CODE_ALPHABET, _code
-from judging.services.campaign_settings import campaign_open_set
+from crowd.models import CODE_ALPHABET, Worker, _code
+from relevance.exports import spreadsheet_safe
+from relevance.services.settings import campaign_open_set
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.platform_links import mturk_id, prolific_id
@@ -45,7 +44,7 @@ def campaign(crowd_collection):
 
 def work(browser, *, answers: int, quiz_wrong: bool = False) -> None:
     """Answer the quiz (right, or the first question wrong), then ``answers`` tasks."""
-    from judging.models import PreferenceTask
+    from crowd.models import PreferenceTask
 
     given = 0
     while browser.key:

@@ -18,18 +18,20 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judging.models import (
+from catalog.models import RelevanceJudgment
+from crowd.models import (
+    BOTH_BAD,
+    BOTH_GOOD,
     Answer,
-    AudioServed,
     PreferenceTask,
-    RelevanceJudgment,
     TrapQuestion,
     Worker,
+    choice_as_stored,
 )
-from judging.models.crowd import BOTH_BAD, BOTH_GOOD, choice_as_stored
-from judging.services.campaign_settings import campaign_open_set
-from judging.services.crowd.traps import trap_question_mark
-from judging.services.relevance import assignment_next
+from crowd.services.traps import trap_question_mark
+from listening.models import AudioServed
+from relevance.services.campaigns import assignment_next
+from relevance.services.settings import campaign_open_set
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.platform_links import participant_id, prolific_id

@@ -36,16 +36,17 @@ from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from judging.models import (
+from catalog.models import RelevanceJudgment
+from crowd.models import (
+    CHOICE_LABELS,
     PreferenceCampaign,
     PreferenceTask,
-    RelevanceJudgment,
     TrapQuestion,
     Worker,
+    choice_as_stored,
 )
-from judging.models.crowd import CHOICE_LABELS, choice_as_stored
-from judging.services.campaign_settings import campaign_open_set
-from judging.services.crowd import workers as workers_service
+from crowd.services import workers as workers_service
+from relevance.services.settings import campaign_open_set
 from tests.audio_files import sine_wav
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser

@@ -1,16 +1,17 @@
 """Listening evidence: what the server sent is recorded per task and clip, and the crowd's
-listening check reads it (judging.services.listening, judging.services.crowd.listening)."""
+listening check reads it (listening.services.audio_served, crowd.services.listening)."""
 
 from datetime import timedelta
 
 import pytest
 from django.utils import timezone
 
-from judging import selectors
-from judging.audio import ByteRange
-from judging.models import AudioServed, PreferenceTask
-from judging.services.crowd.listening import task_listening
-from judging.services.listening import audio_served_record, merge_range
+from common.audio import ByteRange
+from crowd import selectors
+from crowd.models import PreferenceTask
+from crowd.services.listening import task_listening
+from listening.models import AudioServed
+from listening.services.audio_served import audio_served_record, merge_range
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.test_answer_submit import run_together

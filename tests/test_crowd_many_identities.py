@@ -49,31 +49,26 @@ import pytest
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from evaluation.core.answers import mapping_payload
-from evaluation.core.clear_cut import clear_cut_answer, list_level
-from evaluation.core.worker_agreement import OPPOSITE
-from evaluation.services.mappings import campaign_measures, example_lambdas
-from judging.demo.seed import COLLECTION_NAME, demo_seed
-from judging.models import (
+from catalog.models import Collection
+from crowd.models import (
+    CHOICE_LABELS,
     Answer,
-    Collection,
     Example,
     PreferenceTask,
     TrapQuestion,
     Worker,
+    choice_as_stored,
 )
-from judging.models.crowd import CHOICE_LABELS, choice_as_stored
-from judging.selectors.crowd import example_clips
-from judging.selectors.crowd_integrity import campaign_pool_needs
-from judging.selectors.judged_levels import official_levels
-from judging.services.campaign_settings import campaign_open_set, preference_campaign_update
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.examples import examples_generate
-from judging.services.crowd.traps import (
-    _draw_in_proportion,
-    clear_cut_candidates,
-    trap_pools_fill,
-)
+from crowd.selectors import campaign_pool_needs, example_clips, official_levels
+from crowd.services.campaigns import preference_campaign_create
+from crowd.services.examples import examples_generate
+from crowd.services.traps import _draw_in_proportion, clear_cut_candidates, trap_pools_fill
+from demo.seed import COLLECTION_NAME, demo_seed
+from evaluation.core.answers import mapping_payload
+from evaluation.core.clear_cut import clear_cut_answer, list_level
+from evaluation.core.worker_agreement import OPPOSITE
+from evaluation.services.mappings import campaign_measures, example_lambdas
+from relevance.services.settings import campaign_open_set, preference_campaign_update
 from tests.audio_files import sine_wav
 from tests.crowd_http import Browser
 
@@ -93,7 +88,7 @@ def study(settings, tmp_path, monkeypatch):
     # Every run replays the same attack: the workers' secret seeds (their orders and
     # sides) and the quiz questions made for them come from fixed generators; the server's
     # rules are what is measured.
-    from judging.services.crowd import quiz, workers
+    from crowd.services import quiz, workers
 
     monkeypatch.setattr(workers.secrets, "randbits", random.Random(22).getrandbits)
     made = random.Random(23)
@@ -309,7 +304,7 @@ measured and reported, and the bots below use it."""
 
 def inclusion(campaign, draws: int = 400) -> dict[int, float]:
     """Each example's probability of being drawn a work trap question: the fill's draw
-    (``judging.services.crowd.traps``) re-run ``draws`` times on the candidates it had."""
+    (``crowd.services.traps``) re-run ``draws`` times on the candidates it had."""
     candidates, sizes = campaign.draw
     counts: Counter = Counter()
     for n in range(draws):

@@ -19,12 +19,12 @@ update in the same transaction (3: the trap counts, the worker's new trust, the
 acceptance of the worker's answers — one statement whether the worker is trusted or
 not; none of their answers is excluded, since they could answer). No statement sorts
 by a model's default order, which for workers, tasks and answers joins the campaign to
-sort by its date. The crowd's statements are written in plain SQL (:mod:`judging.sql`).
+sort by its date. The crowd's statements are written in plain SQL (:mod:`common.sql`).
 """
 
 import pytest
 
-from judging.models import Example, PreferenceTask
+from crowd.models import Example, PreferenceTask
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 

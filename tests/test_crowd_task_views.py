@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from judging.models import Answer, PreferenceTask, Worker
+from crowd.models import Answer, PreferenceTask, Worker
 from tests.crowd_fixtures import make_campaign, wrong_choice
 from tests.platform_links import prolific_id
 

@@ -1,4 +1,4 @@
-"""The CrowdFlower column mapping and translation (judging/importers/crowdflower.py): pure Python."""
+"""The CrowdFlower column mapping and translation (crowd/importers/crowdflower.py): pure Python."""
 
 from __future__ import annotations
 
@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from judging.importers import crowdflower
-from judging.importers.crowdflower import (
+from common.files.csvfile import csv_records
+from crowd.importers import crowdflower
+from crowd.importers.crowdflower import (
     ColumnMapping,
     MappingError,
     TranslationError,
     answers_csv_write,
     mapping_propose,
 )
-from judging.importers.csvfile import csv_records
 from tests.shared_data import THESIS, require
 from tests.uploads import EXPORT
 
@@ -34,7 +34,10 @@ def test_the_module_imports_no_django():
     tree = ast.parse(Path(crowdflower.__file__).read_text())
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert not any(name and name.split(".")[0] in ("django", "judging") for name in imported)
+    assert not any(
+        name and name.split(".")[0] in ("django", "common", "catalog", "crowd", "ingest", "judging")
+        for name in imported
+    )
 
 
 def test_the_proposal_reads_the_thesis_study_columns():

@@ -11,8 +11,8 @@ import io
 
 import pytest
 
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, right_choice
 from tests.personas import PASSWORD
 from tests.results_payloads import MEASURE, store_results
@@ -36,7 +36,7 @@ def test_a_workers_id_and_comments_reach_the_answers_csv_as_text(
     text = client.get(f"/campaigns/{campaign.pk}/answers.csv").content.decode()
     rows = list(csv.DictReader(io.StringIO(text)))
     # Such an id is refused at arrival now (tests/test_platform_ids.py); one stored before
-    # is not an id of its platform, and no export writes it (judging.platform_ids).
+    # is not an id of its platform, and no export writes it (crowd.platform_ids).
     assert {row["platform_id"] for row in rows} == {""}
     # Comments are stripped of surrounding blanks when submitted (the tab goes).
     assert sorted(row["comment"] for row in rows) == sorted(

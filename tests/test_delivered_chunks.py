@@ -1,4 +1,4 @@
-"""What an audio stream counts as delivered (:func:`judging.audio_delivery.delivered_chunks`),
+"""What an audio stream counts as delivered (:func:`listening.audio_delivery.delivered_chunks`),
 on a real TCP connection over the loopback, in one process: a thread writes the stream
 as a WSGI server does (the response's head with the first chunk, then each chunk in
 turn, closing the stream when a write fails) and the test's client reads all, some or
@@ -13,7 +13,7 @@ from __future__ import annotations
 import socket
 import threading
 
-from judging.audio_delivery import TcpConnection, delivered_chunks
+from listening.audio_delivery import TcpConnection, delivered_chunks
 
 CHUNK = 64 * 1024
 BODY = bytes(range(256)) * (1_146_644 // 256)  # about the 1.15 MB of a 13 s clip
@@ -102,7 +102,7 @@ def test_a_client_that_hangs_up_after_the_headers_has_less_than_half_counted():
 def test_what_the_server_wrote_into_its_own_buffers_is_not_delivery():
     """The same hang-up, counting chunks written instead (no connection to ask): the
     loopback's buffers take the whole clip before the reset arrives — why the views ask
-    the connection (the module doc of judging.audio_delivery)."""
+    the connection (the module doc of listening.audio_delivery)."""
     written, thread, client = streamed(ask_the_connection=False, server_buffer=4 * len(BODY))
     read_head(client)
     thread.join()  # every write went into the buffers before the client hung up

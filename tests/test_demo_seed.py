@@ -1,4 +1,4 @@
-"""The demo collection: ``judging.demo.seed.demo_seed`` and ``manage.py seed_demo``."""
+"""The demo collection: ``demo.seed.demo_seed`` and ``manage.py seed_demo``."""
 
 from __future__ import annotations
 
@@ -13,8 +13,11 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from judging.demo.plan import DEFAULT_SEED, plan_demo
-from judging.demo.seed import (
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from common.roles import is_assessor, is_organiser
+from crowd.selectors import campaign_pool_needs
+from demo.plan import DEFAULT_SEED, plan_demo
+from demo.seed import (
     ASSESSOR_PASSWORD,
     ASSESSOR_USERNAME,
     COLLECTION_NAME,
@@ -30,10 +33,7 @@ from judging.demo.seed import (
     demo_seed,
     demo_task_link,
 )
-from judging.demo.synth import PEAK_DBFS, SAMPLE_RATE, render, wav_bytes
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
-from judging.roles import is_assessor, is_organiser
-from judging.selectors.crowd_integrity import campaign_pool_needs
+from demo.synth import PEAK_DBFS, SAMPLE_RATE, render, wav_bytes
 
 MODELS = (Collection, Clip, Query, System, RunEntry, RelevanceJudgment)
 
@@ -340,7 +340,7 @@ def test_it_gives_a_password_to_an_organiser_account_made_by_the_mirex_import(me
 def test_two_demo_assessors_judged_the_same_queries_so_agreement_shows_at_once(media):
     """α and RMS of the seeded campaign, against the krippendorff package and numpy."""
     krippendorff = pytest.importorskip("krippendorff")
-    from judging.selectors import campaign_agreement
+    from relevance.selectors import campaign_agreement
 
     summary = demo_seed(audio=False)
     campaign = Collection.objects.get(pk=summary.collection_id).relevance_campaigns.get()
@@ -373,7 +373,7 @@ def test_two_demo_assessors_judged_the_same_queries_so_agreement_shows_at_once(m
 
 @pytest.mark.django_db
 def test_an_older_demo_campaign_gets_the_second_assessor_and_a_second_slot(media):
-    from judging.services.relevance import relevance_campaign_create
+    from relevance.services.campaigns import relevance_campaign_create
 
     demo_seed(audio=False)
     collection = Collection.objects.get(name=COLLECTION_NAME)
@@ -430,7 +430,7 @@ README = Path(__file__).resolve().parent.parent / "README.md"
 def test_the_readme_describes_the_demo_that_make_run_seeds(media):
     """Issue 31: the README promised a quiz of 2 from 3 and 7 work traps; the demo had a quiz
     of 1 from 4 and 6. Its description is read here and compared with the demo itself."""
-    from judging.models import TrapQuestion
+    from crowd.models import TrapQuestion
 
     text = " ".join(README.read_text().split())
     words = {"four": 4, "three": 3, "two": 2}

@@ -5,7 +5,7 @@ format said: through the importer, the command line, the upload pages and the AP
 lines (``#``) — and for a CSV file, its header row. Such a file was accepted as an
 empty import when a format was given explicitly (``format="qrels"``: no line was left
 to detect the format from, so nothing noticed); every importer now shares one check
-(:func:`judging.importers.inputs.check_has_data_lines`).
+(:func:`common.files.inputs.check_has_data_lines`).
 """
 
 from __future__ import annotations
@@ -13,17 +13,18 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 
-from judging.importers import ImportFailed, judgments_import, metadata_import, runs_import
-from judging.importers.answers import AnswersImportError, preference_answers_import
-from judging.importers.clips import clips_import
-from judging.importers.inputs import NO_DATA_LINES
-from judging.models import Example, Job
-from judging.services.crowd.examples import examples_import_csv
+from common.files.inputs import NO_DATA_LINES
+from crowd.importers.answers import AnswersImportError, preference_answers_import
+from crowd.models import Example
+from crowd.services.examples import examples_import_csv
+from ingest.importers import ImportFailed, judgments_import, metadata_import, runs_import
+from ingest.importers.clips import clips_import
 from tests.crowd_fixtures import make_campaign
 from tests.importing import table_snapshot
 from tests.test_collection_apis import client_for
 from tests.test_import_commands import run_from_command_line
 from tests.uploads import form_data, post, run_jobs
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 

@@ -17,11 +17,12 @@ import pytest
 import soundfile
 from django.core.files.base import ContentFile
 
-from judging.importers import clips_import
-from judging.loudness import Loudness, copy_gain_db, listening_copy_write, loudness_measure
-from judging.models import Clip, Job
-from judging.services.job_runners import job_run
+from catalog.models import Clip
+from ingest.importers import clips_import
+from listening.loudness import Loudness, copy_gain_db, listening_copy_write, loudness_measure
 from tests.audio_files import tone
+from work.job_runners import job_run
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -131,8 +132,8 @@ def test_a_clip_uploaded_to_a_collection_with_a_target_gets_its_copy_at_once(
 def test_a_read_only_co_organiser_sees_the_loudness_but_no_settings(
     client, personas, settings, tmp_path
 ):
-    from judging.models import CollectionShare
-    from judging.roles import ORGANISER
+    from catalog.models import CollectionShare
+    from common.roles import ORGANISER
     from tests.personas import make_user
 
     settings.MEDIA_ROOT = tmp_path / "media"

@@ -7,9 +7,9 @@ import html
 import pytest
 from django.test import Client
 
-from judging.models import CollectionShare
-from judging.roles import ORGANISER
-from judging.services.people import invitation_accept, invitation_create
+from catalog.models import CollectionShare
+from common.roles import ORGANISER
+from people.services import invitation_accept, invitation_create
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db

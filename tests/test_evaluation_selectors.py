@@ -2,13 +2,13 @@
 
 import pytest
 
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from evaluation.selectors import (
     QrelsRecord,
     collection_qrels_records,
     collection_runs,
     consolidate_judgments,
 )
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
 from tests.personas import make_user
 from tests.sources import source_for
 

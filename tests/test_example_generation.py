@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 from numpy.testing import assert_allclose
 
+from crowd.models import Example
+from crowd.services.examples import examples_generate
 from evaluation.core.example_generator import bin_of, generate_examples, list_score
-from judging.models import Example
-from judging.services.crowd.examples import examples_generate
 from tests.crowd_fixtures import make_campaign
 from tests.shared_data import MIREX2011
 

@@ -20,18 +20,18 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.models import RunEntry
 from evaluation.models import Leaderboard, Recompute
 from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
-from judging import handoff
-from judging.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
-from judging.models import PendingHandoff, RunEntry
 from tests.conftest import ROOT, _worker_database_url
 from tests.importing import write_lines
 from tests.sources import source_for
-from work import send
+from work import handoff, send
+from work.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
+from work.models import PendingHandoff
 from work.sweep import work_sweep
 
 

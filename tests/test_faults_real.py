@@ -20,6 +20,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from crowd.models import Answer, PreferenceTask
 from embedded.postgres import postgres_bindir, start_postgres
 from embedded.redis import start_redis
 from evaluation.models import (
@@ -30,25 +32,14 @@ from evaluation.models import (
     SatisfactionMapping,
 )
 from evaluation.services.recompute import WORKER_LOST
-from judging.models import (
-    Answer,
-    Clip,
-    Collection,
-    Job,
-    PendingHandoff,
-    PreferenceTask,
-    Query,
-    RelevanceJudgment,
-    RunEntry,
-    System,
-    Upload,
-)
-from judging.services.uploads import upload_create, upload_start
+from ingest.models import Upload
+from ingest.services.uploads import upload_create, upload_start
 from tests.conftest import _worker_database_url, missing
 from tests.crowd_fixtures import make_campaign, right_choice
 from tests.personas import make_user
 from tests.processes import ROOT, CrowdClient, Processes, environment
 from tests.sources import source_for
+from work.models import Job, PendingHandoff
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

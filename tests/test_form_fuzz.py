@@ -29,10 +29,11 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
-from judging.models import Invitation, PreferenceCampaign
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.people import invitation_create
-from judging.services.relevance import assignment_next, relevance_campaign_create
+from crowd.models import PreferenceCampaign
+from crowd.services.campaigns import preference_campaign_create
+from people.models import Invitation
+from people.services import invitation_create
+from relevance.services.campaigns import assignment_next, relevance_campaign_create
 from tests.crowd_http import Browser
 from tests.form_crawler import Form, crawl
 from tests.fuzzing import rolled_back, tally
@@ -196,10 +197,10 @@ def test_no_field_of_any_form_gives_a_500_or_a_redirect_off_the_site(
     assert not failures, f"{len(failures)} failures:\n" + "\n".join(failures[:60])
     views = {view for _, view, _ in found}
     # the forms of the 500s and open redirects were among those found and fuzzed
-    assert {"evaluation:results_settings", "judging:preference_worker_exclude",
-            "judging:trash_restore", "judging:delete", "login", "judging:task_consent",
-            "judging:task", "judging:people", "judging:task_headphone_trial",
-            "judging:assessor_headphone_trial"} <= views, views  # fmt: skip
+    assert {"evaluation:results_settings", "crowd:preference_worker_exclude",
+            "catalog:trash_restore", "catalog:delete", "login", "crowd:task_consent",
+            "crowd:task", "people:people", "crowd:task_headphone_trial",
+            "relevance:assessor_headphone_trial"} <= views, views  # fmt: skip
     print(
         f"\n{len(found)} forms fuzzed:",
         *sorted(f"{w} {m} {a}" for (m, a, _), w in found.items()),

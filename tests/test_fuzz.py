@@ -4,7 +4,7 @@ Hypothesis generates files and JSON bodies from hostile values (``tests/fuzzing.
 NUL and control characters, lone surrogates, 4,400-digit numbers, 1e308, lines too long
 for a column, broken UTF-8, bare CRs) mixed with valid ids, so that both the checks and
 the code behind them are reached. For every case the outcome must be accepted or a clean
-error — :class:`~judging.importers.ImportFailed` naming file and line, the answers
+error — :class:`~ingest.importers.ImportFailed` naming file and line, the answers
 import's ``<file>:<line>:`` error, a 4xx with a message — never a traceback; and a clean
 error must leave the database exactly as it was (never a partial import). These run on
 SQLite and again on PostgreSQL (``make test``'s second pass), where a NUL byte or an
@@ -27,7 +27,11 @@ from hypothesis import strategies as st
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from judging.importers import (
+from catalog.models import JudgmentSource
+from crowd.importers.answers import preference_answers_import
+from crowd.models import Answer, Example, PreferenceCampaign, Worker
+from crowd.services.examples import examples_import_csv
+from ingest.importers import (
     ImportFailed,
     clips_import,
     judgments_import,
@@ -35,10 +39,7 @@ from judging.importers import (
     mirex_import,
     runs_import,
 )
-from judging.importers.answers import preference_answers_import
-from judging.models import Answer, Example, Job, JudgmentSource, PreferenceCampaign, Worker
-from judging.services.crowd.examples import examples_import_csv
-from judging.services.relevance import relevance_campaign_create
+from relevance.services.campaigns import relevance_campaign_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.fuzzing import (
     FUZZ,
@@ -55,6 +56,7 @@ from tests.fuzzing import (
 from tests.importing import collection_make, table_snapshot
 from tests.personas import PASSWORD, make_personas
 from tests.test_bad_json import api_write_routes
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -407,7 +409,7 @@ def api_targets(api_setup):
 def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch):
     api, ids = api_targets
     from evaluation.services import recompute
-    from judging import handoff
+    from work import handoff
 
     monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: True)  # no broker here
     monkeypatch.setattr(handoff, "send_task", lambda name, *, kwargs, **options: None)
@@ -439,10 +441,8 @@ def test_other_api_write_endpoints(api_targets, route, method, data, monkeypatch
 
 
 def test_every_target_was_fuzzed():
-    """Every importer module of judging/importers/ has a fuzz target here."""
-    importers = {
-        p.stem for p in (Path(__file__).parent.parent / "judging" / "importers").glob("*.py")
-    }
+    """Every importer module of the apps’ importers/ folders has a fuzz target here."""
+    importers = {p.stem for p in Path(__file__).parents[1].glob("*/importers/*.py")}
     helpers = {"__init__", "errors", "index", "rows", "command", "csvfile", "inputs", "looks_like"}
     targets = {"runs", "judgments", "metadata", "clips", "mirex", "answers"}
     targets |= {"crowdflower", "audio_uploads"}  # fuzzed in tests/test_upload_fuzz.py

@@ -1,4 +1,4 @@
-"""The §3.2.1 example generator as a page and a background job (judging.services.generator)."""
+"""The §3.2.1 example generator as a page and a background job (crowd.services.generator)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,19 @@ import pytest
 from django.core.exceptions import ValidationError
 from numpy.testing import assert_allclose
 
+from catalog.models import RelevanceJudgment
+from crowd.models import Example
+from crowd.selectors.generator import generator_coverage
+from crowd.services.generator import generator_measure_names, generator_start
 from evaluation.core.example_generator import (
     bin_of,
     generate_examples,
     list_score,
     reachable_bins,
 )
-from judging.models import Example, Job, RelevanceJudgment
-from judging.selectors.generator import generator_coverage
-from judging.services import job_runners
-from judging.services.generator import generator_measure_names, generator_start
 from tests.crowd_fixtures import make_campaign
+from work import job_runners
+from work.models import Job
 
 CG = "CG(scale=fine)@5"
 

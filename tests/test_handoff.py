@@ -1,12 +1,11 @@
-"""judging.handoff: accepted answers go to Celery by task name, once per commit."""
+"""work.handoff: accepted answers go to Celery by task name, once per commit."""
 
 import pytest
 from django.db import transaction
 
-from judging import handoff
-from judging.handoff import ANSWERS_ACCEPTED_TASK, preference_answers_changed
-from judging.models import PendingHandoff
-from work import send
+from work import handoff, send
+from work.handoff import ANSWERS_ACCEPTED_TASK, preference_answers_changed
+from work.models import PendingHandoff
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -1,4 +1,4 @@
-"""judging.handoff coalesces the "… changed" messages at the sender, and never loses the
+"""work.handoff coalesces the "… changed" messages at the sender, and never loses the
 trailing change (issue 14, crowd capacity).
 
 A marker in the cache (the real Redis of the test session) says "a message for this task
@@ -23,24 +23,23 @@ from django.core.cache import cache
 from django.db import connection, transaction
 
 from config.env import redis_cache_location
+from crowd.models import Answer, choice_as_stored
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
 from evaluation import tasks
 from evaluation.models import Recompute, SatisfactionMapping
-from judging import handoff
-from judging.handoff import (
+from tests.crowd_fixtures import trap_of
+from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
+from tests.test_task_serve import arrive
+from work import handoff, send
+from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
     JOB_TASK,
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
     queued_key,
 )
-from judging.models import Answer, PendingHandoff
-from judging.models.crowd import choice_as_stored
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from tests.crowd_fixtures import trap_of
-from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
-from tests.test_task_serve import arrive
-from work import send
+from work.models import PendingHandoff
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -159,7 +158,7 @@ def test_a_failed_publish_deletes_the_marker_and_writes_the_change_down(
 def test_without_redis_every_change_is_sent_as_before_and_a_dead_broker_is_written_down(
     published, settings, tmp_path, monkeypatch, caplog
 ):
-    caplog.set_level(logging.DEBUG, logger="judging.handoff")  # the marker's line is a debug one
+    caplog.set_level(logging.DEBUG, logger="work.handoff")  # the marker's line is a debug one
     settings.CACHES = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -9,7 +9,7 @@ signal alone, as an ear would hear it:
 - **over loudspeakers** the two channels meet in the air: the script picks the interval
   whose *summed channels* (L + R) have the lowest RMS, where the antiphase tone cancels.
 
-Expected numbers, by hand (Woods et al. 2017's design, :mod:`judging.headphones`): per
+Expected numbers, by hand (Woods et al. 2017's design, :mod:`listening.headphones`): per
 channel the target is 6 dB below the two other tones (RMS × 0.50) and the antiphase tone
 is at full level, so the headphone listener finds the target on all 6 trials. Summed,
 the plain tone doubles (RMS × 2), the target doubles from half (× 1), the antiphase tone
@@ -29,11 +29,12 @@ from itertools import permutations
 import numpy as np
 import pytest
 
-from judging.headphones import INTERVALS, TRIALS, interval_bounds
-from judging.models import HeadphoneTrial, PreferenceCampaign, PreferenceTask, Worker
-from judging.services.campaign_settings import preference_campaign_update
-from judging.services.crowd import headphones as screening
-from judging.services.crowd.workers import worker_reinstate
+from crowd.models import PreferenceCampaign, PreferenceTask, Worker
+from crowd.services import headphones as screening
+from crowd.services.workers import worker_reinstate
+from listening.headphones import INTERVALS, TRIALS, interval_bounds
+from listening.models import HeadphoneTrial
+from relevance.services.settings import preference_campaign_update
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.test_collection_apis import client_for

@@ -5,12 +5,12 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command, load_command_class
+from django.core.management import call_command, get_commands, load_command_class
 from django.core.management.base import CommandError
 from django.db import connections
 
-from judging.models import Clip, Collection, RelevanceJudgment
-from judging.roles import is_organiser
+from catalog.models import Clip, Collection, RelevanceJudgment
+from common.roles import is_organiser
 from tests.audio_files import tone
 from tests.importing import collection_make, mirex_folder, mirex_folder_write, write_lines
 
@@ -27,7 +27,7 @@ def run_from_command_line(monkeypatch, capsys, name: str, *args: str) -> tuple[i
     """Run a command the way manage.py does; return its exit status and stderr."""
     # run_from_argv closes every connection when it ends; the test's transaction needs its own.
     monkeypatch.setattr(connections, "close_all", lambda: None)
-    command = load_command_class("judging", name)
+    command = load_command_class(get_commands()[name], name)
     with pytest.raises(SystemExit) as exited:
         command.run_from_argv(["manage.py", name, *args, "--skip-checks"])
     return exited.value.code, capsys.readouterr().err

@@ -1,6 +1,6 @@
 import pytest
 
-from judging.importers import ImportFailed, read_rows
+from ingest.importers import ImportFailed, read_rows
 from tests.importing import write_lines
 
 

@@ -9,12 +9,12 @@ import io
 
 import pytest
 
-from judging.importers import ImportFailed, judgments_import, metadata_import, runs_import
-from judging.importers import answers as answers_importer
-from judging.importers import judgments as judgments_importer
-from judging.importers import runs as runs_importer
-from judging.importers.inputs import MAX_LINE_BYTES
-from judging.models import Clip, RelevanceJudgment, RunEntry
+from catalog.models import Clip, RelevanceJudgment, RunEntry
+from common.files.inputs import MAX_LINE_BYTES
+from crowd.importers import answers as answers_importer
+from ingest.importers import ImportFailed, judgments_import, metadata_import, runs_import
+from ingest.importers import judgments as judgments_importer
+from ingest.importers import runs as runs_importer
 from tests.importing import collection_make, table_snapshot
 
 pytestmark = pytest.mark.django_db

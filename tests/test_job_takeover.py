@@ -17,9 +17,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judging.models import Job
-from judging.services import job_runners
-from judging.services.jobs import WORKER_LOST, job_claim, job_progress_note, job_start
+from work import job_runners
+from work.jobs import WORKER_LOST, job_claim, job_progress_note, job_start
+from work.models import Job
 from work.runs import MAX_RUNS
 
 pytestmark = pytest.mark.django_db

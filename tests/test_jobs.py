@@ -1,6 +1,6 @@
-"""Background jobs with progress (judging.services.jobs, job_runners): the life of a job.
+"""Background jobs with progress (work.jobs, job_runners): the life of a job.
 
-The task's body (:func:`~judging.services.job_runners.job_run`) is called directly here;
+The task's body (:func:`~work.job_runners.job_run`) is called directly here;
 the real Celery worker runs it in ``tests/browser/test_background_work_browser.py``.
 """
 
@@ -12,18 +12,10 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from judging import handoff
-from judging.importers.errors import ImportFailed
-from judging.models import Job
-from judging.services import job_runners
-from judging.services.jobs import (
-    NOT_SENT,
-    JobFailed,
-    JobReport,
-    job_cancel,
-    job_claim,
-    job_start,
-)
+from common.files.errors import ImportFailed
+from work import handoff, job_runners
+from work.jobs import NOT_SENT, JobFailed, JobReport, job_cancel, job_claim, job_start
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -214,8 +206,8 @@ def test_a_job_on_no_collection_is_its_owners_alone(client, personas):
 
 
 def test_a_read_only_co_organiser_follows_a_job_but_is_not_offered_to_cancel_it(client, personas):
-    from judging.models import CollectionShare
-    from judging.roles import ORGANISER
+    from catalog.models import CollectionShare
+    from common.roles import ORGANISER
     from tests.personas import make_user
 
     rita = make_user("rita", ORGANISER)

@@ -1,5 +1,5 @@
 """The sweep takes over or fails the jobs a dead worker left running, and sends again the
-jobs whose message may be lost (:func:`judging.services.jobs.jobs_sweep`, a step of
+jobs whose message may be lost (:func:`work.jobs.jobs_sweep`, a step of
 :func:`work.sweep.work_sweep`, the one sweep, which a starting worker and the beat
 schedule run; their wiring is tested with the recomputes in ``tests/test_faults*.py``).
 
@@ -15,19 +15,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judging import handoff
-from judging.models import Job, RunEntry
-from judging.services import job_runners
-from judging.services.job_runners import job_run
-from judging.services.jobs import (
-    STALE_AFTER,
-    WORKER_LOST,
-    job_claim,
-    job_retry,
-    job_start,
-    jobs_sweep,
-)
+from catalog.models import RunEntry
 from tests.uploads import form_data, post, upload_dirs_root
+from work import handoff, job_runners
+from work.job_runners import job_run
+from work.jobs import STALE_AFTER, WORKER_LOST, job_claim, job_retry, job_start, jobs_sweep
+from work.models import Job
 from work.runs import MAX_RUNS
 from work.sweep import work_sweep
 

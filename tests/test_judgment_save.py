@@ -12,10 +12,12 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from judging.audio import ByteRange
-from judging.models import AudioServed, JudgmentActivity, RelevanceJudgment
-from judging.services.listening import audio_served_record
-from judging.services.relevance import (
+from catalog.models import RelevanceJudgment
+from common.audio import ByteRange
+from listening.models import AudioServed
+from listening.services.audio_served import audio_served_record
+from relevance.models import JudgmentActivity
+from relevance.services.campaigns import (
     AssignmentTakenBack,
     MustListenFirst,
     assignment_next,

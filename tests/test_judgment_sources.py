@@ -15,18 +15,18 @@ from django.db import transaction
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from catalog.models import JudgmentSource, RelevanceJudgment, RunEntry
+from catalog.services.sharing import collection_share
+from catalog.services.sources import judgment_source_set_status
 from evaluation.models import EstimatedLeaderboard, Leaderboard
 from evaluation.selectors import collection_judgment_sources, collection_qrels_records
 from evaluation.services import collection_results_compute
-from judging.handoff import COLLECTION_CHANGED_TASK
-from judging.importers import ImportFailed, judgments_import
-from judging.models import JudgmentSource, RelevanceJudgment, RunEntry
-from judging.services.relevance import relevance_campaign_create
-from judging.services.sharing import collection_share
-from judging.services.sources import judgment_source_set_status
+from ingest.importers import ImportFailed, judgments_import
+from relevance.services.campaigns import relevance_campaign_create
 from tests.importing import collection_make, table_snapshot, write_lines
 from tests.personas import PASSWORD
 from tests.sources import source_for
+from work.handoff import COLLECTION_CHANGED_TASK
 
 pytestmark = pytest.mark.django_db
 

@@ -14,13 +14,13 @@ import pytest
 pytest.importorskip("evaluation.core.stats", reason="needs the stats branch (issue 4)")
 pytest.importorskip("evaluation.core.evaluate", reason="needs the measures branch (issue 3)")
 
+from catalog.models import RunEntry
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
-from judging import handoff
-from judging.importers import mirex_import
-from judging.models import RunEntry
+from ingest.importers import mirex_import
 from tests.personas import make_user
 from tests.shared_data import MIREX2011
+from work import handoff
 
 DATA = MIREX2011
 MEASURE = "CG(scale=fine)@5"

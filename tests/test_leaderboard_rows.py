@@ -44,7 +44,7 @@ def test_numbers_are_django_floatformat_and_plain_output():
             assert plain(value) == str(localize(value)), value
 
 
-# The page's row before the table was made in Python (templates/evaluation/leaderboard.html
+# The page's row before the table was made in Python (evaluation/templates/evaluation/leaderboard.html
 # and _interval.html, with the {% url %} replaced by the row's href).
 INTERVAL = (
     '{% if method == "t" or not method %}± {{ half|floatformat:4 }}{% if method %} '

@@ -19,10 +19,12 @@ import pytest
 from django.core.files.base import ContentFile
 from django.utils import timezone
 
-from judging import selectors
-from judging.models import Answer, AudioServed, PreferenceTask, RelevanceJudgment
-from judging.services.listening import bytes_within, window_bytes
-from judging.services.relevance import assignment_next
+from catalog.models import RelevanceJudgment
+from crowd import selectors
+from crowd.models import Answer, PreferenceTask
+from listening.models import AudioServed
+from listening.services.audio_served import bytes_within, window_bytes
+from relevance.services.campaigns import assignment_next
 from tests.audio_files import played, sine_wav
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
@@ -157,11 +159,11 @@ def test_the_task_page_is_told_which_clips_the_server_counts_as_heard(audible_co
 
 
 def test_a_response_recorded_in_parts_is_one_request_from_its_first_delivery(personas):
-    """A long response records what it delivered as it goes (judging.audio_delivery): the
+    """A long response records what it delivered as it goes (listening.audio_delivery): the
     parts merge into one range, count one request, and keep the first delivery's time even
     when a later request recorded first."""
-    from judging.audio import ByteRange
-    from judging.services.listening import audio_served_record
+    from common.audio import ByteRange
+    from listening.services.audio_served import audio_served_record
 
     campaign = make_relevance_campaign(personas, must_listen_seconds=5)
     work = assignment_next(campaign=campaign, assessor=personas.assessor)

@@ -18,26 +18,18 @@ from django.core.files.base import ContentFile
 from django.test import override_settings
 from django.utils import timezone
 
+from catalog.models import Clip, RelevanceJudgment
+from crowd import selectors
+from crowd.models import Answer, Example, ExampleItem, PreferenceTask, Worker, choice_as_stored
+from crowd.selectors import example_clips
+from crowd.services.answers import answer_submit
+from crowd.services.campaigns import preference_campaign_create
+from crowd.services.tasks import task_serve
 from evaluation.models import MappingConfig, SatisfactionMapping
 from evaluation.services import campaign_mapping_compute
-from judging import selectors
-from judging.models import (
-    Answer,
-    AudioServed,
-    Clip,
-    Example,
-    ExampleItem,
-    PreferenceTask,
-    RelevanceJudgment,
-    Worker,
-)
-from judging.models.crowd import choice_as_stored
-from judging.selectors import listening as listening_selectors
-from judging.selectors.crowd import example_clips
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.tasks import task_serve
-from judging.services.relevance import assignment_next
+from listening import selectors as listening_selectors
+from listening.models import AudioServed
+from relevance.services.campaigns import assignment_next
 from tests.audio_files import played, sine_wav
 from tests.crowd_http import Browser
 from tests.personas import PASSWORD
@@ -133,7 +125,7 @@ def test_an_answer_with_two_of_three_clips_heard_or_too_little_time_is_not_every
     three_answers,
 ):
     campaign, worker, tasks = three_answers
-    heard = selectors.answers_listening(answers=Answer.objects.filter(worker=worker))
+    heard = listening_selectors.answers_listening(answers=Answer.objects.filter(worker=worker))
     figures = [heard[t.answer.pk] for t in tasks]
     assert [(h.heard, h.clips) for h in figures] == [(2, 3), (3, 3), (3, 3)]
     assert [h.full for h in figures] == [False, True, False]
@@ -143,7 +135,9 @@ def test_an_answer_with_two_of_three_clips_heard_or_too_little_time_is_not_every
     # The same clips count as heard as on the task page's marks (the SQL of example_clips).
     for task, h in zip(tasks, figures, strict=True):
         assert len(example_clips(task.example_id, task_id=task.pk).heard) == h.heard
-    assert selectors.answers_fully_heard(answers=Answer.objects.all()) == {tasks[1].answer.pk}
+    assert listening_selectors.answers_fully_heard(answers=Answer.objects.all()) == {
+        tasks[1].answer.pk
+    }
 
     [row] = selectors.worker_rows(campaign=campaign, workers=[worker])
     assert (row.listening.answers, row.listening.full) == (3, 1)
@@ -178,12 +172,14 @@ def test_any_number_of_answers_is_read_back_a_chunk_at_a_time(
     chunks of 2, the three answers are read as 2 chunks: 1 statement for the answers, then
     2 per chunk (the lists, the audio sent), with the same figures."""
     _, _, tasks = three_answers
-    whole = selectors.answers_listening(answers=Answer.objects.all())
+    whole = listening_selectors.answers_listening(answers=Answer.objects.all())
     monkeypatch.setattr(listening_selectors, "LISTENING_CHUNK", 2)
     with django_assert_num_queries(1 + 2 * 2):
-        chunked = selectors.answers_listening(answers=Answer.objects.all())
+        chunked = listening_selectors.answers_listening(answers=Answer.objects.all())
     assert chunked == whole and len(chunked) == 3
-    assert selectors.answers_fully_heard(answers=Answer.objects.all()) == {tasks[1].answer.pk}
+    assert listening_selectors.answers_fully_heard(answers=Answer.objects.all()) == {
+        tasks[1].answer.pk
+    }
 
 
 def test_the_answers_export_says_which_answers_had_every_clip_heard(
@@ -236,7 +232,7 @@ def test_the_workers_figures_take_the_same_statements_for_one_worker_or_many(
         rows = selectors.worker_rows(campaign=campaign, workers=workers)
     assert [r.listening.answers for r in rows] == [3, 1, 1]
     with django_assert_num_queries(ANSWERS_LISTENING):
-        assert len(selectors.answers_listening(answers=Answer.objects.all())) == 5
+        assert len(listening_selectors.answers_listening(answers=Answer.objects.all())) == 5
 
 
 # --- the attack, replayed -----------------------------------------------------------------
@@ -419,7 +415,7 @@ def test_each_assessor_shows_the_judgments_with_the_clip_heard_and_the_time_per_
         )
 
     with django_assert_num_queries(ASSESSOR_LISTENING):
-        figures = selectors.campaign_assessor_listening(campaign=campaign)
+        figures = listening_selectors.campaign_assessor_listening(campaign=campaign)
     heard = figures[personas.assessor.pk]
     assert (heard.judged, heard.covered, heard.median_seconds) == (3, 2, pytest.approx(8))
 

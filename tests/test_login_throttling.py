@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from judging.roles import ASSESSOR
-from judging.services.people import invitation_create
+from common.roles import ASSESSOR
+from people.services import invitation_create
 from tests.personas import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db

@@ -7,16 +7,15 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.utils import timezone
 
-from judging import selectors
-from judging.handoff import RELEVANCE_CAMPAIGN_CHANGED_TASK
-from judging.models import Assignment, RelevanceCampaign
-from judging.services.campaign_settings import (
+from relevance import selectors
+from relevance.models import Assignment, RelevanceCampaign
+from relevance.services.campaigns import AssignmentTakenBack, assignment_next, judgment_save
+from relevance.services.lowcost import pool_priorities_store
+from relevance.services.settings import (
     campaign_open_set,
     relevance_campaign_assessor_remove,
     relevance_campaign_update,
 )
-from judging.services.lowcost import pool_priorities_store
-from judging.services.relevance import AssignmentTakenBack, assignment_next, judgment_save
 from tests.lowcost_campaign_data import (
     assessors_campaign,
     import_judgment,
@@ -25,6 +24,7 @@ from tests.lowcost_campaign_data import (
     organisers_collection,
 )
 from tests.relevance_data import at_the_same_instant, make_assessor, make_campaign
+from work.handoff import RELEVANCE_CAMPAIGN_CHANGED_TASK
 
 pytestmark = pytest.mark.django_db
 
@@ -105,7 +105,7 @@ def test_the_database_refuses_a_second_assignment_of_one_pair_in_the_same_slot(c
         )
 
 
-# --- Changing one after it started (judging.services.campaign_settings) --------------------
+# --- Changing one after it started (relevance.services.settings) --------------------
 
 
 def test_its_measure_target_and_stop_can_change_and_ask_for_a_new_order(
@@ -357,7 +357,7 @@ def test_get_next_reads_the_stored_order_in_a_few_queries(
 def test_with_the_broker_down_a_campaign_is_still_created_and_serves_pairs(
     collection, personas, monkeypatch, caplog
 ):
-    from judging import handoff
+    from work import handoff
 
     def broken(name, *, kwargs):
         raise ConnectionError("no broker")

@@ -3,10 +3,11 @@ pages, and the estimated leaderboards on the results side."""
 
 import pytest
 
+from catalog.models import RelevanceJudgment
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.results import collection_results_compute
-from judging.models import Assignment, RelevanceCampaign, RelevanceJudgment
-from judging.services.relevance import assignment_next
+from relevance.models import Assignment, RelevanceCampaign
+from relevance.services.campaigns import assignment_next
 from tests.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     assessors_campaign,

@@ -8,9 +8,9 @@ from urllib.parse import quote
 import pytest
 from django.utils import timezone
 
+from crowd.models import PreferenceCampaign
 from evaluation.core.answers import mapping_payload
 from evaluation.models import Recompute, SatisfactionMapping
-from judging.models import PreferenceCampaign
 from tests.personas import PASSWORD
 from tests.plain_words import problems
 from tests.test_campaign_mapping import ANSWERS, MEASURE, columns

@@ -1,8 +1,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from judging.importers import ImportFailed, mirex_import
-from judging.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from ingest.importers import ImportFailed, mirex_import
 from tests.importing import mirex_folder, mirex_folder_write, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db

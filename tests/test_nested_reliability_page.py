@@ -10,11 +10,11 @@ from urllib.parse import quote
 
 import pytest
 
+from catalog.models import JudgmentSource, RelevanceJudgment
 from evaluation.core.cli import main as cli_main
 from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
-from judging.importers import mirex_import
-from judging.models import JudgmentSource, RelevanceJudgment
+from ingest.importers import mirex_import
 from tests.personas import make_user
 from tests.test_optimality_pages import folder
 

@@ -9,12 +9,12 @@ import json
 
 import pytest
 
+from catalog.models import CollectionShare
 from evaluation.core.cli import main as cli_main
 from evaluation.models import OptimalityStudy, Recompute, ResultsConfig
 from evaluation.services.computers import recompute_run
 from evaluation.services.optimality import collection_optimality_request
-from judging.importers import mirex_import
-from judging.models import CollectionShare
+from ingest.importers import mirex_import
 from tests.personas import make_user
 from tests.test_small_study_leaderboard import small_folder
 

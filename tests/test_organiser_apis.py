@@ -8,14 +8,15 @@ import math
 
 import pytest
 
+from catalog.models import Collection, CollectionShare
+from common.roles import ORGANISER
 from evaluation.models import ResultsConfig
-from judging.models import Collection, CollectionShare, Job
-from judging.roles import ORGANISER
-from judging.services import job_runners
 from tests.crowd_fixtures import make_campaign
 from tests.personas import make_user
 from tests.relevance_data import make_assessor
 from tests.test_collection_apis import client_for
+from work import job_runners
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 CG = "CG(scale=fine)@5"
@@ -114,7 +115,7 @@ def test_a_relevance_campaign_is_created_changed_and_followed_through_the_api(ap
 
 
 def test_agreement_numbers_come_back_as_numbers(api, personas):
-    from judging.services.relevance import judgment_save
+    from relevance.services.campaigns import judgment_save
     from tests.relevance_data import two_assessors_on_one_query
 
     campaign, ada_work, bea_work = two_assessors_on_one_query(

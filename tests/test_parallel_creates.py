@@ -14,7 +14,7 @@ from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from judging.models import Clip, Query, RelevanceJudgment, RunEntry, System
+from catalog.models import Clip, Query, RelevanceJudgment, RunEntry, System
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

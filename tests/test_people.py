@@ -1,4 +1,4 @@
-"""People: assessor accounts and invitation links (judging.services.people, the people pages)."""
+"""People: assessor accounts and invitation links (people.services, the people pages)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,9 @@ from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import connection
 
-from judging.models import Invitation
-from judging.roles import ASSESSOR, ORGANISER, is_assessor, is_organiser
-from judging.services.people import (
-    InvitationGone,
-    invitation_accept,
-    invitation_create,
-    person_create,
-)
+from common.roles import ASSESSOR, ORGANISER, is_assessor, is_organiser
+from people.models import Invitation
+from people.services import InvitationGone, invitation_accept, invitation_create, person_create
 from tests.personas import make_user
 
 pytestmark = pytest.mark.django_db

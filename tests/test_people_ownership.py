@@ -12,9 +12,10 @@ from __future__ import annotations
 import pytest
 from rest_framework.test import APIClient
 
-from judging.models import CollectionShare, Invitation, Person
-from judging.roles import ORGANISER
-from judging.services.relevance import relevance_campaign_create
+from catalog.models import CollectionShare
+from common.roles import ORGANISER
+from people.models import Invitation, Person
+from relevance.services.campaigns import relevance_campaign_create
 from tests.migrating import migrate, migrate_to_latest, migration_test
 from tests.personas import PASSWORD, make_user
 

@@ -2,7 +2,7 @@
 
 One collection is owned by olivia, shared in full with fiona and read-only with rita;
 oscar is another organiser, ada an assessor. The one access rule
-(:mod:`judging.selectors.access`) must give:
+(:mod:`catalog.selectors.access`) must give:
 
 =================  =========  ==========  =========  ===========  ==========
 need of the URL    owner      full        read-only  other org.   assessor / anonymous
@@ -32,18 +32,20 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 from django.utils import timezone
 
+from catalog.models import CollectionShare, JudgmentSource
+from catalog.services.trash import trash_put
+from common.roles import ASSESSOR, ORGANISER
+from crowd.models import Example, TrapQuestion, Worker
 from evaluation.core.answers import mapping_payload
 from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
 from evaluation.services.estimates import campaign_estimate_compute
-from judging.models import CollectionShare, Example, Job, JudgmentSource, TrapQuestion, Worker
-from judging.roles import ASSESSOR, ORGANISER
-from judging.services.relevance import relevance_campaign_create
-from judging.services.trash import trash_put
-from judging.services.uploads import upload_create
+from ingest.services.uploads import upload_create
+from relevance.services.campaigns import relevance_campaign_create
 from tests.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.personas import make_user
 from tests.results_payloads import MEASURE, store_results
 from tests.test_campaign_mapping import ANSWERS, columns
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 
@@ -149,36 +151,36 @@ def world(personas, settings, tmp_path) -> World:
     # fmt: off
     urls = [
         # --- pages: organiser level (no collection in the address) ---
-        Url("judging:collections", "GET", "/collections/", "organiser", 200),
-        Url("judging:collection_new", "GET", "/collections/new/", "organiser", 200),
-        Url("judging:collection_new", "POST", "/collections/new/", "organiser", 302, {"name": "Mine"}),
-        Url("judging:relevance_campaigns", "GET", "/relevance-campaigns/", "organiser", 200),
-        Url("judging:relevance_campaign_new", "GET", "/relevance-campaigns/new/", "organiser", 200),
-        Url("judging:relevance_campaign_new", "POST", "/relevance-campaigns/new/", "write", 302,
+        Url("catalog:collections", "GET", "/collections/", "organiser", 200),
+        Url("catalog:collection_new", "GET", "/collections/new/", "organiser", 200),
+        Url("catalog:collection_new", "POST", "/collections/new/", "organiser", 302, {"name": "Mine"}),
+        Url("relevance:relevance_campaigns", "GET", "/relevance-campaigns/", "organiser", 200),
+        Url("relevance:relevance_campaign_new", "GET", "/relevance-campaigns/new/", "organiser", 200),
+        Url("relevance:relevance_campaign_new", "POST", "/relevance-campaigns/new/", "write", 302,
             {"collection": c.pk, "name": "By form", "cutoff": 5, "assessors_per_query": 1,
              "must_listen_seconds": 5, "take_back_minutes": 60}, refused="status 200"),
-        Url("judging:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
-        Url("judging:preference_campaign_new", "GET", f"/campaigns/new/?collection={c.pk}", "write", 302,
+        Url("crowd:preference_campaigns", "GET", "/campaigns/", "organiser", 200),
+        Url("crowd:preference_campaign_new", "GET", f"/campaigns/new/?collection={c.pk}", "write", 302,
             refused="status 200"),
-        Url("judging:people", "GET", "/people/", "organiser", 200),
+        Url("people:people", "GET", "/people/", "organiser", 200),
         Url("evaluation:glossary", "GET", "/glossary/", "organiser", 200),
-        Url("judging:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),
-        Url("judging:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "person", 302),
+        Url("people:people", "POST", "/people/", "organiser", 302, {"username": "newbie", "role": "assessor", "how": "invite"}),
+        Url("people:invitation_new", "POST", f"/people/{bea.pk}/invitation/", "person", 302),
         # --- pages: read ---
-        Url("judging:collection", "GET", f"{cp}/", "read", 200),
-        Url("judging:collection", "GET", f"{cp}/?show=systems&q=S", "read", 200),
-        Url("judging:relevance_campaign", "GET", f"{rp}/", "read", 200),
-        Url("judging:relevance_campaign_qrels", "GET", f"{rp}/qrels?scale=fine&policy=mean", "read", 200),
-        Url("judging:relevance_campaign_csv", "GET", f"{rp}/judgments.csv", "read", 200),
-        Url("judging:preference_campaign", "GET", f"{pp}/", "read", 200),
-        Url("judging:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
-        Url("judging:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
-        Url("judging:preference_campaign_approvals_csv", "GET", f"{pp}/approvals.csv", "read", 200),
-        Url("judging:preference_campaign_workers", "GET", f"{pp}/workers/?status=stopped", "read", 200),
-        Url("judging:preference_campaign_answers", "GET", f"{pp}/answers/?fast=1", "read", 200),
-        Url("judging:job", "GET", f"{j}/", "read", 200),
-        Url("judging:job_status", "GET", f"{j}/status.json", "read", 200),
-        Url("judging:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
+        Url("catalog:collection", "GET", f"{cp}/", "read", 200),
+        Url("catalog:collection", "GET", f"{cp}/?show=systems&q=S", "read", 200),
+        Url("relevance:relevance_campaign", "GET", f"{rp}/", "read", 200),
+        Url("relevance:relevance_campaign_qrels", "GET", f"{rp}/qrels?scale=fine&policy=mean", "read", 200),
+        Url("relevance:relevance_campaign_csv", "GET", f"{rp}/judgments.csv", "read", 200),
+        Url("crowd:preference_campaign", "GET", f"{pp}/", "read", 200),
+        Url("crowd:preference_campaign_examples", "GET", f"{pp}/examples/", "read", 200),
+        Url("crowd:preference_campaign_answers_csv", "GET", f"{pp}/answers.csv", "read", 200),
+        Url("crowd:preference_campaign_approvals_csv", "GET", f"{pp}/approvals.csv", "read", 200),
+        Url("crowd:preference_campaign_workers", "GET", f"{pp}/workers/?status=stopped", "read", 200),
+        Url("crowd:preference_campaign_answers", "GET", f"{pp}/answers/?fast=1", "read", 200),
+        Url("catalog:job", "GET", f"{j}/", "read", 200),
+        Url("catalog:job_status", "GET", f"{j}/status.json", "read", 200),
+        Url("catalog:job_result", "GET", f"/jobs/{done.pk}/result/", "read", 200),
         Url("evaluation:results", "GET", f"{rs}/", "read", 200),
         Url("evaluation:results_status", "GET", f"{rs}/status.json", "read", 200),
         Url("evaluation:leaderboard", "GET", f"{rs}/leaderboard/?measure={M}", "read", 200),
@@ -193,64 +195,64 @@ def world(personas, settings, tmp_path) -> World:
         Url("evaluation:optimality", "GET", f"{rs}/choosing-a-test/", "read", 200),
         Url("evaluation:campaign_estimate", "GET", f"/relevance-campaigns/{low.pk}/estimates/?fragment=1", "read", 200),
         # --- pages: write ---
-        Url("judging:collection_edit", "GET", f"{cp}/edit/", "write", 200),
-        Url("judging:collection_listening", "GET", f"{cp}/listening/", "read", 200),
-        Url("judging:delete", "GET", f"{cp}/delete/system/{sa.pk}/", "write", 200),
-        Url("judging:delete", "POST", f"{cp}/delete/system/{sa.pk}/", "write", 302),
-        Url("judging:trash", "GET", f"{cp}/trash/", "read", 200),
-        Url("judging:query", "GET", f"{cp}/queries/{c.queries.first().pk}/", "read", 200),
-        Url("judging:deleted_collections", "GET", "/trash/", "organiser", 200),
-        Url("judging:trash_restore", "POST", f"/trash/{trashed.pk}/restore/", "write", 302),
-        Url("judging:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
-        Url("judging:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
-        Url("judging:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
-        Url("judging:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
-        Url("judging:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
-        Url("judging:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
-        Url("judging:relevance_campaign_open", "POST", f"{rp}/open/", "write", 302, {"is_open": "0"}),
-        Url("judging:relevance_campaign_assessors", "GET", f"{rp}/assessors/", "write", 200),
-        Url("judging:relevance_campaign_assessors", "POST", f"{rp}/assessors/", "write", 302, {"assessor": bea.pk}),
-        Url("judging:relevance_campaign_assessor_remove", "POST", f"{rp}/assessors/{personas.assessor.pk}/remove/", "write", 302),
-        Url("judging:relevance_campaign_headphones_again", "POST", f"{rp}/assessors/{personas.assessor.pk}/headphones-again/", "write", 302),
-        Url("judging:preference_campaign_create", "GET", f"{cp}/campaigns/new/", "write", 200),
-        Url("judging:preference_campaign_create", "POST", f"{cp}/campaigns/new/", "write", 302,
+        Url("catalog:collection_edit", "GET", f"{cp}/edit/", "write", 200),
+        Url("listening:collection_listening", "GET", f"{cp}/listening/", "read", 200),
+        Url("catalog:delete", "GET", f"{cp}/delete/system/{sa.pk}/", "write", 200),
+        Url("catalog:delete", "POST", f"{cp}/delete/system/{sa.pk}/", "write", 302),
+        Url("catalog:trash", "GET", f"{cp}/trash/", "read", 200),
+        Url("catalog:query", "GET", f"{cp}/queries/{c.queries.first().pk}/", "read", 200),
+        Url("catalog:deleted_collections", "GET", "/trash/", "organiser", 200),
+        Url("catalog:trash_restore", "POST", f"/trash/{trashed.pk}/restore/", "write", 302),
+        Url("listening:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
+        Url("catalog:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
+        Url("catalog:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
+        Url("catalog:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
+        Url("relevance:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
+        Url("relevance:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
+        Url("relevance:relevance_campaign_open", "POST", f"{rp}/open/", "write", 302, {"is_open": "0"}),
+        Url("relevance:relevance_campaign_assessors", "GET", f"{rp}/assessors/", "write", 200),
+        Url("relevance:relevance_campaign_assessors", "POST", f"{rp}/assessors/", "write", 302, {"assessor": bea.pk}),
+        Url("relevance:relevance_campaign_assessor_remove", "POST", f"{rp}/assessors/{personas.assessor.pk}/remove/", "write", 302),
+        Url("relevance:relevance_campaign_headphones_again", "POST", f"{rp}/assessors/{personas.assessor.pk}/headphones-again/", "write", 302),
+        Url("crowd:preference_campaign_create", "GET", f"{cp}/campaigns/new/", "write", 200),
+        Url("crowd:preference_campaign_create", "POST", f"{cp}/campaigns/new/", "write", 302,
             {"name": "Another", "instructions": "i", "consent_text": "c", "list_length": 5,
              "answers_per_example": 1, "max_answers_per_worker": 10, "quiz_length": 0,
              "trap_rate": 0.1, "trust_threshold": 0.7, "min_trap_answers": 3,
              "completion_code": "AAA", "screen_out_code": "BBB", "is_open": "on"}),
-        Url("judging:preference_campaign_settings", "GET", f"{pp}/settings/", "write", 200),
-        Url("judging:preference_campaign_settings", "POST", f"{pp}/settings/", "write", 302, settings),
-        Url("judging:preference_campaign_open", "POST", f"{pp}/open/", "write", 302, {"is_open": "0"}),
-        Url("judging:preference_generator", "GET", f"{pp}/generator/", "write", 200),
-        Url("judging:preference_generator", "POST", f"{pp}/generator/", "write", 302,
+        Url("crowd:preference_campaign_settings", "GET", f"{pp}/settings/", "write", 200),
+        Url("crowd:preference_campaign_settings", "POST", f"{pp}/settings/", "write", 302, settings),
+        Url("crowd:preference_campaign_open", "POST", f"{pp}/open/", "write", 302, {"is_open": "0"}),
+        Url("crowd:preference_generator", "GET", f"{pp}/generator/", "write", 200),
+        Url("crowd:preference_generator", "POST", f"{pp}/generator/", "write", 302,
             {"families": ["CG"], "scales": ["fine"], "gain": "lin", "bins": list(range(10)),
              "per_bin": 2, "seed": 0, "action": "run", "confirm": "yes"}),
-        Url("judging:preference_examples_from_systems", "POST", f"{pp}/examples/from-systems/", "write", 302, {"system_a": sa.pk, "system_b": sb.pk}),
-        Url("judging:preference_examples_from_csv", "POST", f"{pp}/examples/from-csv/", "write", 302),
-        Url("judging:preference_example_trap", "GET", f"{pp}/examples/{example.pk}/trap/", "write", 200),
-        Url("judging:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
+        Url("crowd:preference_examples_from_systems", "POST", f"{pp}/examples/from-systems/", "write", 302, {"system_a": sa.pk, "system_b": sb.pk}),
+        Url("crowd:preference_examples_from_csv", "POST", f"{pp}/examples/from-csv/", "write", 302),
+        Url("crowd:preference_example_trap", "GET", f"{pp}/examples/{example.pk}/trap/", "write", 200),
+        Url("crowd:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
             {"accepted_answers": ["a_better"], "explanation": "A is clearly better."}),
-        Url("judging:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
-        Url("judging:preference_traps_fill", "POST", f"{pp}/traps/fill/", "write", 302),
-        Url("judging:preference_worker_exclude", "POST", f"{pp}/workers/{active.pk}/exclude/", "write", 302, {"reason": "bot"}),
-        Url("judging:preference_worker_reinstate", "POST", f"{pp}/workers/{stopped.pk}/reinstate/", "write", 302),
-        Url("judging:preference_worker_browser_reset", "POST", f"{pp}/workers/{active.pk}/reset-browser/", "write", 302),
-        Url("judging:job_cancel", "POST", f"{j}/cancel/", "write", 302),
-        Url("judging:job_retry", "POST", f"{j}/retry/", "write", 302),
-        Url("judging:uploads", "GET", f"{cp}/uploads/", "write", 200),
-        Url("judging:upload_new", "GET", f"{cp}/uploads/judgments/", "write", 200),
-        Url("judging:upload_new", "POST", f"{cp}/uploads/judgments/", "write", 400),  # no file chosen
-        Url("judging:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
-        Url("judging:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
+        Url("crowd:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
+        Url("crowd:preference_traps_fill", "POST", f"{pp}/traps/fill/", "write", 302),
+        Url("crowd:preference_worker_exclude", "POST", f"{pp}/workers/{active.pk}/exclude/", "write", 302, {"reason": "bot"}),
+        Url("crowd:preference_worker_reinstate", "POST", f"{pp}/workers/{stopped.pk}/reinstate/", "write", 302),
+        Url("crowd:preference_worker_browser_reset", "POST", f"{pp}/workers/{active.pk}/reset-browser/", "write", 302),
+        Url("catalog:job_cancel", "POST", f"{j}/cancel/", "write", 302),
+        Url("catalog:job_retry", "POST", f"{j}/retry/", "write", 302),
+        Url("ingest:uploads", "GET", f"{cp}/uploads/", "write", 200),
+        Url("ingest:upload_new", "GET", f"{cp}/uploads/judgments/", "write", 200),
+        Url("ingest:upload_new", "POST", f"{cp}/uploads/judgments/", "write", 400),  # no file chosen
+        Url("ingest:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
+        Url("ingest:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
         Url("evaluation:optimality_compute", "POST", f"{rs}/choosing-a-test/compute/", "write", 302, {"trials": 10, "resamples": 100}),
         Url("evaluation:results_settings", "GET", f"{rs}/settings/", "write", 200),
         Url("evaluation:results_settings", "POST", f"{rs}/settings/", "write", 302, results),
         # --- pages: share ---
-        Url("judging:collection_sharing", "GET", f"{cp}/sharing/", "share", 200),
-        Url("judging:collection_sharing", "POST", f"{cp}/sharing/", "share", 302, {"username": "oscar", "access": "read"}),
-        Url("judging:collection_unshare", "POST", f"{cp}/sharing/remove/", "share", 302, {"username": "rita"}),
+        Url("catalog:collection_sharing", "GET", f"{cp}/sharing/", "share", 200),
+        Url("catalog:collection_sharing", "POST", f"{cp}/sharing/", "share", 302, {"username": "oscar", "access": "read"}),
+        Url("catalog:collection_unshare", "POST", f"{cp}/sharing/remove/", "share", 302, {"username": "rita"}),
         # --- API: organiser level ---
         Url("api:collection_list", "GET", f"{a}/collections/", "organiser", 200),
         Url("api:collection_create", "POST", f"{a}/collections/create/", "organiser", 201, {"name": "Via API"}),
@@ -341,15 +343,15 @@ def world(personas, settings, tmp_path) -> World:
 
 NOT_IN_THE_MATRIX = {
     # People without an account or role (their own access rules are tested with them).
-    "home", "login", "logout", "judging:clip_audio", "judging:invitation",
-    "judging:assignment_next", "judging:assignment", "judging:judgment_save",
-    "judging:task_arrive", "judging:task_consent", "judging:task", "judging:task_feedback",
-    "judging:task_done", "judging:task_audio", "judging:assignment_audio", "judging:task_alive", "judging:task_heard",
-    "judging:task_end", "judging:task_headphones", "judging:task_headphones_calibration",
-    "judging:task_headphone_trial", "judging:task_headphone_audio",
-    "judging:assessor_headphones", "judging:assessor_headphones_calibration",
-    "judging:assessor_headphone_trial", "judging:assessor_headphone_audio",
-    "judging:assessor_headphones_again",
+    "home", "login", "logout", "catalog:clip_audio", "people:invitation",
+    "relevance:assignment_next", "relevance:assignment", "relevance:judgment_save",
+    "crowd:task_arrive", "crowd:task_consent", "crowd:task", "crowd:task_feedback",
+    "crowd:task_done", "crowd:task_audio", "relevance:assignment_audio", "crowd:task_alive", "crowd:task_heard",
+    "crowd:task_end", "crowd:task_headphones", "crowd:task_headphones_calibration",
+    "crowd:task_headphone_trial", "crowd:task_headphone_audio",
+    "relevance:assessor_headphones", "relevance:assessor_headphones_calibration",
+    "relevance:assessor_headphone_trial", "relevance:assessor_headphone_audio",
+    "relevance:assessor_headphones_again",
     "api:schema", "api:docs", "api:token",
 }  # fmt: skip
 

@@ -1,5 +1,5 @@
 """Platform ids are ids (issue 29, item 6): a task link's ids must have their platform's
-format (:mod:`judging.platform_ids`), or the worker gets a page that says so and nothing is
+format (:mod:`crowd.platform_ids`), or the worker gets a page that says so and nothing is
 recorded.
 
 Issue 29 found ``PROLIFIC_PID=X Y`` (or ``X,Y``) accepted, and the approvals export's
@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from judging.models import Worker
+from crowd.models import Worker
 from tests.crowd_fixtures import make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -19,11 +19,11 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
+from crowd import selectors
+from crowd.models import PracticeAnswer, PreferenceTask, TrapQuestion, Worker
 from evaluation.models import SatisfactionMapping
 from evaluation.services import campaign_mapping_compute
-from judging import selectors
-from judging.models import PracticeAnswer, PreferenceTask, TrapQuestion, Worker
-from judging.services.campaign_settings import campaign_open_set
+from relevance.services.settings import campaign_open_set
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.test_collection_apis import client_for

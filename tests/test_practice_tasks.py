@@ -9,16 +9,16 @@ import html
 import pytest
 from django.core.exceptions import ValidationError
 
-from judging.models import Answer, PracticeAnswer, PreferenceTask, RelevanceJudgment, TrapQuestion
-from judging.models.crowd import CHOICE_LABELS
-from judging.services.campaign_settings import (
+from catalog.models import RelevanceJudgment
+from crowd.models import CHOICE_LABELS, Answer, PracticeAnswer, PreferenceTask, TrapQuestion
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from crowd.services.traps import trap_question_mark, trap_questions_from_judgments
+from relevance.services.settings import (
     PREFERENCE_SETTINGS,
     campaign_open_set,
     preference_campaign_update,
 )
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from judging.services.crowd.traps import trap_question_mark, trap_questions_from_judgments
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.test_collection_apis import client_for

@@ -3,9 +3,9 @@
 import pytest
 from django.core.exceptions import ValidationError
 
-from judging.models import Example, PreferenceCampaign
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.examples import examples_import_csv
+from crowd.models import Example, PreferenceCampaign
+from crowd.services.campaigns import preference_campaign_create
+from crowd.services.examples import examples_import_csv
 
 pytestmark = pytest.mark.django_db
 
@@ -90,7 +90,7 @@ def test_a_csv_without_the_required_columns_is_refused(empty_campaign):
 
 def test_the_campaigns_page_starts_a_new_campaign_on_a_collection_one_may_change(client, personas):
     """Issue 31: /campaigns/ had no "New preference campaign" button."""
-    from judging.models import Collection, CollectionShare
+    from catalog.models import Collection, CollectionShare
 
     client.force_login(personas.organiser)
     listing = client.get("/campaigns/").content.decode()

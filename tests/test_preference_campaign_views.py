@@ -7,11 +7,11 @@ from pathlib import Path
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from judging import selectors
-from judging.exports import ANSWERS_CSV_COLUMNS
-from judging.models import PreferenceCampaign, Worker
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
+from crowd import selectors
+from crowd.models import PreferenceCampaign, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from relevance.exports import ANSWERS_CSV_COLUMNS
 from tests.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.plain_words import problems
 from tests.test_task_serve import arrive

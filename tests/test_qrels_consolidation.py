@@ -2,9 +2,9 @@
 
 import pytest
 
-from judging import selectors
-from judging.qrels import consolidate, qrels_lines
-from judging.services.relevance import judgment_save
+from catalog.qrels import consolidate, qrels_lines
+from relevance import selectors
+from relevance.services.campaigns import judgment_save
 from tests.relevance_data import make_assessor, two_assessors_on_one_query
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from judging.models import RunEntry
-from judging.services.relevance import assignment_next, judgment_save
+from catalog.models import RunEntry
+from relevance.services.campaigns import assignment_next, judgment_save
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign
 

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from judging.models import RelevanceJudgment, RunEntry
+from catalog.models import RelevanceJudgment, RunEntry
 
 pytestmark = pytest.mark.django_db
 

@@ -20,30 +20,30 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from judging.models import Job
-from judging.services.jobs import NOT_SENT
 from tests import test_permission_matrix as matrix
+from work.jobs import NOT_SENT
+from work.models import Job
 
 pytestmark = pytest.mark.django_db
 world = matrix.world  # the matrix's collection, campaigns, jobs, personas and URLs
 
 SHOWN_TO_WRITERS = {
-    ("POST", "judging:preference_trap_contest"),  # Forgive / Count again
-    ("POST", "judging:preference_worker_exclude"),
-    ("POST", "judging:preference_worker_reinstate"),
-    ("POST", "judging:preference_worker_browser_reset"),
-    ("POST", "judging:preference_examples_from_systems"),  # Add examples
-    ("POST", "judging:preference_examples_from_csv"),
-    ("POST", "judging:judgment_source_status"),
-    ("POST", "judging:relevance_campaign_open"),  # Stop the campaign
-    ("POST", "judging:job_cancel"),
-    ("POST", "judging:job_retry"),  # Try again
+    ("POST", "crowd:preference_trap_contest"),  # Forgive / Count again
+    ("POST", "crowd:preference_worker_exclude"),
+    ("POST", "crowd:preference_worker_reinstate"),
+    ("POST", "crowd:preference_worker_browser_reset"),
+    ("POST", "crowd:preference_examples_from_systems"),  # Add examples
+    ("POST", "crowd:preference_examples_from_csv"),
+    ("POST", "catalog:judgment_source_status"),
+    ("POST", "relevance:relevance_campaign_open"),  # Stop the campaign
+    ("POST", "catalog:job_cancel"),
+    ("POST", "catalog:job_retry"),  # Try again
     ("POST", "evaluation:results_recompute"),
     ("POST", "evaluation:mapping_recompute"),
-    ("GET", "judging:preference_campaign_settings"),
-    ("GET", "judging:preference_example_trap"),
-    ("GET", "judging:relevance_campaign_settings"),
-    ("GET", "judging:collection_edit"),
+    ("GET", "crowd:preference_campaign_settings"),
+    ("GET", "crowd:preference_example_trap"),
+    ("GET", "relevance:relevance_campaign_settings"),
+    ("GET", "catalog:collection_edit"),
     ("GET", "evaluation:results_settings"),
 }
 

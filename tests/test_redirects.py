@@ -17,10 +17,11 @@ import doctest
 
 import pytest
 
-import judging.views.redirects
-from judging.models import System, Worker
-from judging.services.trash import trash_put
-from judging.views.redirects import local_path
+import common.redirects
+from catalog.models import System
+from catalog.services.trash import trash_put
+from common.redirects import local_path
+from crowd.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
 
@@ -33,7 +34,7 @@ HOSTILE = ["word", "https://evil.example/phish", "//evil.example/x", "/\\evil.ex
 def test_only_paths_of_this_site_are_followed_and_the_module_examples_hold():
     assert [local_path(target) for target in HOSTILE] == [None] * len(HOSTILE)
     assert local_path("/") == "/" and local_path("/campaigns/1/workers/?page=2") is not None
-    assert doctest.testmod(judging.views.redirects).failed == 0
+    assert doctest.testmod(common.redirects).failed == 0
 
 
 def test_the_results_settings_with_a_campaign_that_is_no_id_is_a_404(client, personas):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from judging.models import Assignment
-from judging.services.relevance import relevance_campaign_create
+from relevance.models import Assignment
+from relevance.services.campaigns import relevance_campaign_create
 from tests.relevance_data import (
     POOL_AT_3,
     POOL_AT_3_OTHER_ARTISTS,

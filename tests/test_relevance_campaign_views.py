@@ -7,9 +7,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from judging.models import RelevanceCampaign
-from judging.services.listening import audio_served_record
-from judging.services.relevance import assignment_next, judgment_save
+from listening.services.audio_served import audio_served_record
+from relevance.models import RelevanceCampaign
+from relevance.services.campaigns import assignment_next, judgment_save
 from tests.personas import PASSWORD
 from tests.relevance_data import make_campaign, make_judging_collection
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from judging.models import Query, RelevanceJudgment, RunEntry
+from catalog.models import Query, RelevanceJudgment, RunEntry
 from tests.sources import source_for
 
 pytestmark = pytest.mark.django_db

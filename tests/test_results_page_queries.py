@@ -22,11 +22,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from catalog.models import Collection, System
+from crowd.models import PreferenceCampaign
 from evaluation.core.answers import mapping_payload
 from evaluation.models import ResultsConfig, SatisfactionMapping
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import collection_results_store
-from judging.models import Collection, PreferenceCampaign, System
 from tests.personas import PASSWORD
 from tests.test_campaign_mapping import ANSWERS, columns
 

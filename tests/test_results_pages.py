@@ -9,9 +9,9 @@ from urllib.parse import quote
 import pytest
 from django.utils import timezone
 
+from catalog.models import System
 from evaluation.models import Recompute, ReliabilityStudy
 from evaluation.services.leaderboard_store import leaderboard_store
-from judging.models import System
 from tests.personas import PASSWORD
 from tests.results_payloads import MEASURE, leaderboard_payload, store_results
 
@@ -31,7 +31,7 @@ def url(personas, rest: str) -> str:
 
 
 def plot_specs(page: str) -> dict[str, dict]:
-    """The data each plot of a page hands to static/evaluation/plots.js, by plot name."""
+    """The data each plot of a page hands to evaluation/static/evaluation/plots.js, by plot name."""
     found = re.findall(
         r'<script id="plot-data-([\w-]+)" type="application/json">(.*?)</script>', page
     )

@@ -11,11 +11,10 @@ from urllib.parse import quote
 
 import pytest
 
+from crowd.models import Answer, choice_as_stored
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
 from evaluation.models import Leaderboard, Recompute, SatisfactionMapping
-from judging.models import Answer
-from judging.models.crowd import choice_as_stored
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
 from tests.crowd_fixtures import trap_of
 from tests.personas import PASSWORD
 from tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers

@@ -7,6 +7,7 @@ import html
 import pytest
 from django.core.exceptions import ValidationError
 
+from catalog.models import RelevanceJudgment
 from evaluation.models import MappingConfig, Recompute, ResultsConfig
 from evaluation.services import recompute as recompute_service
 from evaluation.services.settings import (
@@ -14,7 +15,6 @@ from evaluation.services.settings import (
     results_config_update,
     results_settings_notes,
 )
-from judging.models import RelevanceJudgment
 from tests.crowd_fixtures import make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -1,8 +1,8 @@
 import pytest
 
-from judging.importers import ImportFailed, runs_import
-from judging.importers.inputs import NO_DATA_LINES
-from judging.models import Clip, Query, RunEntry, System
+from catalog.models import Clip, Query, RunEntry, System
+from common.files.inputs import NO_DATA_LINES
+from ingest.importers import ImportFailed, runs_import
 from tests.importing import collection_make, ranked_list, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from evaluation.core.goodness_of_fit import LEADERBOARD_TRIALS, fit_study
 from evaluation.core.scores import ScoreMatrix
 from evaluation.models import Leaderboard, ResultsConfig
 from evaluation.services import collection_results_compute
-from judging.importers import mirex_import
+from ingest.importers import mirex_import
 from tests.personas import make_user
 from tests.test_optimality_pages import folder
 

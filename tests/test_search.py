@@ -1,13 +1,13 @@
-"""The collection page's prefix search (judging.search): exact ranges, answered by indexes."""
+"""The collection page's prefix search (catalog.search): exact ranges, answered by indexes."""
 
 from __future__ import annotations
 
 import pytest
 from django.db import connection
 
-from judging.models import Clip
-from judging.search import _successor, prefix_search, search_key
-from judging.selectors import collection_clips
+from catalog.models import Clip
+from catalog.search import _successor, prefix_search, search_key
+from catalog.selectors import collection_clips
 
 FIELDS = ("external_id", "title", "artist")
 
@@ -40,7 +40,7 @@ def test_every_clip_starting_with_the_text_is_found_and_nothing_else(personas):
 
 @pytest.mark.django_db
 def test_the_search_never_reaches_another_collection(personas):
-    from judging.models import Collection
+    from catalog.models import Collection
 
     other = Collection.objects.create(name="Oscar's", owner=personas.other_organiser)
     Clip.objects.create(collection=other, external_id="c1-secret", title="Clip secret")

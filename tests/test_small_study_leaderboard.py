@@ -14,14 +14,15 @@ import numpy as np
 import pytest
 from django.utils import timezone
 
+from catalog.models import Collection
 from evaluation.core.cli import main as cli_main
 from evaluation.core.scores import ScoreMatrix
 from evaluation.models import Leaderboard, ReliabilityStudy, ResultsConfig
 from evaluation.selectors import collection_pool_filters
 from evaluation.services import collection_results_compute
 from evaluation.services.leaderboards import reliability_payload
-from judging.importers import mirex_import
-from judging.models import Collection, RelevanceCampaign
+from ingest.importers import mirex_import
+from relevance.models import RelevanceCampaign
 from tests.personas import make_user
 from tests.shared_data import MIREX2011, require
 

@@ -2,11 +2,11 @@
 
 import pytest
 
-from judging.models import Example, PreferenceTask, Worker
-from judging.selectors import campaign_room
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from judging.services.crowd.workers import Arrival, worker_arrive, worker_consent
+from crowd.models import Example, PreferenceTask, Worker
+from crowd.selectors import campaign_room
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from crowd.services.workers import Arrival, worker_arrive, worker_consent
 from tests.crowd_fixtures import make_campaign, right_choice
 
 pytestmark = pytest.mark.django_db

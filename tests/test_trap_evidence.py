@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.db.models import Avg
 
-from judging.models import RelevanceJudgment
+from catalog.models import RelevanceJudgment
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 

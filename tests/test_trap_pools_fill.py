@@ -17,11 +17,12 @@ So 10 of the 12 examples are clear-cut.
 import pytest
 from django.test import Client
 
-from judging.models import JudgmentSource, RelevanceJudgment, TrapQuestion
-from judging.selectors.crowd_integrity import campaign_pool_needs
-from judging.services.crowd.campaigns import preference_campaign_create
-from judging.services.crowd.examples import examples_import_csv
-from judging.services.crowd.traps import trap_pools_fill
+from catalog.models import JudgmentSource, RelevanceJudgment
+from crowd.models import TrapQuestion
+from crowd.selectors import campaign_pool_needs
+from crowd.services.campaigns import preference_campaign_create
+from crowd.services.examples import examples_import_csv
+from crowd.services.traps import trap_pools_fill
 from tests.sources import source_for
 from tests.test_collection_apis import client_for
 
@@ -199,7 +200,7 @@ def test_the_work_pool_is_drawn_in_proportion_to_each_source_within_the_lift_bou
     import random
     from types import SimpleNamespace
 
-    from judging.services.crowd.traps import SOURCE_LIFT_MAX, _draw_in_proportion
+    from crowd.services.traps import SOURCE_LIFT_MAX, _draw_in_proportion
 
     def candidates(source, n):
         return [(SimpleNamespace(source=source, query_id=i % 10), "a_better", "") for i in range(n)]

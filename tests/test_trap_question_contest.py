@@ -5,11 +5,11 @@ them (issue 12: a worker shown the screen-out page is never silently re-admitted
 import pytest
 from django.db.models import Count, Q
 
-from judging.models import Answer, TrapQuestion, Worker
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from judging.services.crowd.traps import trap_question_contest
-from judging.services.crowd.workers import worker_reinstate
+from crowd.models import Answer, TrapQuestion, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from crowd.services.traps import trap_question_contest
+from crowd.services.workers import worker_reinstate
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.test_task_serve import arrive
 

@@ -1,4 +1,4 @@
-"""Which examples are clear-cut enough to become trap questions (judging.services.crowd.traps,
+"""Which examples are clear-cut enough to become trap questions (crowd.services.traps,
 over evaluation.core.clear_cut).
 
 Expected answers are worked out by hand from the documented thresholds, on Fine's scale
@@ -9,8 +9,8 @@ clear-cut.
 
 import pytest
 
+from crowd.services.traps import EXPLANATIONS
 from evaluation.core.clear_cut import clear_cut_answer
-from judging.services.crowd.traps import EXPLANATIONS
 
 
 @pytest.mark.parametrize(

@@ -9,14 +9,14 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from judging.models import PreferenceTask, TrapQuestion, Worker
+from crowd.models import PreferenceTask, TrapQuestion, Worker
 from tests.crowd_fixtures import make_campaign, right_choice
 from tests.crowd_http import Browser
 from tests.test_crowd_task_views import key_of, open_task
 
 pytestmark = pytest.mark.django_db
 
-STATIC = Path(__file__).resolve().parent.parent / "static" / "judging"
+STATIC = Path(__file__).resolve().parent.parent / "crowd" / "static" / "crowd"
 
 
 def normalise_html(html: str) -> str:

@@ -9,18 +9,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
-from judging.models import (
-    Answer,
-    Clip,
-    Collection,
-    Example,
-    PreferenceCampaign,
-    RelevanceJudgment,
-    RunEntry,
-    System,
-    TrashItem,
-)
-from judging.services.trash import trash_preview, trash_put, trash_restore, trash_sweep
+from catalog.models import Clip, Collection, RelevanceJudgment, RunEntry, System, TrashItem
+from catalog.services.trash import trash_preview, trash_put, trash_restore, trash_sweep
+from crowd.models import Answer, Example, PreferenceCampaign
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 

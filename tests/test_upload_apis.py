@@ -1,4 +1,4 @@
-"""The REST API does what the upload pages do (judging/apis_uploads.py): multipart in, a job out."""
+"""The REST API does what the upload pages do (ingest/apis.py): multipart in, a job out."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import json
 
 import pytest
 
-from judging.models import AnswerColumnMapping, Job, RelevanceJudgment, Upload
+from catalog.models import RelevanceJudgment
+from ingest.models import AnswerColumnMapping, Upload
 from tests.test_collection_apis import client_for
 from tests.uploads import BUNDLE, EXPORT, counts, form_data, run_jobs, zip_of
+from work.models import Job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dirs")]
 

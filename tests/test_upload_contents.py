@@ -11,9 +11,10 @@ import re
 
 import pytest
 
-from judging.models import Job, RunEntry
+from catalog.models import RunEntry
 from tests.importing import table_snapshot
 from tests.uploads import WAV, counts, form_data, post, run_jobs
+from work.models import Job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dirs")]
 

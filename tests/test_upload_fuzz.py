@@ -13,16 +13,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from judging.importers.audio_uploads import zip_unpack
-from judging.importers.crowdflower import (
+from common.files.csvfile import csv_records
+from common.files.errors import ImportFailed
+from crowd.importers.crowdflower import (
     ColumnMapping,
     MappingError,
     TranslationError,
     answers_csv_write,
     mapping_propose,
 )
-from judging.importers.csvfile import csv_records
-from judging.importers.errors import ImportFailed
+from ingest.importers.audio_uploads import zip_unpack
 from tests.fuzzing import FUZZ, hostile_text, json_values, near
 from tests.test_fuzz import run_case
 from tests.uploads import EXPORT, WAV

@@ -1,4 +1,4 @@
-"""Upload pages (judging/views/uploads.py) and their jobs (judging/services/upload_runners.py).
+"""Upload pages (ingest/views.py) and their jobs (ingest/services/upload_runners.py).
 
 The task's body runs the jobs here (:func:`tests.uploads.run_jobs`); the real Celery worker
 runs them in ``tests/browser/test_uploads_browser.py``. Expected counts are those of the
@@ -16,17 +16,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from judging import handoff
-from judging.models import (
-    Clip,
-    CollectionShare,
-    Job,
-    JudgmentSource,
-    RelevanceJudgment,
-    RunEntry,
-    Upload,
-)
-from judging.services.jobs import NOT_SENT
+from catalog.models import Clip, CollectionShare, JudgmentSource, RelevanceJudgment, RunEntry
+from ingest.models import Upload
 from tests.audio_files import sine_wav, tone
 from tests.importing import table_snapshot
 from tests.personas import make_user
@@ -42,6 +33,9 @@ from tests.uploads import (
     upload_dirs_root,
     zip_of,
 )
+from work import handoff
+from work.jobs import NOT_SENT
+from work.models import Job
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("upload_dirs")]
 
@@ -175,7 +169,7 @@ def test_a_zips_progress_counts_its_files_and_clips_where_the_job_page_can_read_
     commits; the files are now unpacked, read and copied for listeners before it."""
     from django.db import connection
 
-    from judging.services import jobs
+    from work import jobs
 
     seen: list[tuple[str, int, int | None, bool]] = []
     depth = len(connection.savepoint_ids)  # the test's own transactions, before the job's
@@ -361,7 +355,7 @@ def test_a_file_name_longer_than_the_file_system_allows_is_refused_before_anythi
     file system allows, it failed with ENAMETOOLONG (a 500). Now it is refused by name."""
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from judging.services.uploads import UploadRefused, upload_create
+    from ingest.services.uploads import UploadRefused, upload_create
 
     settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
     long_name = SimpleUploadedFile("😀" * 70 + ".wav", b"RIFF\x24\x00\x00\x00WAVEfmt ")

@@ -19,8 +19,8 @@ import re
 import pytest
 from django.test import Client
 
-from judging.models import PreferenceCampaign
-from judging.services.relevance import assignment_next
+from crowd.models import PreferenceCampaign
+from relevance.services.campaigns import assignment_next
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.platform_links import prolific_id

@@ -22,11 +22,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from rest_framework.test import APIClient
 
-import judging.usernames
-from judging.roles import ASSESSOR, ORGANISER
-from judging.services.people import person_create
-from judging.throttles import account_key
-from judging.usernames import user_named, username_canonical
+import common.usernames
+from common.roles import ASSESSOR, ORGANISER
+from common.throttles import account_key
+from common.usernames import user_named, username_canonical
+from people.services import person_create
 from tests.personas import PASSWORD, make_user
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def spellings(name: str) -> list[str]:
 def test_the_spellings_are_one_name_and_the_module_examples_hold():
     assert {username_canonical(s) for s in spellings("carol")} == {"carol"}
     assert len(set(spellings("carol"))) == 7
-    assert doctest.testmod(judging.usernames).failed == 0
+    assert doctest.testmod(common.usernames).failed == 0
 
 
 def test_rotating_spellings_at_the_login_page_meets_the_one_account_count(
@@ -174,7 +174,7 @@ def test_createsuperuser_refuses_a_lookalike_with_its_message(monkeypatch):
 
 
 def test_sharing_and_invite_find_an_account_by_any_spelling(personas):
-    from judging.services.sharing import collection_share, collection_unshare
+    from catalog.services.sharing import collection_share, collection_unshare
 
     make_user("rita", ORGANISER)
     share = collection_share(collection=personas.collection, username="ＲＩＴＡ", access="read")

@@ -1,4 +1,4 @@
-"""judging.validation: one rule for names, ids and texts, the same on SQLite and PostgreSQL.
+"""common.validation: one rule for names, ids and texts, the same on SQLite and PostgreSQL.
 
 On PostgreSQL a NUL byte or a value longer than its column used to end in a
 ``DataError`` traceback after the work was done, while SQLite stored it silently; now
@@ -13,9 +13,10 @@ from django.core.exceptions import ValidationError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from judging.importers import ImportFailed, judgments_import, metadata_import, runs_import
-from judging.models import Clip, RunEntry, System, Worker
-from judging.validation import check_text, text_problem
+from catalog.models import Clip, RunEntry, System
+from common.validation import check_text, text_problem
+from crowd.models import Worker
+from ingest.importers import ImportFailed, judgments_import, metadata_import, runs_import
 from tests.crowd_fixtures import make_campaign
 from tests.importing import collection_make, table_snapshot, write_lines
 

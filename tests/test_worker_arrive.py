@@ -2,8 +2,8 @@
 
 import pytest
 
-from judging.models import Worker
-from judging.services.crowd.workers import Arrival, ArrivalRefused, worker_arrive
+from crowd.models import Worker
+from crowd.services.workers import Arrival, ArrivalRefused, worker_arrive
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.test_answer_submit import run_together

@@ -7,21 +7,17 @@ the campaign over to evaluation exactly once, however many workers it touched.
 
 import pytest
 
-from judging.handoff import ANSWERS_ACCEPTED_TASK
-from judging.models import Answer, Worker
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
-from judging.services.crowd.traps import trap_question_contest
-from judging.services.crowd.workers import (
-    worker_browser_reset,
-    worker_exclude,
-    worker_reinstate,
-)
+from crowd.models import Answer, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
+from crowd.services.traps import trap_question_contest
+from crowd.services.workers import worker_browser_reset, worker_exclude, worker_reinstate
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.platform_links import prolific_id
 from tests.test_task_serve import arrive
 from tests.test_worker_trust_update import work
+from work.handoff import ANSWERS_ACCEPTED_TASK
 
 P1 = f"PROLIFIC_PID={prolific_id('p1')}"
 
@@ -134,7 +130,7 @@ def test_forgive_exclude_reinstate_and_count_again_keep_everything_consistent(
         .values_list("example__trap", flat=True)
         .first()
     )
-    from judging.models import TrapQuestion
+    from crowd.models import TrapQuestion
 
     trap = TrapQuestion.objects.get(pk=missed)
     steps = [
@@ -171,7 +167,7 @@ def test_the_fast_answer_rule_stops_a_worker_after_that_many_fast_answers(crowd_
 
 
 def test_with_no_fast_rule_fast_answers_are_only_flagged(crowd_collection):
-    from judging import selectors
+    from crowd import selectors
 
     campaign = make_campaign(crowd_collection, traps=0, fast_answer_seconds=10)
     worker = arrive(campaign, "speedy")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import override_settings
 
-from judging.models import Worker
+from crowd.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser
 from tests.platform_links import prolific_id

@@ -2,12 +2,12 @@
 
 import pytest
 
-from judging.handoff import ANSWERS_ACCEPTED_TASK
-from judging.models import Answer, Worker
-from judging.services.crowd.answers import answer_submit
-from judging.services.crowd.tasks import task_serve
+from crowd.models import Answer, Worker
+from crowd.services.answers import answer_submit
+from crowd.services.tasks import task_serve
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.test_task_serve import arrive
+from work.handoff import ANSWERS_ACCEPTED_TASK
 
 pytestmark = pytest.mark.django_db
 
@@ -160,7 +160,7 @@ def test_updating_trust_locks_the_worker_but_not_the_campaign(crowd_collection):
     from a second connection with ``NOWAIT``, which fails at once on a locked row."""
     from django.db import connection, transaction
 
-    from judging.services.crowd.trust import worker_trust_update
+    from crowd.services.trust import worker_trust_update
 
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's; SQLite locks the whole database")

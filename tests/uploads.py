@@ -10,9 +10,9 @@ import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from judging.models import Job
-from judging.services.job_runners import job_run
 from tests.audio_files import sine_wav, tone
+from work.job_runners import job_run
+from work.models import Job
 
 MP3 = tone(".mp3", 0.5)
 """A real MP3 (half a second of a tone): uploads are decoded."""

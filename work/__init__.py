@@ -3,8 +3,8 @@ one sender, queues, runs, limits.
 
 Both apps import this package and it imports neither (``tests/test_project_structure.py``):
 
-- :mod:`work.models` — :class:`~work.models.Work`, the abstract model of every table of
-  background work (``judging.models.Job``, ``evaluation.models.Recompute``);
+- :mod:`work.models.work` — :class:`~work.models.Work`, the abstract model of every table of
+  background work (``work.models.Job``, ``evaluation.models.Recompute``);
 - :mod:`work.state` — the one state machine that moves them all (claim, heartbeat,
   progress, release, finish, fail, cancel, revive, resend; runs counted);
 - :mod:`work.sweep` — the one sweep, whose steps the apps register;

@@ -3,7 +3,7 @@
 Both apps send through :func:`publish` (a task by name, no result kept, to a queue of
 :mod:`work.queues`) inside :func:`send_within_deadline` (a request or a command waits at
 most :data:`SEND_DEADLINE` seconds for the broker). What a caller does when a send fails
-is its own: judging writes the hand-off down (``judging.models.PendingHandoff``) or fails
+is its own: judging writes the hand-off down (``work.models.PendingHandoff``) or fails
 the job, a recompute stays pending without ``enqueued_at``; the sweep sends again.
 """
 

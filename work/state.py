@@ -1,7 +1,7 @@
 """The one state machine of background work, for every table of it (jobs, recomputes).
 
 A piece of background work is a row of a model built on :class:`work.models.Work`
-(``judging.models.Job``: uploads, the example generator, listening copies;
+(``work.models.Job``: uploads, the example generator, listening copies;
 ``evaluation.models.Recompute``: coalesced recomputes of collections, campaigns and
 low-cost estimates). Its table is described once by a :class:`Machine` (which fields
 hold its state, its claims, its start and its heartbeat), and every transition of it is
@@ -50,7 +50,7 @@ class Machine:
 
     ``lost`` is the error of work whose workers died under it :data:`MAX_RUNS` times;
     ``stale_after`` how long a running row may stay silent before its worker is taken
-    for dead. The field names default to those of :class:`judging.models.Job`.
+    for dead. The field names default to those of :class:`work.models.Job`.
     """
 
     model: type[models.Model]

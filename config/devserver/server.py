@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from judging.audio_delivery import CONNECTION_KEY
+from listening.audio_delivery import CONNECTION_KEY
 
 
 class ConnectionInEnviron:

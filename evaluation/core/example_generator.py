@@ -29,7 +29,7 @@ k·g(top)), and ``AP``, ``Q``, ``RBP``, ``ERR``, ``EDCG``, ``GAP``, ``ADR`` with
 come from the list itself). Names as in :mod:`evaluation.core.names`, e.g.
 ``P(rel=60,scale=fine)@5``, ``CG(scale=fine)@5``, ``RBP(form=user,scale=graded4)@5``.
 
-The Django side (:mod:`judging.services.crowd.examples`) reads a campaign's judgments,
+The Django side (:mod:`crowd.services.examples`) reads a campaign's judgments,
 calls :func:`generate_examples` and stores the examples it returns.
 """
 

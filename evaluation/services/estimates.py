@@ -9,7 +9,7 @@ what comes out:
 - :func:`campaign_estimate_compute` (recompute kind ``lowcost``, one per campaign,
   coalesced like every recompute): the campaign's :class:`~evaluation.models.CampaignEstimate`
   and the judging order of its pool entries, handed to judging with
-  :func:`judging.services.lowcost.pool_priorities_store` so that "Get next" reads it
+  :func:`relevance.services.lowcost.pool_priorities_store` so that "Get next" reads it
   from judging's own rows;
 - :func:`collection_estimates_store` (part of the collection recompute): an
   :class:`~evaluation.models.EstimatedLeaderboard` per leaderboard measure that has a
@@ -33,6 +33,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.models import Collection
 from evaluation import selectors
 from evaluation.core.jsonsafe import json_safe
 from evaluation.core.lowcost import LowCostState, Metadata, Pool, lowcost_state, measure_with_scale
@@ -43,8 +44,8 @@ from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.limits import estimates_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
-from judging.models import Collection, RelevanceCampaign
-from judging.services.lowcost import pool_priorities_store
+from relevance.models import RelevanceCampaign
+from relevance.services.lowcost import pool_priorities_store
 
 LOWCOST_KIND = "lowcost"
 

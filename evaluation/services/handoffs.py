@@ -1,9 +1,9 @@
-"""What evaluation does with each change judging hands over (:mod:`judging.handoff`).
+"""What evaluation does with each change judging hands over (:mod:`work.handoff`).
 
 One function per handoff task, keyed by the task's name in :data:`RECEIVERS`: the Celery
 tasks of :mod:`evaluation.tasks` call them when a message arrives, and the sweep
 (:mod:`evaluation.services.sweep`) calls the same ones for a change that could not be
-sent (a :class:`~judging.models.PendingHandoff`). Each only *asks* for a coalesced
+sent (a :class:`~work.models.PendingHandoff`). Each only *asks* for a coalesced
 recompute, so receiving a change twice is harmless.
 """
 
@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from catalog.models import Collection
+from crowd.models import PreferenceCampaign
 from evaluation.services.estimates import campaign_estimate_request, lowcost_campaigns_request
 from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.results import collection_results_request
-from judging.handoff import (
+from relevance.models import RelevanceCampaign
+from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
     RELEVANCE_CAMPAIGN_CHANGED_TASK,
 )
-from judging.models import Collection, PreferenceCampaign, RelevanceCampaign
 
 
 def preference_answers_received(target_id: int) -> bool:

@@ -28,8 +28,8 @@ from datetime import datetime
 import numpy as np
 from django.db import transaction
 
+from catalog.models import Collection
 from evaluation.models import Leaderboard, LeaderboardPair, LeaderboardSystem
-from judging.models import Collection
 
 BIG_KEYS = ("systems", "queries", "scores", "psat", "pairs")
 """Payload keys that grow with the collection and stay out of the summary."""

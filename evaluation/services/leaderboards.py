@@ -19,6 +19,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.models import Collection
 from evaluation.core import evaluate
 from evaluation.core.assessor_judgments import assessor_slots, nested_scores
 from evaluation.core.goodness_of_fit import leaderboard_fits
@@ -33,7 +34,6 @@ from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboard_store import leaderboard_store
 from evaluation.services.recompute import Report, no_report
-from judging.models import Collection
 
 UNJUDGED = -1.0
 """What a pair judged on one scale but not the other gets on the missing scale:

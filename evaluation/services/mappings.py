@@ -12,9 +12,9 @@ fitted together by :func:`evaluation.core.worker_agreement.agreement_fit`, ancho
 the trap and quiz questions' keys; a worker found so only after their last checkpoint —
 their examples were answered by others later — is left out here all the same, and the
 rates go back to the workers page through
-:func:`judging.services.crowd.agreement.workers_agreement_store`), and with the campaign's
+:func:`crowd.services.agreement.workers_agreement_store`), and with the campaign's
 ``MappingConfig.full_listening_only`` only those whose every clip was heard (issue 23:
-:func:`judging.selectors.listening.answers_fully_heard`, the rule the workers page
+:func:`listening.selectors.answers_fully_heard`, the rule the workers page
 shows). λ of each list comes from
 ``Example.scores`` when the example generator stored it, else from
 :func:`evaluation.core.evaluate` with each example's two lists as two one-query runs
@@ -40,6 +40,10 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.selectors import collection_judged_scales
+from crowd.models import Answer, Example, PreferenceCampaign
+from crowd.selectors.agreement import campaign_agreement_answers
+from crowd.services.agreement import workers_agreement_store
 from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.answers import mapping_payload
@@ -49,11 +53,7 @@ from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, Satisfacti
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
-from judging.models import Answer, Example, PreferenceCampaign
-from judging.selectors.agreement import campaign_agreement_answers
-from judging.selectors.collections import collection_judged_scales
-from judging.selectors.listening import answers_fully_heard
-from judging.services.crowd.agreement import workers_agreement_store
+from listening.selectors import answers_fully_heard
 
 
 def canonical(name: str) -> str:

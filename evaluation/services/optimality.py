@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from catalog.models import Collection
 from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.optimality import TABLE_5_2, split_half_optimality
@@ -21,7 +22,6 @@ from evaluation.models import OptimalityStudy, ResultsConfig
 from evaluation.services.leaderboards import core_inputs, default_measures
 from evaluation.services.limits import optimality_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
-from judging.models import Collection
 from work.limits import WorkRefused
 
 MIN_QUERIES = 4

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from django.db import transaction
 
+from catalog.models import Collection
 from evaluation import selectors, selectors_studies
 from evaluation.models import ResultsConfig
 from evaluation.services.estimates import collection_estimates_store
 from evaluation.services.leaderboards import collection_results_store, default_measures
 from evaluation.services.limits import leaderboards_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
-from judging.models import Collection
 
 MIN_JUDGED_QUERIES = 2
 """Judged queries an ordinary leaderboard needs: a mean's interval needs two observations."""

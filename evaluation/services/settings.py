@@ -20,12 +20,13 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from catalog.models import Collection, RelevanceJudgment
+from crowd.models import PreferenceCampaign
 from evaluation.core.names import MeasureNameError, parse_measure
 from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.models import MappingConfig, ResultsConfig
 from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.results import collection_results_request
-from judging.models import Collection, PreferenceCampaign, RelevanceJudgment
 
 RESULTS_SETTINGS = ("measures", "test", "adjustment", "resamples", "seed", "alpha",
                     "reliability_target", "judged_only")  # fmt: skip

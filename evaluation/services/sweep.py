@@ -7,7 +7,7 @@ run``'s worker runs the schedule itself with ``-B``), and at the start of ``mana
 recompute``; evaluation registers :func:`recomputes_sweep_step` with it when the app is
 ready:
 
-1. changes judging could not hand over (:class:`judging.models.PendingHandoff`) are
+1. changes judging could not hand over (:class:`work.models.PendingHandoff`) are
    handed over now: the recompute each would have asked for is requested;
 2. rows ``running`` on a worker that is gone — one that stopped beating
    (:data:`~evaluation.services.recompute.DEAD_AFTER`), or, when a worker starts, one
@@ -16,7 +16,7 @@ ready:
    (:data:`~evaluation.services.recompute.WORKER_LOST`);
 3. every ``pending`` row whose message was never sent or may be lost is sent again.
 
-Judging registers its jobs' step itself (:func:`judging.services.jobs.jobs_sweep_step`);
+Judging registers its jobs' step itself (:func:`work.jobs.jobs_sweep_step`);
 both are written with :func:`work.state.revive` and :func:`work.state.resend`.
 
 Sending the same recompute twice is harmless (the claim is a conditional update), so the
@@ -35,8 +35,8 @@ from django.utils import timezone
 from evaluation.services import recompute
 from evaluation.services.handoffs import RECEIVERS
 from evaluation.services.recompute import RECOMPUTES, dead, resendable
-from judging.models import PendingHandoff
 from work import state
+from work.models import PendingHandoff
 
 logger = logging.getLogger(__name__)
 

@@ -15,6 +15,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='preferencecampaign',
             name='imported_from',
-            field=models.CharField(blank=True, help_text='The file the answers were imported from, if any (judging.importers.answers).', max_length=300),
+            field=models.CharField(blank=True, help_text='The file the answers were imported from, if any (crowd.importers.answers).', max_length=300),
         ),
     ]

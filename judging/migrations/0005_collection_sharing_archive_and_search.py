@@ -1,8 +1,8 @@
 """Collections shared with co-organisers (read-only or full), archived collections, and
-the indexes of the collection page's prefix search (judging.search)."""
+the indexes of the collection page's prefix search (catalog.search)."""
 
 import django.db.models.deletion
-import judging.search
+import catalog.search
 from django.conf import settings
 from django.db import migrations, models
 
@@ -33,15 +33,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddIndex(
             model_name='clip',
-            index=models.Index(models.F('collection'), judging.search.SearchKey('external_id'), name='clip_id_search'),
+            index=models.Index(models.F('collection'), catalog.search.SearchKey('external_id'), name='clip_id_search'),
         ),
         migrations.AddIndex(
             model_name='clip',
-            index=models.Index(models.F('collection'), judging.search.SearchKey('title'), name='clip_title_search'),
+            index=models.Index(models.F('collection'), catalog.search.SearchKey('title'), name='clip_title_search'),
         ),
         migrations.AddIndex(
             model_name='clip',
-            index=models.Index(models.F('collection'), judging.search.SearchKey('artist'), name='clip_artist_search'),
+            index=models.Index(models.F('collection'), catalog.search.SearchKey('artist'), name='clip_artist_search'),
         ),
         migrations.AddField(
             model_name='collectionshare',

@@ -1,4 +1,4 @@
-"""Background jobs with progress (judging.models.jobs)."""
+"""Background jobs with progress (work.models.jobs)."""
 
 import django.db.models.deletion
 from django.conf import settings

@@ -6,7 +6,7 @@
 # the old string column and renames source_ref to source.
 
 import django.db.models.deletion
-import judging.validation
+import common.validation
 from django.db import migrations, models
 
 
@@ -93,7 +93,7 @@ class Migration(migrations.Migration):
             name='JudgmentSource',
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200, validators=[judging.validation.TextValidator('name', 200)])),
+                ('name', models.CharField(max_length=200, validators=[common.validation.TextValidator('name', 200)])),
                 ('kind', models.CharField(choices=[('import', 'imported file'), ('campaign', 'relevance campaign'), ('api', 'REST API'), ('answers', 'judgments given with imported preference answers'), ('demo', 'demo')], max_length=10)),
                 ('status', models.CharField(choices=[('official', 'official: counts in results'), ('pilot', 'pilot: left out of results')], default='official', max_length=10)),
                 ('origin', models.CharField(blank=True, help_text="What last filled it: a file's name, an API user.", max_length=500)),

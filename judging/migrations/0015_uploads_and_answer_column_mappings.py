@@ -37,7 +37,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('campaign_name', models.CharField(max_length=200)),
                 ('header', models.JSONField(default=list, help_text="the export's columns, in order")),
-                ('mapping', models.JSONField(default=dict, help_text='judging.importers.crowdflower.ColumnMapping')),
+                ('mapping', models.JSONField(default=dict, help_text='crowd.importers.crowdflower.ColumnMapping')),
                 ('updated_at', models.DateTimeField(auto_now=True)),
                 ('collection', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='answer_column_mappings', to='judging.collection')),
                 ('owner', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='answer_column_mappings', to=settings.AUTH_USER_MODEL)),

@@ -13,6 +13,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='job',
             name='runs',
-            field=models.PositiveSmallIntegerField(default=0, help_text='Times a worker claimed the job (judging.services.jobs.MAX_RUNS).'),
+            field=models.PositiveSmallIntegerField(default=0, help_text='Times a worker claimed the job (work.jobs.MAX_RUNS).'),
         ),
     ]

@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import judging.validation
+import common.validation
 
 
 def alive_when_served(apps, schema_editor):
@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='preferencecampaign',
             name='consent_text',
-            field=models.TextField(blank=True, default='This study collects your opinion on music similarity for research. We store your platform id, your answers, optional comments and how long each answer took, and a coded fingerprint of your network address and browser (not the address itself), so that one person cannot take part under several ids. No other personal data is collected. You may stop at any time.', validators=[judging.validation.TextValidator('text', None)]),
+            field=models.TextField(blank=True, default='This study collects your opinion on music similarity for research. We store your platform id, your answers, optional comments and how long each answer took, and a coded fingerprint of your network address and browser (not the address itself), so that one person cannot take part under several ids. No other personal data is collected. You may stop at any time.', validators=[common.validation.TextValidator('text', None)]),
         ),
         migrations.RemoveIndex(
             model_name='preferencetask',

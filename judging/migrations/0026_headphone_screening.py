@@ -2,7 +2,7 @@
 
 import django.core.validators
 import django.db.models.deletion
-import judging.models.crowd
+import crowd.models
 from django.db import migrations, models
 
 
@@ -18,7 +18,7 @@ class Migration(migrations.Migration):
             fields=[
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('position', models.PositiveSmallIntegerField(help_text='1 to 6, the order shown.')),
-                ('key', models.CharField(default=judging.models.crowd._token, editable=False, max_length=64, unique=True)),
+                ('key', models.CharField(default=crowd.models._token, editable=False, max_length=64, unique=True)),
                 ('target', models.PositiveSmallIntegerField(help_text='The quiet interval: the right answer.')),
                 ('antiphase', models.PositiveSmallIntegerField(help_text='The interval in antiphase.')),
                 ('seed', models.BigIntegerField(help_text="Seeds the tones' phases: every trial's bytes differ.")),
@@ -33,7 +33,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='preferencecampaign',
             name='headphone_check',
-            field=models.BooleanField(default=False, help_text='After consent, a volume calibration and the antiphase headphone screen (Woods et al. 2017: judging.headphones); a worker below the pass mark is screened out.'),
+            field=models.BooleanField(default=False, help_text='After consent, a volume calibration and the antiphase headphone screen (Woods et al. 2017: listening.headphones); a worker below the pass mark is screened out.'),
         ),
         migrations.AddField(
             model_name='preferencecampaign',

@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='relevancecampaign',
             name='headphone_check',
-            field=models.BooleanField(default=False, help_text='Before their first candidate, each assessor sets the volume and takes the antiphase headphone screen (Woods et al. 2017: judging.headphones) once; below the pass mark twice, they judge no more until the organiser lets them try again.'),
+            field=models.BooleanField(default=False, help_text='Before their first candidate, each assessor sets the volume and takes the antiphase headphone screen (Woods et al. 2017: listening.headphones) once; below the pass mark twice, they judge no more until the organiser lets them try again.'),
         ),
         migrations.AddField(
             model_name='relevancecampaign',

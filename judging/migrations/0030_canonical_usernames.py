@@ -18,7 +18,7 @@ from collections import defaultdict
 from django.conf import settings
 from django.db import migrations
 
-from judging.usernames import username_canonical, username_problem
+from common.usernames import username_canonical, username_problem
 
 logger = logging.getLogger("judging.migrations")
 

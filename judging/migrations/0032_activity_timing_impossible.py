@@ -4,8 +4,8 @@
 
 from django.db import migrations, models
 
-SLACK_SECONDS = 1.0  # judging.services.listening.CLAIM_SLACK_SECONDS when this was written
-PLAYS_PER_SECOND = 2  # judging.services.listening.PLAYS_PER_SECOND
+SLACK_SECONDS = 1.0  # listening.services.audio_served.CLAIM_SLACK_SECONDS when this was written
+PLAYS_PER_SECOND = 2  # listening.services.audio_served.PLAYS_PER_SECOND
 BATCH = 2000
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from judging.services.relevance import assignment_next
+from relevance.services.campaigns import assignment_next
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD

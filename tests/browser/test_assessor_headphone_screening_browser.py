@@ -9,7 +9,7 @@ the assessor's ears by reading which interval the server made quiet.
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import AssessorScreen
+from listening.models import AssessorScreen
 from tests.browser.test_headphone_screening_browser import pass_the_headphone_check
 from tests.conftest import log_in
 from tests.personas import PASSWORD

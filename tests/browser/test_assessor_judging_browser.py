@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Assignment, JudgmentActivity, RelevanceJudgment
-from judging.services.relevance import relevance_campaign_create
+from catalog.models import RelevanceJudgment
+from relevance.models import Assignment, JudgmentActivity
+from relevance.services.campaigns import relevance_campaign_create
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from tests.relevance_data import POOL_AT_3, make_judging_collection

@@ -7,12 +7,13 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from crowd.models import Example
 from evaluation.models import Leaderboard
-from judging.models import Example, Job
 from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD
+from work.models import Job
 
 pytestmark = [
     pytest.mark.browser,

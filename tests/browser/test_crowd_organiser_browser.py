@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Answer, Worker
+from crowd.models import Answer, Worker
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD

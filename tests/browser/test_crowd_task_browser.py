@@ -12,9 +12,8 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Answer, PreferenceTask, Worker
-from judging.models.crowd import CHOICE_LABELS
-from judging.views import crowd_tasks
+from crowd.models import CHOICE_LABELS, Answer, PreferenceTask, Worker
+from crowd.views import tasks as crowd_tasks
 from tests.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.platform_links import prolific_id
 

@@ -4,7 +4,7 @@ and brings it back from the collection's deleted things (issue 25, item 3)."""
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Example
+from crowd.models import Example
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.personas import PASSWORD

@@ -14,9 +14,9 @@ import soundfile
 from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
-from judging import selectors
-from judging.models import PreferenceTask
-from judging.services.listening_copies import listening_copy_make
+from crowd import selectors
+from crowd.models import PreferenceTask
+from listening.services.listening_copies import listening_copy_make
 from tests.audio_files import tone
 from tests.browser.test_crowd_task_browser import listen, start
 from tests.crowd_fixtures import make_campaign
@@ -58,7 +58,7 @@ def test_after_the_copies_the_organisers_table_shows_what_listeners_hear(
     page, personas, audible_collection
 ):
     """Issue 31: after making −23 LUFS copies the table still showed the uploaded loudness."""
-    from judging.loudness import loudness_measure
+    from listening.loudness import loudness_measure
     from tests.conftest import log_in
     from tests.personas import PASSWORD
 

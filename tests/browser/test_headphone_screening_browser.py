@@ -13,7 +13,8 @@ broke the Content-Security-Policy holds trivially and stays armed for a later on
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import HeadphoneTrial, Worker
+from crowd.models import Worker
+from listening.models import HeadphoneTrial
 from tests.crowd_fixtures import make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

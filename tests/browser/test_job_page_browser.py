@@ -10,11 +10,11 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from judging.models import Job
-from judging.services.jobs import JOBS, job_claim, job_start
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from work import state
+from work.jobs import JOBS, job_claim, job_start
+from work.models import Job
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

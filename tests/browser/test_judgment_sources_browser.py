@@ -3,7 +3,7 @@
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import RelevanceJudgment
+from catalog.models import RelevanceJudgment
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from tests.sources import source_for

@@ -5,8 +5,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from crowd.models import Answer
 from evaluation.services import campaign_mapping_compute, recompute
-from judging.models import Answer
 from tests.conftest import log_in
 from tests.personas import PASSWORD
 from tests.test_listening_overview import rules, three_answers  # noqa: F401  (fixtures)

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from evaluation.models import CampaignEstimate, Recompute
-from judging.models import Assignment
+from relevance.models import Assignment
 from tests.browser.test_assessor_judging_browser import shot, wait_saved
 from tests.conftest import log_in
 from tests.lowcost_campaign_data import (

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from evaluation.models import OptimalityStudy
-from judging.importers import mirex_import
+from ingest.importers import mirex_import
 from tests.browser.test_accessibility_browser import violations
 from tests.conftest import log_in
 from tests.personas import PASSWORD

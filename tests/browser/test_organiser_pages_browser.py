@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from judging.roles import ORGANISER
+from common.roles import ORGANISER
 from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign

@@ -10,9 +10,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from crowd.models import Answer
 from evaluation.models import ReliabilityStudy
 from evaluation.services import campaign_mapping_compute
-from judging.models import Answer
 from tests.conftest import log_in
 from tests.crowd_fixtures import make_campaign
 from tests.crowd_http import Browser

@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from judging import selectors
-from judging.services.listening import audio_served_record
-from judging.services.relevance import judgment_save
+from listening.services.audio_served import audio_served_record
+from relevance import selectors
+from relevance.services.campaigns import judgment_save
 from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import log_in
 from tests.personas import PASSWORD

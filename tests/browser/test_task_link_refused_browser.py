@@ -5,7 +5,7 @@ do; nothing is recorded. The same link with a real Prolific id starts the study.
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Worker
+from crowd.models import Worker
 from tests.crowd_fixtures import make_campaign
 from tests.platform_links import prolific_id
 

@@ -11,12 +11,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from judging.models import Answer, Clip, Collection, Job
+from catalog.models import Clip, Collection
+from crowd.models import Answer
 from tests.browser.test_assessor_judging_browser import shot
 from tests.conftest import WORKER_FILES, log_in
 from tests.personas import PASSWORD
 from tests.shared_data import MIREX2011, require
 from tests.uploads import EXPORT, MP3, WAV
+from work.models import Job
 
 pytestmark = [
     pytest.mark.browser,

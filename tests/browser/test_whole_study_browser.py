@@ -23,8 +23,8 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-from judging.models.crowd import CHOICE_LABELS
-from judging.roles import ORGANISER
+from common.roles import ORGANISER
+from crowd.models import CHOICE_LABELS
 from tests.audio_files import tone
 from tests.browser.clipboard import copy_with
 from tests.browser.test_assessor_judging_browser import shot

@@ -25,6 +25,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 
+from catalog.models import Collection
+from crowd.models import PreferenceCampaign
 from evaluation.models import Recompute
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import (
@@ -33,8 +35,7 @@ from evaluation.services.recompute import (
     recompute_request,
 )
 from evaluation.services.sweep import dead_recomputes_revive, pending_handoffs_hand_over
-from judging.importers.command import collection_from_argument, named_from_argument
-from judging.models import Collection, PreferenceCampaign
+from ingest.importers.command import collection_from_argument, named_from_argument
 from work import state
 
 

@@ -1,0 +1,1 @@
+"""Catalog's REST API: collections and what they hold, background jobs."""

@@ -1,0 +1,1 @@
+"""Catalog's writes: collections, judgment sources, sharing, trash."""

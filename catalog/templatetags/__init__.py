@@ -1,0 +1,1 @@
+"""Catalog's template tags."""

@@ -1,0 +1,1 @@
+"""Catalog's pages: collections, judgment sources, trash, background jobs."""

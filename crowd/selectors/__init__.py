@@ -1,0 +1,8 @@
+"""Crowd's reads, one module per area; everything of ``campaigns``, ``integrity``, ``practice`` and ``workers`` is re-exported here."""
+
+from crowd.selectors.campaigns import *  # noqa: F403
+from crowd.selectors.integrity import *  # noqa: F403
+from crowd.selectors.judged_levels import *  # noqa: F403
+from crowd.selectors.practice import *  # noqa: F403
+from crowd.selectors.room import *  # noqa: F403
+from crowd.selectors.workers import *  # noqa: F403

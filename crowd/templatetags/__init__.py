@@ -1,0 +1,1 @@
+"""Crowd's template tags."""

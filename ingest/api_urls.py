@@ -1,0 +1,14 @@
+"""The REST API of Uploads, mounted under ``/api/`` by ``config/urls.py``."""
+
+from django.urls import path
+
+from ingest import apis as apis_uploads
+
+urlpatterns = [
+    path("collections/<id:collection_id>/uploads/clips/", apis_uploads.ClipsUploadApi.as_view(), name="upload_clips"),
+    path("collections/<id:collection_id>/uploads/runs/", apis_uploads.RunsUploadApi.as_view(), name="upload_runs"),
+    path("collections/<id:collection_id>/uploads/judgments/", apis_uploads.JudgmentsUploadApi.as_view(), name="upload_judgments"),
+    path("collections/<id:collection_id>/uploads/mirex/", apis_uploads.MirexUploadApi.as_view(), name="upload_mirex"),
+    path("collections/<id:collection_id>/uploads/answers/", apis_uploads.AnswersUploadApi.as_view(), name="upload_answers"),
+    path("collections/<id:collection_id>/uploads/answers/columns/", apis_uploads.AnswerColumnsApi.as_view(), name="upload_answer_columns"),
+]  # fmt: skip

@@ -1,0 +1,219 @@
+"""REST API of uploads (multipart): what the upload pages do, each answered with its job.
+
+``POST /api/collections/<id>/uploads/<kind>/`` with the files (form fields named as the
+page's inputs) and the options answers ``202`` with the job (``/api/jobs/<id>/`` follows
+it to its result). A request over the upload limit is a 413 before it is read; a file
+refused before the import (extension, size, count) is a 400 naming it
+(:class:`ingest.services.uploads.UploadRefused`, mapped in :mod:`config.api_errors`).
+A CrowdFlower export's columns: ``POST …/uploads/answers/columns/`` proposes a mapping
+(remembered or guessed); send it, corrected, as ``columns`` (JSON) with the upload.
+"""
+
+from __future__ import annotations
+
+import json
+
+from drf_spectacular.utils import extend_schema
+from rest_framework import serializers, status
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from catalog.apis.contents import OrganiserApi
+from catalog.apis.jobs import JobSerializer
+from catalog.models import JudgmentSource
+from crowd.services.answer_columns import (
+    answer_mapping_for_api,
+    answer_mapping_proposal,
+    export_columns,
+)
+from ingest.importers.judgments import JUDGMENT_FORMATS, SCALES
+from ingest.importers.runs import RUN_FORMATS
+from ingest.models import Upload
+from ingest.services.uploads import (
+    ROLES,
+    UploadRefused,
+    upload_create,
+    upload_discard,
+    upload_request_check,
+    upload_start,
+)
+
+
+def with_files(kind: str):
+    """Add the file fields of ``kind`` to an input serializer (for the schema and parsing;
+    :func:`~ingest.services.uploads.upload_create` checks the files)."""
+
+    def add(serializer: type[serializers.Serializer]) -> type[serializers.Serializer]:
+        for role in ROLES[kind]:
+            field = serializers.FileField(required=False, help_text=role.label)
+            if role.many:
+                field = serializers.ListField(child=field, required=False, help_text=role.label)
+            serializer._declared_fields[role.name] = field
+        return serializer
+
+    return add
+
+
+class UploadApi(OrganiserApi):
+    """One kind of upload: store the files, start the import's job, answer with the job."""
+
+    kind = ""
+
+    def initial(self, request, *args, **kwargs):
+        """The size first (413 before the body is read), then authentication and permissions
+        as every API does; the body is parsed only past the access rule (not eagerly)."""
+        upload_request_check(content_length=request.META.get("CONTENT_LENGTH"))
+        APIView.initial(self, request, *args, **kwargs)
+
+    def options(self, data: dict) -> dict:
+        return {k: v for k, v in data.items() if k not in {r.name for r in ROLES[self.kind]}}
+
+    def create(self, request, collection_id: int) -> Upload:
+        collection = self.get_collection(collection_id)
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        files = {role.name: request.FILES.getlist(role.name) for role in ROLES[self.kind]}
+        return upload_create(
+            kind=self.kind, owner=request.user, collection=collection, files=files,
+            options=self.options(data.validated_data),
+        )  # fmt: skip
+
+    def post(self, request, collection_id: int):
+        job = upload_start(upload=self.create(request, collection_id))
+        return Response(JobSerializer(job.to_dict()).data, status=status.HTTP_202_ACCEPTED)
+
+
+class ClipsUploadApi(UploadApi):
+    """Audio files (.wav, .mp3, .ogg, .flac) or zips of them, and an optional metadata CSV/TSV."""
+
+    kind = Upload.CLIPS
+
+    @with_files(Upload.CLIPS)
+    class InputSerializer(serializers.Serializer):
+        pass
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class RunsUploadApi(UploadApi):
+    """Run files: TREC runs or ranked lists (``runs_import``)."""
+
+    kind = Upload.RUNS
+
+    @with_files(Upload.RUNS)
+    class InputSerializer(serializers.Serializer):
+        format = serializers.ChoiceField(choices=RUN_FORMATS, default="auto")
+        create_missing_queries = serializers.BooleanField(
+            default=True, help_text="make query ids that name clips into queries (as the page does)"
+        )
+        create_missing_clips = serializers.BooleanField(default=False)
+        replace = serializers.BooleanField(default=False)
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class JudgmentsUploadApi(UploadApi):
+    """A judgments file (TREC qrels or ``query doc fine [broad]``) into a named source."""
+
+    kind = Upload.JUDGMENTS
+
+    @with_files(Upload.JUDGMENTS)
+    class InputSerializer(serializers.Serializer):
+        format = serializers.ChoiceField(choices=JUDGMENT_FORMATS, default="auto")
+        scale = serializers.ChoiceField(choices=("", *SCALES), default="")
+        source = serializers.CharField(max_length=200, required=False, default="",
+                                       allow_blank=True)  # fmt: skip
+        status = serializers.ChoiceField(
+            choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
+        )
+        create_missing_queries = serializers.BooleanField(
+            default=True, help_text="make query ids that name clips into queries (as the page does)"
+        )
+        create_missing_clips = serializers.BooleanField(default=False)
+        replace = serializers.BooleanField(default=False)
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class MirexUploadApi(UploadApi):
+    """A MIREX bundle: ``runs``, ``judgments`` and ``metadata`` (.tsv), or one zip ``bundle``."""
+
+    kind = Upload.MIREX
+
+    @with_files(Upload.MIREX)
+    class InputSerializer(serializers.Serializer):
+        pass
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class AnswersUploadApi(UploadApi):
+    """Past preference answers: Earshot's CSV, or a CrowdFlower export with its ``columns``
+    (JSON of :class:`crowd.importers.crowdflower.ColumnMapping`; without it the
+    remembered or proposed mapping is used when it fits)."""
+
+    kind = Upload.ANSWERS
+
+    @with_files(Upload.ANSWERS)
+    class InputSerializer(serializers.Serializer):
+        format = serializers.ChoiceField(choices=["earshot", "crowdflower"], default="earshot")
+        campaign = serializers.CharField(max_length=200, required=False, default="",
+                                         allow_blank=True)  # fmt: skip
+        create_missing_clips = serializers.BooleanField(default=True)
+        replace = serializers.BooleanField(default=False)
+        columns = serializers.CharField(required=False, help_text="the column mapping, JSON")
+
+    def options(self, data: dict) -> dict:
+        return {k: v for k, v in super().options(data).items() if k != "columns"}
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        upload = self.create(request, collection_id)
+        options = None
+        if upload.options.get("format") == "crowdflower":
+            try:
+                given = json.loads(request.data["columns"]) if "columns" in request.data else None
+            except ValueError:
+                upload_discard(upload=upload)
+                raise UploadRefused("columns is not JSON.") from None
+            try:
+                mapping = answer_mapping_for_api(upload=upload, given=given)
+            except UploadRefused:
+                upload_discard(upload=upload)
+                raise
+            options = {"mapping": mapping.to_dict()}
+        job = upload_start(upload=upload, options=options)
+        return Response(JobSerializer(job.to_dict()).data, status=status.HTTP_202_ACCEPTED)
+
+
+class AnswerColumnsApi(AnswersUploadApi):
+    """The columns of a CrowdFlower export and the mapping proposed for them (nothing is imported)."""
+
+    class OutputSerializer(serializers.Serializer):
+        header = serializers.ListField(child=serializers.CharField())
+        sample = serializers.ListField(child=serializers.ListField(child=serializers.CharField()),
+                                       help_text="the first rows")  # fmt: skip
+        proposal = serializers.DictField(help_text="a ColumnMapping: remembered or guessed")
+
+    @extend_schema(
+        request={"multipart/form-data": AnswersUploadApi.InputSerializer},
+        responses=OutputSerializer,
+    )
+    def post(self, request, collection_id: int):
+        upload = self.create(request, collection_id)
+        try:
+            header, rows = export_columns(upload=upload)
+            proposal = answer_mapping_proposal(upload=upload, header=header, rows=rows)
+        finally:
+            upload_discard(upload=upload)
+            upload.delete()
+        body = {"header": header, "sample": rows[:5], "proposal": proposal.to_dict()}
+        return Response(self.OutputSerializer(body).data)

@@ -1,1 +1,0 @@
-"""Django forms of the judging pages: ``relevance`` (assessors, organisers) and ``crowd``."""

@@ -1,1 +1,0 @@
-"""HTML pages of the judging app, one module per area."""

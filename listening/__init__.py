@@ -1,0 +1,1 @@
+"""What audio was served and heard, headphone screens, loudness and listening copies."""

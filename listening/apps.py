@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ListeningConfig(AppConfig):
+    name = "listening"
+    verbose_name = "Listening"

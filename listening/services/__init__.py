@@ -1,0 +1,1 @@
+"""Listening's writes: what audio was served, headphone screens, listening copies."""

@@ -1,0 +1,1 @@
+"""Listening's pages: a collection's listening copies, the headphone trial page."""

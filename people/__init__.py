@@ -1,0 +1,1 @@
+"""Accounts, roles and invitations: who organises and who judges."""

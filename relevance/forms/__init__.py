@@ -1,0 +1,1 @@
+"""Relevance judging's forms."""

@@ -1,0 +1,313 @@
+"""Reads of relevance campaigns: assessors' work, progress, headphone screens, agreement, qrels."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+
+from catalog import qrels
+from catalog.models import Clip, RelevanceJudgment
+from catalog.models.collection import BROAD_LABELS, FINE_MAX
+from catalog.selectors import Need, organiser_relevance_campaigns
+from crowd.selectors import HeadphoneRates
+from evaluation.core import agreement
+from listening.models import AssessorScreen, HeadphoneTrial
+from listening.selectors import campaign_assessor_listening
+from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
+
+
+def relevance_campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
+    """The relevance campaigns ``user`` reaches for ``need``, with their numbers of queries
+    and pool size."""
+    return organiser_relevance_campaigns(user=user, need=need).annotate(
+        query_count=Count("assignments__query", distinct=True),
+        pool_size=Count("pool", distinct=True),
+    )
+
+
+def relevance_campaigns_for_assessor(*, user) -> list[dict]:
+    """Open campaigns the assessor judges in, with their own progress and unfinished work."""
+    rows = []
+    for campaign in user.relevance_campaigns.filter(is_open=True).order_by("name"):
+        mine = campaign.assignments.filter(assessor=user)
+        rows.append(
+            {
+                "campaign": campaign,
+                "done": mine.filter(completed_at__isnull=False).count(),
+                "assigned": mine.count(),
+                "current": mine.filter(completed_at__isnull=True).order_by("assigned_at").first(),
+                "finished": list(
+                    mine.filter(completed_at__isnull=False)
+                    .select_related("query__clip")
+                    .order_by("completed_at")
+                ),
+            }
+        )
+    return rows
+
+
+def clip_in_assessor_assignments(*, user, clip: Clip) -> bool:
+    """Whether the clip is the query or a candidate of one of the assessor's assignments
+    (of a low-cost assignment, its one candidate only)."""
+    candidates = PoolEntry.objects.filter(
+        campaign=OuterRef("campaign"), query=OuterRef("query"), clip=clip
+    )
+    return (
+        Assignment.objects.filter(assessor=user)
+        .filter(
+            Q(query__clip=clip)
+            | Q(Exists(candidates), pool_entry__isnull=True)
+            | Q(pool_entry__clip=clip)
+        )
+        .exists()
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A candidate as the judging page shows it: no system, rank or score."""
+
+    number: int
+    pool_entry: PoolEntry
+    clip: Clip
+    broad: int | None
+    fine: int | None
+    listened_seconds: float
+    judging_seconds: float
+    plays: int
+
+    @property
+    def is_done(self) -> bool:
+        return self.broad is not None and self.fine is not None
+
+
+def assignment_candidates(*, assignment: Assignment) -> list[Candidate]:
+    """The assignment's candidates in its own random order, with what is saved so far."""
+    pool = list(assignment.candidates().select_related("clip"))
+    judgments = {
+        judgment.clip_id: judgment
+        for judgment in RelevanceJudgment.objects.filter(
+            query=assignment.query,
+            assessor_id=assignment.assessor_id,
+            source=assignment.campaign.source,
+        )
+    }
+    activity = {row.pool_entry_id: row for row in assignment.activity.all()}
+    candidates = []
+    for number, entry in enumerate(assignment.candidate_order(pool), start=1):
+        judgment = judgments.get(entry.clip_id)
+        act = activity.get(entry.pk)
+        candidates.append(
+            Candidate(
+                number=number,
+                pool_entry=entry,
+                clip=entry.clip,
+                broad=judgment.broad if judgment else None,
+                fine=judgment.fine if judgment else None,
+                listened_seconds=act.listened_seconds if act else 0.0,
+                judging_seconds=act.judging_seconds if act else 0.0,
+                plays=act.plays if act else 0,
+            )
+        )
+    return candidates
+
+
+def campaign_judgments(*, campaign: RelevanceCampaign) -> QuerySet[RelevanceJudgment]:
+    """The campaign's judgments in the order they were made, with their activity."""
+    return (
+        RelevanceJudgment.objects.filter(source=campaign.source)
+        .select_related("query__clip", "clip", "assessor", "activity", "source")
+        .order_by("created_at", "pk")
+    )
+
+
+def campaign_progress_by_query(*, campaign: RelevanceCampaign) -> list[dict]:
+    pool_sizes = dict(
+        campaign.pool.order_by().values("query").annotate(n=Count("pk")).values_list("query", "n")
+    )
+    assignments = campaign.assignments.select_related("query__clip").order_by(
+        "query__clip__external_id", "slot"
+    )
+    by_query: dict[int, dict] = {}
+    for assignment in assignments:
+        row = by_query.setdefault(
+            assignment.query_id,
+            {
+                "query": assignment.query,
+                "pool_size": pool_sizes.get(assignment.query_id, 0),
+                "slots": 0,
+                "assigned": 0,
+                "done": 0,
+            },
+        )
+        row["slots"] += 1
+        row["assigned"] += assignment.assessor_id is not None
+        row["done"] += assignment.completed_at is not None
+    rows = list(by_query.values())
+    judged = (
+        campaign_judgments(campaign=campaign)
+        .exclude(broad=None)
+        .exclude(fine=None)
+        .order_by()
+        .values("query")
+        .annotate(n=Count("pk"))
+    )
+    counts = {row["query"]: row["n"] for row in judged}
+    for row in rows:
+        row["judgments"] = counts.get(row["query"].pk, 0)
+        # A low-cost campaign has one slot per pair: each pair is judged once.
+        row["expected"] = row["pool_size"] * (1 if campaign.is_lowcost else row["slots"])
+    return rows
+
+
+@dataclass(frozen=True)
+class PairProgress:
+    """How far a low-cost campaign has judged its pool."""
+
+    pool: int
+    judged: int
+    """Pool pairs with a complete judgment, from this campaign or elsewhere."""
+    by_campaign: int
+    """Pairs this campaign's assessors finished."""
+    in_progress: int
+    """Pairs held by an assessor right now."""
+
+    @property
+    def share(self) -> float:
+        return self.judged / self.pool if self.pool else 0.0
+
+
+def campaign_pair_progress(*, campaign: RelevanceCampaign) -> PairProgress:
+    """Judgments made out of a low-cost campaign's full pool."""
+    complete = RelevanceJudgment.objects.filter(
+        query_id=OuterRef("query_id"), clip_id=OuterRef("clip_id")
+    ).filter(~Q(broad=None), ~Q(fine=None))
+    pairs = campaign.assignments.filter(pool_entry__isnull=False)
+    return PairProgress(
+        pool=campaign.pool.count(),
+        judged=campaign.pool.filter(Exists(complete)).count(),
+        by_campaign=pairs.filter(completed_at__isnull=False).count(),
+        in_progress=pairs.filter(assessor__isnull=False, completed_at__isnull=True).count(),
+    )
+
+
+def headphones_cleared(*, campaign: RelevanceCampaign, assessor) -> bool:
+    """True when the campaign does not screen for headphones or the assessor passed."""
+    return (
+        not campaign.headphone_check
+        or AssessorScreen.objects.filter(
+            campaign=campaign, assessor=assessor, result=AssessorScreen.PASSED
+        ).exists()
+    )
+
+
+def campaign_headphone_screens(
+    *, campaign: RelevanceCampaign
+) -> tuple[dict[int, AssessorScreen], HeadphoneRates]:
+    """Each assessor's headphone screen in the campaign (by assessor id; ``has_trials``:
+    a try is drawn) and the pass rate: of the assessors who finished a try, how many
+    passed, and how many are taking one (a first try, or again)."""
+    screens = {
+        screen.assessor_id: screen
+        for screen in AssessorScreen.objects.filter(campaign=campaign).annotate(
+            has_trials=Exists(HeadphoneTrial.objects.filter(screen=OuterRef("pk")))
+        )
+    }
+    rates = HeadphoneRates(
+        taken=sum(s.tries > 0 for s in screens.values()),
+        passed=sum(s.result == AssessorScreen.PASSED for s in screens.values()),
+        in_progress=sum(s.result == "" and s.has_trials for s in screens.values()),
+    )
+    return screens, rates
+
+
+def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
+    """Each assessor's work, with the listening the server observed behind their
+    judgments (``listening``: :func:`~listening.selectors.campaign_assessor_listening`,
+    None before their first score) and their headphone screen (``screen``: None before
+    they start one). The page's listening time and plays are kept bounded by what the
+    server observed; ``timing_impossible`` counts the candidates whose page reported more
+    (:func:`listening.services.audio_served.listening_claim_bounded`)."""
+    listening = campaign_assessor_listening(campaign=campaign)
+    screens, _ = campaign_headphone_screens(campaign=campaign)
+    rows = []
+    for assessor in campaign.assessors.order_by("username"):
+        mine = campaign.assignments.filter(assessor=assessor)
+        activity = JudgmentActivity.objects.filter(
+            assignment__campaign=campaign, assignment__assessor=assessor
+        ).aggregate(
+            judging=Sum("judging_seconds"),
+            listening=Sum("listened_seconds"),
+            plays=Sum("plays"),
+            impossible=Count("pk", filter=Q(timing_impossible=True)),
+        )
+        rows.append(
+            {
+                "assessor": assessor,
+                "assigned": mine.count(),
+                "done": mine.filter(completed_at__isnull=False).count(),
+                "judgments": campaign_judgments(campaign=campaign)
+                .filter(assessor=assessor)
+                .exclude(broad=None)
+                .exclude(fine=None)
+                .count(),
+                "judging_seconds": activity["judging"] or 0.0,
+                "listened_seconds": activity["listening"] or 0.0,
+                "plays": activity["plays"] or 0,
+                "timing_impossible": activity["impossible"],
+                "listening": listening.get(assessor.pk),
+                "screen": screens.get(assessor.pk),
+            }
+        )
+    return rows
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """Agreement among assessors on the pairs judged by two or more of them."""
+
+    queries: int
+    pairs: int
+    alpha_fine: float
+    alpha_broad: float
+    rms_fine: float
+    rms_broad: float
+
+
+def campaign_agreement(*, campaign: RelevanceCampaign) -> Agreement:
+    """Krippendorff's α (interval for Fine, ordinal for Broad) and thesis §7.4's RMS."""
+    broad: dict[tuple[int, int], list[int]] = {}
+    fine: dict[tuple[int, int], list[int]] = {}
+    for judgment in RelevanceJudgment.objects.filter(source=campaign.source):
+        key = (judgment.query_id, judgment.clip_id)
+        if judgment.broad is not None:
+            broad.setdefault(key, []).append(judgment.broad)
+        if judgment.fine is not None:
+            fine.setdefault(key, []).append(judgment.fine)
+    shared = [
+        key
+        for key in set(broad) | set(fine)
+        if max(len(broad.get(key, [])), len(fine.get(key, []))) >= 2
+    ]
+    return Agreement(
+        queries=len({query for query, _ in shared}),
+        pairs=len(shared),
+        alpha_fine=agreement.krippendorff_alpha(fine.values(), level="interval"),
+        alpha_broad=agreement.krippendorff_alpha(broad.values(), level="ordinal"),
+        rms_fine=agreement.rms_difference(fine.values(), scale_max=FINE_MAX),
+        rms_broad=agreement.rms_difference(broad.values(), scale_max=max(BROAD_LABELS)),
+    )
+
+
+def campaign_qrels(*, campaign: RelevanceCampaign, scale: str, policy: str) -> str:
+    """The campaign's judgments as TREC qrels on ``scale``, consolidated by ``policy``."""
+    if scale not in qrels.SCALES:
+        raise ValueError(f"scale must be one of {', '.join(qrels.SCALES)}")
+    values = (
+        (judgment.query.clip.external_id, judgment.clip.external_id, getattr(judgment, scale))
+        for judgment in campaign_judgments(campaign=campaign)
+        if getattr(judgment, scale) is not None
+    )
+    lines = qrels.qrels_lines(values, policy=policy)
+    return "".join(line + "\n" for line in lines)

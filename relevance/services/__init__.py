@@ -1,0 +1,1 @@
+"""Relevance judging's writes: campaigns, assignments and judgments, low-cost judging, the assessor's headphone screen, campaign settings."""

@@ -1,0 +1,1 @@
+"""Relevance judging's pages: organisers' campaign pages and settings, the assessor's judging page and headphone screen."""

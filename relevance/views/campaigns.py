@@ -1,0 +1,113 @@
+"""Organiser pages for relevance campaigns: create, follow progress and agreement, export."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from catalog import selectors as catalog_selectors
+from catalog.selectors import Need
+from common.roles import organiser_required
+from listening.headphones import TRIALS
+from relevance import exports, selectors
+from relevance.forms.campaigns import QrelsForm, RelevanceCampaignForm
+from relevance.models import RelevanceCampaign
+from relevance.services.campaigns import relevance_campaign_create
+
+
+def _own_campaign(request, pk: int, *, need: Need = "write") -> RelevanceCampaign:
+    return catalog_selectors.relevance_campaign_for_organiser(
+        user=request.user, campaign_id=pk, need=need
+    )
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_list(request):
+    campaigns = selectors.relevance_campaigns_for_organiser(user=request.user, need="read")
+    return render(request, "relevance/relevance_campaign_list.html", {"campaigns": campaigns})
+
+
+@require_http_methods(["GET", "POST"])
+@organiser_required
+def relevance_campaign_new(request):
+    form = RelevanceCampaignForm(
+        request.POST or None,
+        user=request.user,
+        initial={"collection": request.GET.get("collection")},
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        campaign = relevance_campaign_create(
+            collection=data["collection"],
+            name=data["name"],
+            cutoff=data["cutoff"],
+            exclude_same_artist=data["exclude_same_artist"],
+            assessors_per_query=data["assessors_per_query"],
+            queries_per_assessor=data["queries_per_assessor"],
+            must_listen_seconds=data["must_listen_seconds"],
+            take_back_minutes=data["take_back_minutes"],
+            headphone_check=data["headphone_check"],
+            headphone_pass_mark=data["headphone_pass_mark"],
+            assessors=data["assessors"],
+            mode=data["mode"],
+            lowcost_measure=data["lowcost_measure"],
+            lowcost_target=data["lowcost_target"],
+            lowcost_stop_at=data["lowcost_stop_at"],
+        )
+        return redirect(campaign)
+    return render(request, "relevance/relevance_campaign_new.html", {"form": form})
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_detail(request, pk: int):
+    campaign = _own_campaign(request, pk, need="read")
+    context = {
+        "campaign": campaign,
+        "can_write": catalog_selectors.organises(
+            user=request.user, collection=campaign.collection, need="write"
+        ),
+        "pairs": selectors.campaign_pair_progress(campaign=campaign)
+        if campaign.is_lowcost
+        else None,
+        "by_query": selectors.campaign_progress_by_query(campaign=campaign),
+        "by_assessor": selectors.campaign_progress_by_assessor(campaign=campaign),
+        "headphones": _headphone_rates(campaign),
+        "trials": TRIALS,
+        "agreement": selectors.campaign_agreement(campaign=campaign),
+        "qrels_form": QrelsForm(initial={"scale": "fine", "policy": "mean"}),
+    }
+    return render(request, "relevance/relevance_campaign_detail.html", context)
+
+
+def _headphone_rates(campaign: RelevanceCampaign):
+    """The headphone check's pass rate, when the campaign asks for it or once did."""
+    screens, rates = selectors.campaign_headphone_screens(campaign=campaign)
+    return rates if campaign.headphone_check or screens else None
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_qrels(request, pk: int):
+    campaign = _own_campaign(request, pk, need="read")
+    form = QrelsForm(request.GET)
+    if not form.is_valid():
+        return HttpResponse(
+            "Choose scale=broad|fine and policy=mean|median|first|latest.\n",
+            status=400,
+            content_type="text/plain; charset=utf-8",
+        )
+    scale, policy = form.cleaned_data["scale"], form.cleaned_data["policy"]
+    return exports.download(
+        selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy),
+        filename=f"campaign-{campaign.pk}-{scale}-{policy}.qrels",
+        content_type="text/plain; charset=utf-8",
+    )
+
+
+@require_GET
+@organiser_required
+def relevance_campaign_csv(request, pk: int):
+    return exports.campaign_judgments_csv(campaign=_own_campaign(request, pk, need="read"))
