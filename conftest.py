@@ -14,3 +14,10 @@ settings.register_profile(
     database=None,
 )
 settings.load_profile("earshot")
+
+# The helper library's fixtures, for the tests of every app (tests/helpers/).
+pytest_plugins = [
+    "tests.helpers.fixtures",
+    "tests.helpers.crowd_fixtures",
+    "tests.helpers.uploads",
+]

@@ -69,7 +69,7 @@ def setup_data(root: str) -> dict:
     from django.contrib.auth import get_user_model
 
     from catalog.models import Clip
-    from tests.crowd_fixtures import build_crowd_collection, make_campaign
+    from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
 
     owner = get_user_model().objects.create(username="bench")
     collection = build_crowd_collection(owner)
@@ -118,7 +118,7 @@ class Stack:
     def _start(self, workers: int) -> None:
         from embedded.postgres import start_postgres
         from embedded.redis import start_redis
-        from tests.processes import free_port, wait_for_port
+        from tests.helpers.processes import free_port, wait_for_port
 
         root = self.root
         self.postgres = start_postgres()

@@ -51,7 +51,7 @@ ROOT = HERE.parent
 sys.path.insert(1, str(HERE))
 sys.path.insert(2, str(ROOT))
 
-from tests.shared_data import MIREX2011  # noqa: E402  (shared/ found beside the checkout)
+from tests.helpers.shared_data import MIREX2011  # noqa: E402  (shared/ found beside the checkout)
 
 MIREX = Path(os.environ.get("MIREX2011", str(MIREX2011)))
 CAMPAIGN_OPTIONS = {

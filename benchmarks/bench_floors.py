@@ -173,7 +173,7 @@ def tukey(args) -> None:
     from evaluation.core.multiple import anova_two_way, tukey_hsd
     from evaluation.core.studentized_range import ACCURACY
     from evaluation.core.tests.conftest import _rows
-    from tests.shared_data import MIREX2011
+    from tests.helpers.shared_data import MIREX2011
 
     fine = {(q, d): int(f) for q, d, f in _rows(MIREX2011 / "judgments.tsv")}
     lists: dict[tuple[str, str], list[str]] = {}

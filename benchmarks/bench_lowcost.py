@@ -28,7 +28,7 @@ from evaluation.core.lowcost import (
 from evaluation.core.lowcost.published import TABLE_8_1, TABLE_8_3, TABLE_8_5, TABLE_8_6
 from evaluation.core.lowcost.selection import best_pairs, judgment_weights
 from evaluation.core.trec import Run, read_qrels, read_runs
-from tests.shared_data import MIREX2011
+from tests.helpers.shared_data import MIREX2011
 
 MEASURES = ("CG@5", "DCG@5", "nDCG@5", "RBP@5")
 

@@ -48,7 +48,7 @@ from evaluation.services.estimates import campaign_estimate_compute  # noqa: E40
 from evaluation.services.results import collection_results_compute  # noqa: E402
 from ingest.importers.mirex import mirex_import  # noqa: E402
 from relevance.services.campaigns import assignment_next, judgment_save, relevance_campaign_create  # noqa: E402
-from tests.shared_data import MIREX2011  # noqa: E402
+from tests.helpers.shared_data import MIREX2011  # noqa: E402
 from work import handoff  # noqa: E402
 
 

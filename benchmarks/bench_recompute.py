@@ -48,7 +48,7 @@ from evaluation.services.leaderboards import (  # noqa: E402
     leaderboard_payload,
     reliability_payload,
 )
-from tests.shared_data import MIREX2011  # noqa: E402
+from tests.helpers.shared_data import MIREX2011  # noqa: E402
 
 MIREX = Path(os.environ.get("MIREX2011", str(MIREX2011)))
 

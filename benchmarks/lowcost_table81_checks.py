@@ -36,7 +36,7 @@ from evaluation.core.lowcost.ordinal import OrdinalModel, design_matrix, fit_ord
 from evaluation.core.lowcost.published import TABLE_8_1
 from evaluation.core.lowcost.simulation import Reference
 from evaluation.core.trec import read_qrels, read_runs
-from tests.shared_data import MIREX2011
+from tests.helpers.shared_data import MIREX2011
 
 MEASURES = ("CG@5", "DCG@5")
 FIGURES = ("confidence", "accuracy", "tau", "rmse_delta", "rho", "rmse")

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from unittest import mock
 
-from tests.shared_data import MIREX2011  # shared/ found beside the checkout
+from tests.helpers.shared_data import MIREX2011  # shared/ found beside the checkout
 
 MIREX = Path(os.environ.get("MIREX2011", str(MIREX2011)))
 OWNER = "bench-organiser"

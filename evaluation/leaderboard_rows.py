@@ -5,7 +5,7 @@ With 180 systems the table is 1,600 numbers: through Django's ``floatformat`` fi
 ``Decimal`` and the locale's number format for each) and an ``{% include %}`` per interval,
 it was nearly all of the page's time. :func:`fixed` gives the text of ``floatformat:N`` and
 :func:`plain` that of ``{{ value }}`` for the numbers a leaderboard holds, under this
-installation's settings (English, no thousands separator): ``tests/test_leaderboard_rows.py``
+installation's settings (English, no thousands separator): ``evaluation/tests/test_leaderboard_rows.py``
 compares them with Django's own on every kind of number, so the page reads the same.
 """
 
@@ -99,7 +99,7 @@ def _interval(row: dict, low: str, high: str, half: str, method: str) -> str:
 def table_body(rows: list[dict], *, system_url, judged: bool) -> SafeString:
     """The ``<tr>`` of every leaderboard row (``summary["rows"]`` with ``system_id``), as
     the page showed them through its template: each text escaped, each number formatted
-    as Django's filters do (``tests/test_leaderboard_rows.py`` renders that template and
+    as Django's filters do (``evaluation/tests/test_leaderboard_rows.py`` renders that template and
     compares).
 
     ``system_url(system_id)`` is the address of a system's page; a system deleted since

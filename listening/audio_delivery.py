@@ -42,7 +42,7 @@ can tell from listening to it; the time rule still asks for the clip's seconds.
 Behind a reverse proxy the client is the proxy: ``X-Accel-Buffering: no`` asks nginx
 not to read the whole response ahead of the browser (other proxies: turn response
 buffering off for the audio URLs). Whitenoise serves only ``STATIC_URL`` and no
-middleware rewrites the stream (``tests/test_clip_audio_for_workers.py``). Earshot is
+middleware rewrites the stream (``crowd/tests/test_clip_audio_for_workers.py``). Earshot is
 served over WSGI; under ASGI Django would read a synchronous stream whole before sending
 any of it, and everything would count at once.
 """

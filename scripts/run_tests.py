@@ -4,7 +4,8 @@ Pass 1 runs every test on SQLite, browser and Celery-worker tests included.
 Pass 2 runs the Django-side tests (not the browser ones) on PostgreSQL: the server
 given by ``DATABASE_URL``, or else a throwaway cluster started here and stopped at the end.
 Extra arguments go to both pytest runs; test files or folders among them replace pass 2's
-``tests`` (so ``scripts/run_tests.py tests/test_x.py`` runs that file on both databases).
+test folders, every app's (pytest's ``testpaths``; so ``scripts/run_tests.py
+crowd/tests/test_x.py`` runs that file on both databases).
 
 The two passes run side by side, one per core (they share nothing: each has its own
 test database, Redis socket folder, temporary folders and ports), so ``make test`` takes
@@ -84,7 +85,7 @@ def main() -> int:
         pg_env = dict(os.environ, DATABASE_URL=database_url, EARSHOT_EXPECT_POSTGRES="1")
         paths = [a for a in extra if not a.startswith("-") and os.path.exists(a.split("::")[0])]
         options = [a for a in extra if a not in paths]
-        postgres = ([*(paths or ["tests"]), "-m", "not browser", *options], pg_env, POSTGRES_TITLE)
+        postgres = ([*paths, "-m", "not browser", *options], pg_env, POSTGRES_TITLE)
         if serial:
             status = run(*sqlite)
             return status or run(*postgres)

@@ -32,7 +32,7 @@ def test_the_worker_runs_niced_so_that_requests_go_first(celery_worker_process):
     import os
     from pathlib import Path
 
-    from tests.processes import TEST_WORKER_NICENESS
+    from tests.helpers.processes import TEST_WORKER_NICENESS
 
     def niceness(pid: int) -> int:
         return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])

@@ -13,10 +13,10 @@ import pytest
 
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from tests.crowd_fixtures import make_campaign, right_choice
-from tests.personas import PASSWORD
-from tests.results_payloads import MEASURE, store_results
-from tests.test_task_serve import arrive
+from crowd.tests.test_task_serve import arrive
+from tests.helpers.crowd_fixtures import make_campaign, right_choice
+from tests.helpers.personas import PASSWORD
+from tests.helpers.results_payloads import MEASURE, store_results
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def test_a_workers_id_and_comments_reach_the_answers_csv_as_text(
     client.force_login(personas.organiser)
     text = client.get(f"/campaigns/{campaign.pk}/answers.csv").content.decode()
     rows = list(csv.DictReader(io.StringIO(text)))
-    # Such an id is refused at arrival now (tests/test_platform_ids.py); one stored before
+    # Such an id is refused at arrival now (crowd/tests/test_platform_ids.py); one stored before
     # is not an id of its platform, and no export writes it (crowd.platform_ids).
     assert {row["platform_id"] for row in rows} == {""}
     # Comments are stripped of surrounding blanks when submitted (the tab goes).

@@ -26,9 +26,9 @@ from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
-from tests.conftest import ROOT, _worker_database_url
-from tests.importing import write_lines
-from tests.sources import source_for
+from tests.helpers.fixtures import ROOT, _worker_database_url
+from tests.helpers.importing import write_lines
+from tests.helpers.sources import source_for
 from work import handoff, send
 from work.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
 from work.models import PendingHandoff

@@ -34,11 +34,11 @@ from evaluation.models import (
 from evaluation.services.recompute import WORKER_LOST
 from ingest.models import Upload
 from ingest.services.uploads import upload_create, upload_start
-from tests.conftest import _worker_database_url, missing
-from tests.crowd_fixtures import make_campaign, right_choice
-from tests.personas import make_user
-from tests.processes import ROOT, CrowdClient, Processes, environment
-from tests.sources import source_for
+from tests.helpers.crowd_fixtures import make_campaign, right_choice
+from tests.helpers.fixtures import _worker_database_url, missing
+from tests.helpers.personas import make_user
+from tests.helpers.processes import ROOT, CrowdClient, Processes, environment
+from tests.helpers.sources import source_for
 from work.models import Job, PendingHandoff
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
@@ -188,7 +188,9 @@ def test_a_job_whose_pool_process_is_killed_is_taken_over_by_its_redelivered_tas
     env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
                       EARSHOT_UPLOAD_ROOT=str(settings.EARSHOT_UPLOAD_ROOT))  # fmt: skip
     worker = processes.worker(env, name="prefork", hostname="k9@%h", pool="prefork")
-    job = upload_start(upload=upload)  # recorded, not sent (tests.crowd_fixtures.handed_over)
+    job = upload_start(
+        upload=upload
+    )  # recorded, not sent (tests.helpers.crowd_fixtures.handed_over)
     send = f"from judging import handoff; handoff.job_queued(job_id={job.pk}, queue='{job.queue}', on_error=print)"
     subprocess.run([sys.executable, "manage.py", "shell", "-c", send], cwd=ROOT, env=env,
                    check=True, timeout=60)  # fmt: skip  # as the page would, to this Redis
@@ -289,8 +291,8 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
-from tests.crowd_fixtures import build_crowd_collection, make_campaign
-from tests.personas import make_user
+from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
+from tests.helpers.personas import make_user
 campaign = make_campaign(build_crowd_collection(make_user("pg-owner")), traps=1, quiz_length=1,
                          answers_per_example=3, max_answers_per_worker=50)
 print(campaign.token)

@@ -1,6 +1,6 @@
 """Every field of every HTML form, fuzzed: no 500 and no redirect off the site (issue 28, item 4).
 
-The forms are found by crawling the pages (:mod:`tests.form_crawler`), as an organiser,
+The forms are found by crawling the pages (:mod:`tests.helpers.form_crawler`), as an organiser,
 an assessor, two crowd workers (one before and one after consent, one of them in a
 campaign with the headphone screen) and an anonymous visitor, in the world of the
 permission matrix (``tests/test_permission_matrix.py``: a shared collection with every
@@ -34,9 +34,9 @@ from crowd.services.campaigns import preference_campaign_create
 from people.models import Invitation
 from people.services import invitation_create
 from relevance.services.campaigns import assignment_next, relevance_campaign_create
-from tests.crowd_http import Browser
-from tests.form_crawler import Form, crawl
-from tests.fuzzing import rolled_back, tally
+from tests.helpers.crowd_http import Browser
+from tests.helpers.form_crawler import Form, crawl
+from tests.helpers.fuzzing import rolled_back, tally
 from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db

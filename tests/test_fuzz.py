@@ -1,6 +1,6 @@
 """Property-based fuzzing of every importer, the answers import and the API's write endpoints.
 
-Hypothesis generates files and JSON bodies from hostile values (``tests/fuzzing.py``:
+Hypothesis generates files and JSON bodies from hostile values (``tests/helpers/fuzzing.py``:
 NUL and control characters, lone surrogates, 4,400-digit numbers, 1e308, lines too long
 for a column, broken UTF-8, bare CRs) mixed with valid ids, so that both the checks and
 the code behind them are reached. For every case the outcome must be accepted or a clean
@@ -10,7 +10,7 @@ error must leave the database exactly as it was (never a partial import). These 
 SQLite and again on PostgreSQL (``make test``'s second pass), where a NUL byte or an
 over-long value used to end in a ``DataError``.
 
-Bounded: :data:`tests.fuzzing.FUZZ` (a fixed, derandomised set of cases per target).
+Bounded: :data:`tests.helpers.fuzzing.FUZZ` (a fixed, derandomised set of cases per target).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from catalog.models import JudgmentSource
+from common.tests.test_bad_json import api_write_routes
 from crowd.importers.answers import preference_answers_import
 from crowd.models import Answer, Example, PreferenceCampaign, Worker
 from crowd.services.examples import examples_import_csv
@@ -40,8 +41,8 @@ from ingest.importers import (
     runs_import,
 )
 from relevance.services.campaigns import relevance_campaign_create
-from tests.crowd_fixtures import build_crowd_collection, make_campaign
-from tests.fuzzing import (
+from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
+from tests.helpers.fuzzing import (
     FUZZ,
     Crash,
     hostile_text,
@@ -53,9 +54,8 @@ from tests.fuzzing import (
     same_cases_whatever_is_imported,
     tally,
 )
-from tests.importing import collection_make, table_snapshot
-from tests.personas import PASSWORD, make_personas
-from tests.test_bad_json import api_write_routes
+from tests.helpers.importing import collection_make, table_snapshot
+from tests.helpers.personas import PASSWORD, make_personas
 from work.models import Job
 
 pytestmark = pytest.mark.django_db
@@ -445,5 +445,5 @@ def test_every_target_was_fuzzed():
     importers = {p.stem for p in Path(__file__).parents[1].glob("*/importers/*.py")}
     helpers = {"__init__", "errors", "index", "rows", "command", "csvfile", "inputs", "looks_like"}
     targets = {"runs", "judgments", "metadata", "clips", "mirex", "answers"}
-    targets |= {"crowdflower", "audio_uploads"}  # fuzzed in tests/test_upload_fuzz.py
+    targets |= {"crowdflower", "audio_uploads"}  # fuzzed in ingest/tests/test_upload_fuzz.py
     assert importers - helpers == targets

@@ -9,12 +9,12 @@ import math
 import pytest
 
 from catalog.models import Collection, CollectionShare
+from catalog.tests.test_collection_apis import client_for
 from common.roles import ORGANISER
 from evaluation.models import ResultsConfig
-from tests.crowd_fixtures import make_campaign
-from tests.personas import make_user
-from tests.relevance_data import make_assessor
-from tests.test_collection_apis import client_for
+from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.personas import make_user
+from tests.helpers.relevance_data import make_assessor
 from work import job_runners
 from work.models import Job
 
@@ -76,7 +76,7 @@ def test_an_assessor_is_created_with_an_invitation_link_and_listed(api, personas
 
 
 def test_a_relevance_campaign_is_created_changed_and_followed_through_the_api(api, personas):
-    from tests.relevance_data import make_judging_collection
+    from tests.helpers.relevance_data import make_judging_collection
 
     collection = make_judging_collection(personas.organiser)
     bea = make_assessor("bea", owner=personas.organiser)
@@ -116,7 +116,7 @@ def test_a_relevance_campaign_is_created_changed_and_followed_through_the_api(ap
 
 def test_agreement_numbers_come_back_as_numbers(api, personas):
     from relevance.services.campaigns import judgment_save
-    from tests.relevance_data import two_assessors_on_one_query
+    from tests.helpers.relevance_data import two_assessors_on_one_query
 
     campaign, ada_work, bea_work = two_assessors_on_one_query(
         personas, personas.assessor, make_assessor("bea")

@@ -39,12 +39,12 @@ from crowd.models import Example, TrapQuestion, Worker
 from evaluation.core.answers import mapping_payload
 from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
 from evaluation.services.estimates import campaign_estimate_compute
+from evaluation.tests.test_campaign_mapping import ANSWERS, columns
 from ingest.services.uploads import upload_create
 from relevance.services.campaigns import relevance_campaign_create
-from tests.crowd_fixtures import build_crowd_collection, make_campaign
-from tests.personas import make_user
-from tests.results_payloads import MEASURE, store_results
-from tests.test_campaign_mapping import ANSWERS, columns
+from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
+from tests.helpers.personas import make_user
+from tests.helpers.results_payloads import MEASURE, store_results
 from work.models import Job
 
 pytestmark = pytest.mark.django_db

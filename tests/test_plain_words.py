@@ -4,11 +4,11 @@ Organisers, co-organisers, assessors, crowd workers and people who meet an error
 read no command (``manage.py``), flag (``--replace``), file path (``docs/…``), column
 name left unexplained (``list_a``), machine timestamp (``2026-11-28T06:49:14``), "1
 queries", empty value in a sentence ("the binned P(Sat) ."), raw formula
-(``σ²_s``) or Python value (``None``): the rules are :data:`tests.plain_words.RULES`.
+(``σ²_s``) or Python value (``None``): the rules are :data:`tests.helpers.plain_words.RULES`.
 
 Two sets of pages are read: every organiser page of the permission matrix (its world
 holds jobs, uploads waiting for their columns and deleted things), and every page each
-person reaches on the demo with a Broad-only collection beside it (``tests/page_walks.py``:
+person reaches on the demo with a Broad-only collection beside it (``tests/helpers/page_walks.py``:
 the crawl of each person's links, the crowd workers' walks, the error pages) — with
 the test settings and again with ``DEBUG`` on, as ``make run`` serves them. That second
 test reads about 150 pages twice and takes tens of seconds (on a quiet machine; a minute
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.page_walks import (
+from tests.helpers.page_walks import (
     assessor_pages,
     crawl,
     demo_world,
@@ -27,7 +27,7 @@ from tests.page_walks import (
     logged_in,
     worker_pages,
 )
-from tests.plain_words import page_text, problems
+from tests.helpers.plain_words import page_text, problems
 from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db

@@ -137,7 +137,7 @@ def test_no_module_imports_itself_through_others():
     assert cycles() == []
 
 
-CORE_TESTS_MAY_USE = ("tests.shared_data",)
+CORE_TESTS_MAY_USE = ("tests.helpers.shared_data",)
 """Django-free helpers the core's own tests share with the Django-side tests."""
 
 

@@ -21,10 +21,10 @@ from django.test import Client
 
 from crowd.models import PreferenceCampaign
 from relevance.services.campaigns import assignment_next
-from tests.crowd_fixtures import make_campaign
-from tests.crowd_http import Browser
-from tests.platform_links import prolific_id
-from tests.relevance_data import make_campaign as make_relevance_campaign
+from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.crowd_http import Browser
+from tests.helpers.platform_links import prolific_id
+from tests.helpers.relevance_data import make_campaign as make_relevance_campaign
 from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db

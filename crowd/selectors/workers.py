@@ -66,7 +66,7 @@ def campaign_workers(*, campaign: PreferenceCampaign, status: str = "") -> Query
 
 def worker_rows(*, campaign: PreferenceCampaign, workers: Sequence[Worker]) -> list[WorkerRow]:
     """The figures of ``workers`` (one page of :func:`campaign_workers`), in four
-    statements whatever their number (``tests/test_listening_overview.py`` pins them)."""
+    statements whatever their number (``listening/tests/test_listening_overview.py`` pins them)."""
     ids = [w.pk for w in workers]
     listening = workers_listening(worker_ids=ids)
     seconds: dict[int, list[float]] = {}

@@ -211,7 +211,7 @@ SOURCE_LIFT_MAX = 1.35
 rate overall: an attacker who tells systems' lists from the generator's (a list seen in
 one example only) finds trap questions among them at most this much more often than by
 chance — below issue 29's bound of 1.5, leaving room for which examples an attacker
-happens to see (``tests/test_crowd_many_identities.py``)."""
+happens to see (``crowd/tests/test_crowd_many_identities.py``)."""
 
 
 def _draw_in_proportion(

@@ -5,7 +5,7 @@ loudness, no answer) → ``/t/<token>/headphones/trial/`` (six trials, each one 
 URL ``/t/<token>/headphones/audio/<key>`` and "which tone was the quietest?") → the task
 (quiz first), or the screen-out page. What is drawn and checked is in
 :mod:`crowd.services.headphones`; the page of a trial is the same, byte for byte
-but its key, whatever the trial's answer (``tests/test_headphone_screening.py``).
+but its key, whatever the trial's answer (``crowd/tests/test_headphone_screening.py``).
 """
 
 from __future__ import annotations

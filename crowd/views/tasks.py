@@ -30,7 +30,7 @@ Trap questions: nothing here reads :class:`~crowd.models.TrapQuestion` except th
 feedback after a quiz or practice answer (:func:`crowd.selectors.answer_feedback`;
 those pools are not secret: workers learn from them).
 Pages, sizes, statements and redirects are the same for a trap question and any other
-task (``tests/test_trap_secrecy.py``).
+task (``crowd/tests/test_trap_secrecy.py``).
 """
 
 from __future__ import annotations

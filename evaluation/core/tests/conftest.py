@@ -6,7 +6,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.shared_data import MIREX2011, require
+from tests.helpers.shared_data import MIREX2011, require
 
 
 def _rows(path: Path):

@@ -4,7 +4,7 @@ from functools import lru_cache
 
 from evaluation.core.lowcost import Pool, read_metadata
 from evaluation.core.trec import read_qrels, read_runs
-from tests.shared_data import MIREX2011, require
+from tests.helpers.shared_data import MIREX2011, require
 
 
 @lru_cache(maxsize=1)

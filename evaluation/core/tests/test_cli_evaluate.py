@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from evaluation.core.cli import main
-from tests.shared_data import MIREX2011
+from tests.helpers.shared_data import MIREX2011
 
 ROOT = Path(__file__).resolve().parents[3]
 DATA = MIREX2011

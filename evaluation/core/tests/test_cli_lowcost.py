@@ -5,7 +5,7 @@ import json
 import pytest
 
 from evaluation.core.cli import main
-from tests.shared_data import MIREX2011, require
+from tests.helpers.shared_data import MIREX2011, require
 
 
 @pytest.fixture(scope="module")

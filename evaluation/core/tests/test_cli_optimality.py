@@ -20,7 +20,7 @@ from evaluation.core.names import parse_measure, parse_measures
 from evaluation.core.optimality import split_half_optimality
 from evaluation.core.reliability import reliability_nested
 from evaluation.core.trec.readers import read_run_files
-from tests.shared_data import MIREX2011 as MIREX
+from tests.helpers.shared_data import MIREX2011 as MIREX
 
 JUDGMENTS, RUNS = str(MIREX / "judgments.tsv"), str(MIREX / "runs.tsv")
 needs_mirex = pytest.mark.skipif(not MIREX.exists(), reason="needs ../shared/data/mirex2011-ams")

@@ -11,7 +11,7 @@ import pytest
 from evaluation.core.cli import main
 from evaluation.core.cli.scoretable import InputError, read_score_table
 from evaluation.core.stats import all_pairs, friedman_test, g_study, paired_t_test, tukey_hsd
-from tests.shared_data import ROOT
+from tests.helpers.shared_data import ROOT
 
 
 @pytest.fixture

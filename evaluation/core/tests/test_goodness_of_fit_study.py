@@ -17,7 +17,7 @@ from evaluation.core.goodness_of_fit import (
 )
 from evaluation.core.names import parse_measures
 from evaluation.core.scores import ScoreMatrix
-from tests.shared_data import MIREX2011 as MIREX
+from tests.helpers.shared_data import MIREX2011 as MIREX
 
 
 def _mirex(measure):

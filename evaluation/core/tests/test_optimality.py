@@ -22,7 +22,7 @@ from evaluation.core.optimality import (
 from evaluation.core.pairwise import all_pairs
 from evaluation.core.scores import ScoreMatrix
 from evaluation.core.wilcoxon_many import wilcoxon_pvalues
-from tests.shared_data import MIREX2011 as MIREX
+from tests.helpers.shared_data import MIREX2011 as MIREX
 
 
 def matrix(scores, measure="m"):

@@ -26,7 +26,7 @@ from evaluation.core.stats import (
     success_probability,
     wilson_interval,
 )
-from tests.shared_data import THESIS, require
+from tests.helpers.shared_data import THESIS, require
 
 
 def test_p_sat_15_equals_10_at_sat_07_is_the_thesis_value():

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from evaluation.core import FormatError, Qrels, Run, read_qrels, read_runs
 from evaluation.core.trec import sort_queries
-from tests.shared_data import MIREX2011
+from tests.helpers.shared_data import MIREX2011
 
 DATA = MIREX2011
 

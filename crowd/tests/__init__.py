@@ -1,0 +1,1 @@
+"""Tests of crowd preference judging."""

@@ -1,0 +1,67 @@
+"""In Chromium: the organiser excludes a crowd worker with a reason, then reinstates them."""
+
+import pytest
+from playwright.sync_api import expect
+
+from crowd.models import Answer, Worker
+from crowd.tests.test_task_serve import arrive
+from crowd.tests.test_worker_trust_update import work
+from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.fixtures import log_in
+from tests.helpers.personas import PASSWORD
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_the_organiser_excludes_a_worker_with_a_reason_then_reinstates_them(
+    page, personas, crowd_collection
+):
+    campaign = make_campaign(crowd_collection, traps=2, quiz_length=1, trust_threshold=0.5)
+    for name in ("honest-1", "copycat"):
+        work(arrive(campaign, name), miss_traps=False, tasks=4)
+    copycat = Worker.objects.get(platform_id="copycat")
+    accepted = Answer.objects.filter(worker=copycat, accepted_at__isnull=False).count()
+    assert accepted > 0
+
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    page.get_by_role("link", name="Workers page").click()
+    expect(page.get_by_role("heading", name="Workers")).to_be_visible()
+    row = page.get_by_role("row").filter(has_text="copycat")
+    row.get_by_label("Reason to exclude copycat").fill("Same answers as another id")
+    row.get_by_role("button", name="Exclude copycat").click()
+
+    expect(page.get_by_text("Worker copycat excluded; answers recomputed.")).to_be_visible()
+    row = page.get_by_role("row").filter(has_text="copycat")
+    expect(row).to_contain_text("stopped: excluded by the organiser")
+    expect(row).to_contain_text("Same answers as another id")
+    assert not Answer.objects.filter(worker=copycat, accepted_at__isnull=False).exists()
+    honest = page.get_by_role("row").filter(has_text="honest-1")
+    expect(honest).not_to_contain_text("stopped")
+
+    row.get_by_role("button", name="Reinstate copycat").click()
+    expect(page.get_by_text("Worker copycat reinstated; answers recomputed.")).to_be_visible()
+    row = page.get_by_role("row").filter(has_text="copycat")
+    expect(row).not_to_contain_text("stopped")
+    expect(row).to_contain_text("trusted (by you)")
+    assert Answer.objects.filter(worker=copycat, accepted_at__isnull=False).count() == accepted
+
+
+def test_the_organiser_fills_a_quiz_pool_too_small_to_open_in_one_click(
+    page, personas, crowd_collection
+):
+    """A 1-question quiz needs a pool of 4 (no worker sees more than a quarter of it);
+    the collection's S1 and S3 lists (best 5 and worst 5 clips of every query by its
+    official judgments) give 4 clear-cut examples at least."""
+    campaign = make_campaign(crowd_collection, traps=0, quiz_length=1)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    notice = page.get_by_role("alert").filter(has_text="The trap pools are too small")
+    expect(notice).to_contain_text("Fill the pools from the official judgments")
+    page.get_by_role("button", name="Fill the pools from the official judgments").click()
+    expect(
+        page.get_by_text("Marked from the official judgments: 4 quiz questions.")
+    ).to_be_visible()
+    expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
+    traps = page.get_by_role("region", name="Trap questions")
+    expect(traps.get_by_role("row").filter(has_text="quiz")).to_have_count(4)
