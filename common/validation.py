@@ -165,7 +165,7 @@ def check_platform_code(value) -> None:
 
     Organisers paste these codes into Prolific or MTurk and match them against the
     approvals export; a code beginning with ``=``, ``+``, ``-`` or ``@`` would have to be
-    written there with a leading apostrophe (``relevance.exports.spreadsheet_safe``) and would
+    written there with a leading apostrophe (``common.csv_export.spreadsheet_safe``) and would
     no longer match what the worker typed.
 
     >>> check_platform_code("C1A2B3C4")

@@ -338,7 +338,7 @@ class AnswerListApi(OrganiserApi):
 
 
 class ApprovalSerializer(serializers.Serializer):
-    """One platform submission as the approvals export has it (``relevance.exports``)."""
+    """One platform submission as the approvals export has it (``crowd.exports``)."""
 
     worker_id = serializers.IntegerField(source="worker.pk")
     platform = serializers.CharField(source="worker.platform")

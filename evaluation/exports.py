@@ -3,7 +3,7 @@
 Leaderboards (CSV tables of systems, pairs or per-query scores; JSON with everything),
 satisfaction mappings (CSV, one row per bin; JSON) and the data of every plot (CSV).
 Everything is read from stored payloads; CSV goes through
-:func:`relevance.exports.csv_text`, the project's one CSV writer.
+:func:`common.csv_export.csv_text`, the project's one CSV writer.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ import numpy as np
 from django.http import HttpResponse
 
 from catalog.models import Collection
+from common.csv_export import csv_text, download
 from evaluation.models import Leaderboard, SatisfactionMapping
 from evaluation.plots import Plot
-from relevance.exports import csv_text, download
 
 EXPORT_FORMATS = ("csv", "json")
 LEADERBOARD_TABLES = ("systems", "pairs", "scores")

@@ -1,5 +1,5 @@
 """Reads for a crowd campaign's integrity (issue 22): how many trap questions its settings
-need, which submissions earned payment (the approvals export, ``relevance.exports``), and
+need, which submissions earned payment (the approvals export, ``crowd.exports``), and
 how the headphone screen went (issue 23)."""
 
 from __future__ import annotations

@@ -16,8 +16,8 @@ import pytest
 from django.test import Client
 
 from catalog.tests.test_collection_apis import client_for
+from common.csv_export import spreadsheet_safe
 from crowd.models import CODE_ALPHABET, Worker, _code
-from relevance.exports import spreadsheet_safe
 from relevance.services.settings import campaign_open_set
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser

@@ -18,7 +18,7 @@ from catalog.selectors import Need
 from common.redirects import redirect_back
 from common.roles import organiser_required
 from common.validation import parse_id
-from crowd import selectors
+from crowd import exports, selectors
 from crowd.forms.campaigns import (
     CampaignForm,
     ExamplesCsvForm,
@@ -32,7 +32,6 @@ from crowd.services.campaigns import preference_campaign_new
 from crowd.services.examples import examples_from_systems, examples_import_csv
 from crowd.services.traps import trap_pools_fill, trap_question_contest, trap_question_mark
 from crowd.services.workers import worker_browser_reset, worker_exclude, worker_reinstate
-from relevance import exports
 
 WORKERS_PER_PAGE = 50
 ANSWERS_PER_PAGE = 100

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from catalog import selectors as catalog_selectors
 from catalog.selectors import Need
+from common.csv_export import download
 from common.roles import organiser_required
 from listening.headphones import TRIALS
 from relevance import exports, selectors
@@ -100,7 +101,7 @@ def relevance_campaign_qrels(request, pk: int):
             content_type="text/plain; charset=utf-8",
         )
     scale, policy = form.cleaned_data["scale"], form.cleaned_data["policy"]
-    return exports.download(
+    return download(
         selectors.campaign_qrels(campaign=campaign, scale=scale, policy=policy),
         filename=f"campaign-{campaign.pk}-{scale}-{policy}.qrels",
         content_type="text/plain; charset=utf-8",
