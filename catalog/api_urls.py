@@ -7,7 +7,6 @@ from catalog.apis import contents as apis
 from catalog.apis import jobs as apis_jobs
 
 urlpatterns = [
-    path("token/", apis.TokenObtainApi.as_view(), name="token"),
     path("collections/", apis.CollectionListApi.as_view(), name="collection_list"),
     path("collections/create/", apis.CollectionCreateApi.as_view(), name="collection_create"),
     path("collections/<id:collection_id>/", apis.CollectionDetailApi.as_view(), name="collection_detail"),
@@ -23,8 +22,6 @@ urlpatterns = [
     path("collections/<id:collection_id>/judgments/create/", apis.JudgmentCreateApi.as_view(), name="judgment_create"),
     path("collections/<id:collection_id>/judgment-sources/", apis.JudgmentSourceListApi.as_view(), name="judgment_source_list"),
     path("collections/<id:collection_id>/judgment-sources/<id:source_id>/status/", apis.JudgmentSourceStatusApi.as_view(), name="judgment_source_status"),
-    path("campaigns/", apis.CampaignListApi.as_view(), name="campaign_list"),
-    path("campaigns/<id:campaign_id>/", apis.CampaignDetailApi.as_view(), name="campaign_detail"),
     path("collections/<id:collection_id>/update/", apis_collections.CollectionUpdateApi.as_view(), name="collection_update"),
     path("collections/<id:collection_id>/archive/", apis_collections.CollectionArchiveApi.as_view(), name="collection_archive"),
     path("collections/<id:collection_id>/shares/", apis_collections.ShareListApi.as_view(), name="share_list"),

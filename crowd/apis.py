@@ -19,9 +19,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from catalog import selectors as catalog_selectors
-from catalog.apis.contents import CampaignSerializer, OrganiserApi
 from common.validation import parse_id
 from crowd import selectors
+from crowd.apis_campaigns import CampaignApi, CampaignSerializer
 from crowd.forms.campaigns import CampaignForm
 from crowd.models import CHOICE_LABELS, Answer, PreferenceCampaign, TrapQuestion, Worker
 from crowd.platform_ids import submission_ids
@@ -31,7 +31,7 @@ from crowd.services.traps import trap_pools_fill, trap_question_contest, trap_qu
 from crowd.services.workers import worker_browser_reset, worker_exclude, worker_reinstate
 
 
-class CampaignCreateApi(OrganiserApi):
+class CampaignCreateApi(CampaignApi):
     """A new campaign on a collection (no examples yet), with the fields of the page's form."""
 
     class InputSerializer(serializers.ModelSerializer):
@@ -68,7 +68,7 @@ class ExamplesAddedSerializer(serializers.Serializer):
     created = serializers.IntegerField()
 
 
-class ExamplesFromSystemsApi(OrganiserApi):
+class ExamplesFromSystemsApi(CampaignApi):
     """Add one example per query where the two systems' top-k lists differ."""
 
     class InputSerializer(serializers.Serializer):
@@ -93,7 +93,7 @@ class ExamplesFromSystemsApi(OrganiserApi):
         return Response({"created": len(new)}, status=status.HTTP_201_CREATED)
 
 
-class ExamplesFromCsvApi(OrganiserApi):
+class ExamplesFromCsvApi(CampaignApi):
     """Import examples (and trap questions) from CSV text (docs/preference-examples-csv.md);
     all or nothing, the bad line named."""
 
@@ -123,7 +123,7 @@ class TrapQuestionSerializer(serializers.ModelSerializer):
                   "contested", "seen", "missed"]  # fmt: skip
 
 
-class TrapQuestionListApi(OrganiserApi):
+class TrapQuestionListApi(CampaignApi):
     """The campaign's trap questions, most missed first."""
 
     @extend_schema(responses=TrapQuestionSerializer(many=True))
@@ -133,7 +133,7 @@ class TrapQuestionListApi(OrganiserApi):
         return Response(TrapQuestionSerializer(traps, many=True).data)
 
 
-class TrapQuestionMarkApi(OrganiserApi):
+class TrapQuestionMarkApi(CampaignApi):
     """Make an example a trap question (or change its accepted answers or pool)."""
 
     class InputSerializer(serializers.Serializer):
@@ -155,7 +155,7 @@ class TrapQuestionMarkApi(OrganiserApi):
         return Response(TrapQuestionSerializer(trap).data, status=status.HTTP_201_CREATED)
 
 
-class TrapPoolsFillApi(OrganiserApi):
+class TrapPoolsFillApi(CampaignApi):
     """Mark as many clear-cut examples as each trap pool still needs for the campaign's
     settings, from the official judgments (practice, then quiz, then work); ``problems``
     says what is still short when clear-cut examples run out."""
@@ -175,7 +175,7 @@ class TrapPoolsFillApi(OrganiserApi):
         )
 
 
-class TrapQuestionContestApi(OrganiserApi):
+class TrapQuestionContestApi(CampaignApi):
     """Forgive a trap question (``contested: true``) or count it again; every worker who
     answered it is recomputed, and the campaign handed over to evaluation once."""
 
@@ -240,7 +240,7 @@ class WorkerSerializer(serializers.Serializer):
 STATUS = OpenApiParameter("status", str, enum=list(selectors.WORKER_STATUSES), required=False)
 
 
-class WorkerListApi(OrganiserApi):
+class WorkerListApi(CampaignApi):
     """The campaign's workers, first arrived first, paginated (``limit``, ``offset``)."""
 
     @extend_schema(parameters=[STATUS], responses=WorkerSerializer(many=True))
@@ -255,7 +255,7 @@ class WorkerListApi(OrganiserApi):
         return paginator.get_paginated_response(WorkerSerializer(rows, many=True).data)
 
 
-class WorkerApi(OrganiserApi):
+class WorkerApi(CampaignApi):
     """Base of the per-worker operations: the worker of the organiser's campaign, or 404."""
 
     def get_worker(self, campaign_id: int, worker_id: int) -> Worker:
@@ -298,7 +298,7 @@ class WorkerBrowserResetApi(WorkerApi):
         return self.respond(worker_browser_reset(worker=self.get_worker(campaign_id, worker_id)))
 
 
-class AnswerListApi(OrganiserApi):
+class AnswerListApi(CampaignApi):
     """Every answer of the campaign, oldest first; ``accepted`` says whether it counts,
     ``fast`` whether it came sooner than the campaign's ``fast_answer_seconds``,
     ``clips_heard`` how many clips' audio the server sent for its task. ``?worker=<id>``
@@ -371,7 +371,7 @@ class ApprovalSerializer(serializers.Serializer):
         return {**super().to_representation(row), **submission_ids(row.worker)}
 
 
-class ApprovalListApi(OrganiserApi):
+class ApprovalListApi(CampaignApi):
     """Every submission of the campaign with a recommended approve, reject or bonus (the
     approvals CSV's rows, ``/campaigns/<id>/approvals.csv``), first arrived first."""
 

@@ -11,7 +11,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from catalog.apis.contents import OrganiserApi
+from crowd.apis_campaigns import CampaignApi
 from evaluation import selectors
 from evaluation.models import MappingConfig, ResultsConfig
 from evaluation.services import collection_results_request
@@ -32,7 +32,7 @@ class RecomputeSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class ResultsStatusApi(OrganiserApi):
+class ResultsStatusApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
         recompute = RecomputeSerializer()
         leaderboards = serializers.ListField(child=serializers.DictField())
@@ -44,7 +44,7 @@ class ResultsStatusApi(OrganiserApi):
         return Response(selectors.collection_results_status(collection=collection))
 
 
-class ResultsRecomputeApi(OrganiserApi):
+class ResultsRecomputeApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
         enqueued = serializers.BooleanField(
             help_text="false when it joined a recompute already pending or running"
@@ -61,7 +61,7 @@ class ResultsRecomputeApi(OrganiserApi):
         )
 
 
-class LeaderboardDetailApi(OrganiserApi):
+class LeaderboardDetailApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
         measure = serializers.CharField()
         computed_at = serializers.DateTimeField()
@@ -75,7 +75,7 @@ class LeaderboardDetailApi(OrganiserApi):
         return Response(self.OutputSerializer(board).data)
 
 
-class ReliabilityDetailApi(OrganiserApi):
+class ReliabilityDetailApi(CampaignApi):
     class OutputSerializer(serializers.Serializer):
         measure = serializers.CharField()
         computed_at = serializers.DateTimeField()
@@ -89,7 +89,7 @@ class ReliabilityDetailApi(OrganiserApi):
         return Response(self.OutputSerializer(study).data)
 
 
-class MappingDetailApi(OrganiserApi):
+class MappingDetailApi(CampaignApi):
     """A campaign's stored satisfaction mapping of one measure (thesis §3.3, §4.1.2)."""
 
     class OutputSerializer(serializers.Serializer):
@@ -125,7 +125,7 @@ class ResultsSettingsSerializer(serializers.Serializer):
     )
 
 
-class ResultsSettingsApi(OrganiserApi):
+class ResultsSettingsApi(CampaignApi):
     """How the collection's results are computed (defaults until someone saves them)."""
 
     @extend_schema(responses=ResultsSettingsSerializer)
@@ -134,7 +134,7 @@ class ResultsSettingsApi(OrganiserApi):
         return Response(ResultsSettingsSerializer(config).data)
 
 
-class ResultsSettingsUpdateApi(OrganiserApi):
+class ResultsSettingsUpdateApi(CampaignApi):
     """Change the results settings (fields left out stay); one recompute follows."""
 
     class OutputSerializer(serializers.Serializer):
@@ -167,14 +167,14 @@ class MappingSettingsSerializer(serializers.Serializer):
     )
 
 
-class MappingSettingsApi(OrganiserApi):
+class MappingSettingsApi(CampaignApi):
     @extend_schema(responses=MappingSettingsSerializer)
     def get(self, request, campaign_id: int):
         config = MappingConfig.for_campaign(self.get_campaign(campaign_id))
         return Response(MappingSettingsSerializer(config).data)
 
 
-class MappingSettingsUpdateApi(OrganiserApi):
+class MappingSettingsUpdateApi(CampaignApi):
     """Change the measures of a campaign's mapping, or whether it uses only the answers
     whose every clip was heard (fields left out stay); one recompute of it follows."""
 

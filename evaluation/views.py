@@ -21,6 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from catalog import selectors as catalog_selectors
 from catalog.models import Collection
+from common.needs import need_for_method
 from common.roles import organiser_required
 from common.validation import parse_id
 from evaluation import exports, leaderboard_rows, plots, selectors, selectors_studies
@@ -34,7 +35,7 @@ from evaluation.services.results import MIN_JUDGED_QUERIES
 
 def _collection(request, pk: int) -> Collection:
     # Every view here is GET-only (shows) or POST-only (asks for a recompute).
-    need = catalog_selectors.need_for_method(request.method)
+    need = need_for_method(request.method)
     return catalog_selectors.collection_for_organiser(
         user=request.user, collection_id=pk, need=need
     )

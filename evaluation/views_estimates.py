@@ -29,7 +29,7 @@ from relevance import selectors as relevance_selectors
 @require_GET
 def campaign_estimate(request, pk: int):
     """A low-cost campaign's estimated leaderboard, confidences and stopping rule."""
-    campaign = catalog_selectors.relevance_campaign_for_organiser(
+    campaign = relevance_selectors.relevance_campaign_for_organiser(
         user=request.user, campaign_id=pk, need="read"
     )
     if not campaign.is_lowcost:

@@ -18,7 +18,7 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from catalog.apis.contents import OrganiserApi
+from catalog.apis.base import CollectionApi
 from catalog.apis.jobs import JobSerializer
 from catalog.models import JudgmentSource
 from crowd.services.answer_columns import (
@@ -54,7 +54,7 @@ def with_files(kind: str):
     return add
 
 
-class UploadApi(OrganiserApi):
+class UploadApi(CollectionApi):
     """One kind of upload: store the files, start the import's job, answer with the job."""
 
     kind = ""

@@ -1,19 +1,62 @@
-"""REST API of people: assessor accounts and invitation links (see :mod:`people.services`).
+"""REST API of people: an organiser's API token, assessor accounts and invitation links
+(see :mod:`people.services`).
 
 An invitation's link is in the answer only once, when it is made; it is never stored.
 """
 
 from __future__ import annotations
 
+from django.contrib.auth import authenticate
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
+from rest_framework.authtoken.models import Token
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from catalog.apis.contents import OrganiserApi
-from catalog.selectors import person_for_organiser
-from common.roles import ASSESSOR, ORGANISER
-from people.selectors import people_for_organiser
+from common.apis import NestedSerializerSchema, OrganiserApi
+from common.roles import ASSESSOR, ORGANISER, is_organiser
+from common.throttles import TokenAccountThrottle, TokenAddressThrottle
+from people.selectors import people_for_organiser, person_for_organiser
 from people.services import invitation_create, invitation_email_send, person_create
+
+
+class TokenObtainApi(APIView):
+    """An organiser's API token, from their username and password (created on first use).
+
+    ``POST /api/token/`` with ``{"username", "password"}`` gives ``{"token"}``; send it
+    as ``Authorization: Token <token>``. Only organisers get one. A wrong password, an
+    unknown username and an account without the organiser role get the same 400; too
+    many attempts from one address or for one username get 429 (:mod:`common.throttles`).
+    """
+
+    authentication_classes: list = []
+    permission_classes: list = []
+    throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]
+    schema = NestedSerializerSchema()
+    REFUSED = "Unknown username, wrong password, or an account without the organiser role."
+
+    class InputSerializer(serializers.Serializer):
+        username = serializers.CharField()
+        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+    class OutputSerializer(serializers.Serializer):
+        token = serializers.CharField()
+
+    @extend_schema(request=InputSerializer, responses=OutputSerializer)
+    def post(self, request):
+        data = self.InputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        user = authenticate(
+            request,
+            username=data.validated_data["username"],
+            password=data.validated_data["password"],
+        )
+        # One answer for every refusal, so that it tells nobody which accounts exist.
+        if user is None or not is_organiser(user):
+            raise ValidationError({"detail": self.REFUSED})
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response(self.OutputSerializer({"token": token.key}).data)
 
 
 class InvitationSerializer(serializers.Serializer):

@@ -52,7 +52,7 @@ class Person(models.Model):
     ``created_by`` is the organiser who made the account (``None``: an administrator on
     the command line, or an account from before people had owners that no organiser
     could be told from). The rule that reads it is
-    :func:`catalog.selectors.organiser_people`.
+    :func:`people.selectors.organiser_people`.
     """
 
     user = models.OneToOneField(

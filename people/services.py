@@ -61,7 +61,7 @@ def _may_invite(*, by, user) -> None:
     """Organisers invite their own assessors only: a link sets a password, so inviting
     someone is taking over their account until they set it again. ``by=None`` is the
     command line (``manage.py invite``), run by whoever administers the server. Pages and
-    APIs find the person through :func:`catalog.selectors.person_for_organiser`
+    APIs find the person through :func:`people.selectors.person_for_organiser`
     first (another organiser's people are a 404 there); this is the same rule again, so
     that no caller can forget it."""
     if by is None or by.is_superuser:

@@ -14,12 +14,11 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from catalog.selectors import person_for_organiser
 from common.error_pages import gone
 from common.roles import organiser_required
 from common.throttles import login_throttled
 from people.forms import PasswordSetForm, PersonForm
-from people.selectors import invitation_for_token, people_for_organiser
+from people.selectors import invitation_for_token, people_for_organiser, person_for_organiser
 from people.services import (
     InvitationGone,
     invitation_accept,

@@ -12,9 +12,4 @@ urlpatterns = [
     path("relevance-campaigns/<id:campaign_id>/open/", apis_campaigns.RelevanceCampaignOpenApi.as_view(), name="relevance_campaign_open"),
     path("relevance-campaigns/<id:campaign_id>/assessors/add/", apis_campaigns.RelevanceCampaignAssessorAddApi.as_view(), name="relevance_campaign_assessor_add"),
     path("relevance-campaigns/<id:campaign_id>/assessors/remove/", apis_campaigns.RelevanceCampaignAssessorRemoveApi.as_view(), name="relevance_campaign_assessor_remove"),
-    path("campaigns/<id:campaign_id>/settings/", apis_campaigns.PreferenceCampaignSettingsApi.as_view(), name="campaign_settings"),
-    path("campaigns/<id:campaign_id>/settings/update/", apis_campaigns.PreferenceCampaignSettingsUpdateApi.as_view(), name="campaign_settings_update"),
-    path("campaigns/<id:campaign_id>/open/", apis_campaigns.PreferenceCampaignOpenApi.as_view(), name="campaign_open"),
-    path("campaigns/<id:campaign_id>/generator/coverage/", apis_campaigns.GeneratorCoverageApi.as_view(), name="generator_coverage"),
-    path("campaigns/<id:campaign_id>/generator/run/", apis_campaigns.GeneratorRunApi.as_view(), name="generator_run"),
 ]  # fmt: skip

@@ -1,45 +1,43 @@
-"""REST API of campaigns as organisers run them: relevance campaigns (create, progress,
-settings, open/closed, assessors), preference campaigns' settings and open/closed, and the
-§3.2.1 example generator (its coverage, and a run as a background job).
+"""REST API of relevance campaigns as organisers run them: create, progress, settings,
+open/closed, assessors.
 
-The crowd's own data (examples, workers, answers) is :mod:`catalog.apis.contents`; jobs are
-:mod:`catalog.apis.jobs`. Rules and messages are the services'; errors come back as
-``400 {"detail": …}`` (:mod:`config.api_errors`).
+Rules and messages are the services'; errors come back as ``400 {"detail": …}``
+(:mod:`config.api_errors`).
 """
 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.shortcuts import get_object_or_404
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from catalog.apis.contents import OrganiserApi
-from catalog.apis.jobs import JobSerializer
-from crowd.models import PreferenceCampaign
-from crowd.selectors.generator import generator_coverage
-from crowd.services.generator import generator_measure_names, generator_start
+from catalog.apis.base import CollectionApi
+from common.apis import OpenSerializer
 from listening.headphones import TRIALS as HEADPHONE_TRIALS
 from people.selectors import assessors_for_organiser
 from relevance import selectors
 from relevance.models import RelevanceCampaign
 from relevance.services.campaigns import relevance_campaign_create
 from relevance.services.settings import (
-    PREFERENCE_SETTINGS,
     RELEVANCE_SETTINGS,
     campaign_open_set,
-    preference_campaign_update,
     relevance_campaign_assessor_add,
     relevance_campaign_assessor_remove,
     relevance_campaign_update,
 )
 
 
-class OpenSerializer(serializers.Serializer):
-    is_open = serializers.BooleanField(help_text="false closes: no new work is handed out")
+class RelevanceCampaignApi(CollectionApi):
+    # An API view on one of the organiser's relevance campaigns (``campaign_id``); no
+    # docstring, which the OpenAPI description of every view below would inherit.
+
+    def get_relevance_campaign(self, pk: int) -> RelevanceCampaign:
+        return selectors.relevance_campaign_for_organiser(
+            user=self.request.user, campaign_id=pk, need=self.need
+        )
 
 
 # --- relevance campaigns -----------------------------------------------------------
@@ -94,7 +92,7 @@ def _finite(agreement) -> dict:
     }
 
 
-class RelevanceCampaignListApi(OrganiserApi):
+class RelevanceCampaignListApi(RelevanceCampaignApi):
     @extend_schema(responses=RelevanceCampaignSerializer(many=True))
     def get(self, request):
         campaigns = selectors.relevance_campaigns_for_organiser(user=request.user, need="read")
@@ -102,7 +100,7 @@ class RelevanceCampaignListApi(OrganiserApi):
         return Response(RelevanceCampaignSerializer(rows, many=True).data)
 
 
-class RelevanceCampaignDetailApi(OrganiserApi):
+class RelevanceCampaignDetailApi(RelevanceCampaignApi):
     """A relevance campaign with each assessor's progress and their agreement (α, RMS)."""
 
     class OutputSerializer(serializers.Serializer):
@@ -121,7 +119,7 @@ class RelevanceCampaignDetailApi(OrganiserApi):
         return Response(self.OutputSerializer(body).data)
 
 
-class RelevanceCampaignCreateApi(OrganiserApi):
+class RelevanceCampaignCreateApi(RelevanceCampaignApi):
     """Create a relevance campaign on a collection the organiser may change; its pool is
     every system's top ``cutoff`` per query, fixed now."""
 
@@ -173,7 +171,7 @@ class RelevanceCampaignCreateApi(OrganiserApi):
         return Response(RelevanceCampaignSerializer(campaign).data, status=status.HTTP_201_CREATED)
 
 
-class RelevanceCampaignSettingsUpdateApi(OrganiserApi):
+class RelevanceCampaignSettingsUpdateApi(RelevanceCampaignApi):
     """Change settings (fields left out stay); the pool cannot change."""
 
     @extend_schema(request=RelevanceSettingsSerializer, responses=RelevanceCampaignSerializer)
@@ -185,7 +183,7 @@ class RelevanceCampaignSettingsUpdateApi(OrganiserApi):
         return Response(RelevanceCampaignSerializer(campaign).data)
 
 
-class RelevanceCampaignOpenApi(OrganiserApi):
+class RelevanceCampaignOpenApi(RelevanceCampaignApi):
     """Close (no new queries handed out) or reopen."""
 
     @extend_schema(request=OpenSerializer, responses=RelevanceCampaignSerializer)
@@ -201,7 +199,7 @@ class AssessorSerializer(serializers.Serializer):
     username = serializers.CharField(max_length=150)
 
 
-class RelevanceCampaignAssessorAddApi(OrganiserApi):
+class RelevanceCampaignAssessorAddApi(RelevanceCampaignApi):
     class OutputSerializer(serializers.Serializer):
         added = serializers.BooleanField(help_text="false when they already judged here")
 
@@ -218,7 +216,7 @@ class RelevanceCampaignAssessorAddApi(OrganiserApi):
         return Response({"added": added})
 
 
-class RelevanceCampaignAssessorRemoveApi(OrganiserApi):
+class RelevanceCampaignAssessorRemoveApi(RelevanceCampaignApi):
     """Stop an assessor judging here; what they judged stays."""
 
     class OutputSerializer(serializers.Serializer):
@@ -234,134 +232,3 @@ class RelevanceCampaignAssessorRemoveApi(OrganiserApi):
             get_user_model(), username=data.validated_data["username"], relevance_campaigns=campaign
         )
         return Response(relevance_campaign_assessor_remove(campaign=campaign, assessor=assessor))
-
-
-# --- preference campaigns --------------------------------------------------------------
-
-
-class PreferenceSettingsSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = PreferenceCampaign
-        fields = list(PREFERENCE_SETTINGS)
-
-
-class PreferenceSettingsOutputSerializer(PreferenceSettingsSerializer):
-    class Meta(PreferenceSettingsSerializer.Meta):
-        fields = ["id", "is_open", "list_length", *PREFERENCE_SETTINGS]
-
-
-class PreferenceCampaignSettingsApi(OrganiserApi):
-    @extend_schema(responses=PreferenceSettingsOutputSerializer)
-    def get(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        return Response(PreferenceSettingsOutputSerializer(campaign).data)
-
-
-class PreferenceCampaignSettingsUpdateApi(OrganiserApi):
-    """Change settings (fields left out stay). Trust settings decide every worker's trust
-    again, and the mapping is recomputed once if the accepted answers change."""
-
-    @extend_schema(
-        request=PreferenceSettingsSerializer, responses=PreferenceSettingsOutputSerializer
-    )
-    def post(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        data = PreferenceSettingsSerializer(campaign, data=request.data, partial=True)
-        data.is_valid(raise_exception=True)
-        preference_campaign_update(campaign=campaign, changes=dict(data.validated_data))
-        return Response(PreferenceSettingsOutputSerializer(campaign).data)
-
-
-class PreferenceCampaignOpenApi(OrganiserApi):
-    """Close (the task link says the study is closed) or reopen."""
-
-    @extend_schema(request=OpenSerializer, responses=PreferenceSettingsOutputSerializer)
-    def post(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        data = OpenSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
-        return Response(PreferenceSettingsOutputSerializer(campaign).data)
-
-
-# --- the example generator (thesis §3.2.1) ----------------------------------------------
-
-
-class GeneratorChoiceSerializer(serializers.Serializer):
-    measures = serializers.ListField(
-        child=serializers.CharField(max_length=200), allow_empty=False, max_length=12,
-        help_text="User-oriented measures with the campaign's cut-off, e.g. CG(scale=fine)@5",
-    )  # fmt: skip
-    bins = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=9), allow_empty=False,
-        default=list(range(10)), help_text="|Δλ| bins: 0 is [0, 0.1), …, 9 is [0.9, 1]",
-    )  # fmt: skip
-    per_bin = serializers.IntegerField(min_value=1, max_value=1000, default=20)
-
-
-class GeneratorCoverageApi(OrganiserApi):
-    """Examples per (measure, bin) so far, and which bins no pair of lists can reach."""
-
-    class OutputSerializer(serializers.Serializer):
-        class CellSerializer(serializers.Serializer):
-            bin = serializers.IntegerField()
-            label = serializers.CharField()
-            examples = serializers.IntegerField()
-            status = serializers.ChoiceField(
-                choices=["filled", "short", "unreachable", "not chosen"]
-            )
-
-        measure = serializers.CharField()
-        highest_bin = serializers.IntegerField()
-        cells = CellSerializer(many=True)
-
-    @extend_schema(
-        parameters=[
-            OpenApiParameter("measure", OpenApiTypes.STR, many=True, required=True),
-            OpenApiParameter("bin", OpenApiTypes.INT, many=True),
-            OpenApiParameter("per_bin", OpenApiTypes.INT),
-        ],
-        responses=OutputSerializer(many=True),
-    )
-    def get(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        query = {"measures": request.query_params.getlist("measure"),
-                 "per_bin": request.query_params.get("per_bin", 20)}  # fmt: skip
-        if request.query_params.getlist("bin"):
-            query["bins"] = request.query_params.getlist("bin")
-        data = GeneratorChoiceSerializer(data=query)
-        data.is_valid(raise_exception=True)
-        measures = _generator_measures(data.validated_data["measures"], campaign)
-        rows = generator_coverage(
-            campaign=campaign, measures=measures, bins=data.validated_data["bins"],
-            per_bin=data.validated_data["per_bin"],
-        )  # fmt: skip
-        return Response(self.OutputSerializer(rows, many=True).data)
-
-
-def _generator_measures(names, campaign) -> list[str]:
-    return generator_measure_names(
-        families=[], scales=[], gain="lin", k=campaign.list_length, others=names
-    )
-
-
-class GeneratorRunApi(OrganiserApi):
-    """Start the generator as a background job (202); follow it at ``/api/jobs/<id>/``.
-
-    While it runs on the campaign, asking again returns the same job."""
-
-    class InputSerializer(GeneratorChoiceSerializer):
-        seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0)
-        max_examples = serializers.IntegerField(
-            min_value=1, max_value=100_000, required=False, allow_null=True, default=None
-        )
-
-    @extend_schema(request=InputSerializer, responses={202: JobSerializer})
-    def post(self, request, campaign_id: int):
-        campaign = self.get_campaign(campaign_id)
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = dict(data.validated_data)
-        values["measures"] = _generator_measures(values["measures"], campaign)
-        job = generator_start(campaign=campaign, owner=request.user, **values)
-        return Response(JobSerializer(job.to_dict()).data, status=status.HTTP_202_ACCEPTED)

@@ -9,12 +9,40 @@ from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 from catalog import qrels
 from catalog.models import Clip, RelevanceJudgment
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
-from catalog.selectors import Need, organiser_relevance_campaigns
+from catalog.selectors import first_reachable, organised_by
+from common.needs import Need
 from crowd.selectors import HeadphoneRates
 from evaluation.core import agreement
 from listening.models import AssessorScreen, HeadphoneTrial
 from listening.selectors import campaign_assessor_listening
 from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
+
+
+def organiser_relevance_campaigns(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
+    """The relevance campaigns of the collections ``user`` reaches for ``need``
+    (:func:`catalog.selectors.organised_by`, the one rule)."""
+    campaigns = RelevanceCampaign.objects.select_related("collection")
+    return organised_by(campaigns, user=user, path="collection", need=need)
+
+
+def relevance_campaign_for_organiser(
+    *, user, campaign_id: int, need: Need = "write"
+) -> RelevanceCampaign:
+    """The relevance campaign ``campaign_id`` if ``user`` may reach its collection; else 403/404."""
+    return first_reachable(
+        lambda n: organiser_relevance_campaigns(user=user, need=n),
+        pk=campaign_id, need=need, what="relevance campaign",
+    )  # fmt: skip
+
+
+def assessors_of_organised_campaigns(*, user) -> Q:
+    """Accounts judging in a relevance campaign of a collection ``user`` may change: people
+    ``user`` may see and add to their own campaigns (:func:`people.selectors.organiser_people`,
+    registered in :class:`relevance.apps.RelevanceConfig`)."""
+    campaigns = organised_by(
+        RelevanceCampaign.objects.all(), user=user, path="collection", need="write"
+    )
+    return Q(relevance_campaigns__in=campaigns.values("pk"))
 
 
 def relevance_campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:

@@ -11,13 +11,14 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from catalog import selectors
-from catalog.apis.contents import CollectionOutputSerializer, OrganiserApi
+from catalog.apis.base import CollectionApi
+from catalog.apis.contents import CollectionOutputSerializer
 from catalog.models import CollectionShare
 from catalog.services.collections import collection_archive, collection_update
 from catalog.services.sharing import collection_share, collection_unshare
 
 
-class CollectionUpdateApi(OrganiserApi):
+class CollectionUpdateApi(CollectionApi):
     """Rename and/or describe a collection (fields left out stay as they are)."""
 
     class InputSerializer(serializers.Serializer):
@@ -33,7 +34,7 @@ class CollectionUpdateApi(OrganiserApi):
         return Response(CollectionOutputSerializer(collection).data)
 
 
-class CollectionArchiveApi(OrganiserApi):
+class CollectionArchiveApi(CollectionApi):
     """Archive (``true``) or bring back (``false``) a collection."""
 
     class InputSerializer(serializers.Serializer):
@@ -54,7 +55,7 @@ class ShareSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-class ShareOwnerApi(OrganiserApi):
+class ShareOwnerApi(CollectionApi):
     def get_owned(self, collection_id: int):
         return selectors.collection_for_organiser(
             user=self.request.user, collection_id=collection_id, need="share"

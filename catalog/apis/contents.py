@@ -1,7 +1,7 @@
 """REST API for a collection's data (DRF): one ``APIView`` per operation, thin.
 
 Every endpoint needs an organiser (token or session authentication) and reads only
-through :mod:`judging.selectors`, so it only ever sees the organiser's own collections
+through :mod:`catalog.selectors`, so it only ever sees the organiser's own collections
 (:mod:`catalog.selectors.access`): another organiser's collection is a 404, as if it
 did not exist. Writes go through :mod:`catalog.services.collections`; their validation
 errors come back as ``400 {"detail": "..."}`` naming the bad item, by the project's one
@@ -9,27 +9,19 @@ exception handler (:mod:`config.api_errors`).
 
 This module is long because it holds one small ``APIView`` per operation on a
 collection's data (collections, clips, queries, systems, runs, judgments, judgment
-sources, campaigns, answers) with their serializers, as the API's one index; each view
-is a few lines over a selector or a service.
+sources) with their serializers; each view is a few lines over a selector or a service.
 """
 
 from __future__ import annotations
 
-from django.contrib.auth import authenticate
-from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
-from rest_framework.authtoken.models import Token
-from rest_framework.exceptions import ValidationError
-from rest_framework.pagination import LimitOffsetPagination
-from rest_framework.permissions import BasePermission, IsAuthenticated
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from catalog import selectors
+from catalog.apis.base import ID_MAX_LENGTH, CollectionApi, id_field
 from catalog.models import Clip, Collection, JudgmentSource, RelevanceJudgment, System
-from catalog.search import MAX_SEARCH_LENGTH
 from catalog.services.collections import (
     clips_create,
     collection_create,
@@ -39,145 +31,8 @@ from catalog.services.collections import (
     system_create,
 )
 from catalog.services.sources import judgment_source_set_status
-from common.roles import is_organiser
-from common.throttles import TokenAccountThrottle, TokenAddressThrottle
-from common.validation import (
-    check_text,
-    column_length,
-    identifier_validator,
-    name_validator,
-    text_validator,
-)
-from crowd import selectors as crowd_selectors
-from crowd.models import PreferenceCampaign
-from relevance.models import RelevanceCampaign
-
-ID_MAX_LENGTH = column_length(Clip, "external_id")
-
-
-def id_field(**kwargs) -> serializers.CharField:
-    """A clip or query id, checked by :mod:`common.validation` (no whitespace)."""
-    return serializers.CharField(
-        max_length=ID_MAX_LENGTH, validators=[identifier_validator(ID_MAX_LENGTH)], **kwargs
-    )
-
-
-def name_field(model, field: str, *, required: bool = True, **kwargs) -> serializers.CharField:
-    """A one-line name as long as its model column allows (:mod:`common.validation`)."""
-    limit = column_length(model, field)
-    return serializers.CharField(
-        max_length=limit, validators=[name_validator(limit)], required=required,
-        allow_blank=not required, **kwargs,
-    )  # fmt: skip
-
-
-def text_field(model, field: str, **kwargs) -> serializers.CharField:
-    """Free text (line breaks allowed), bounded by :mod:`common.validation`."""
-    limit = column_length(model, field)
-    return serializers.CharField(
-        max_length=limit, validators=[text_validator(limit)], allow_blank=True, **kwargs
-    )
-
-
-class IsOrganiser(BasePermission):
-    message = "This API is for organisers; ask an administrator for the organiser role."
-
-    def has_permission(self, request, view) -> bool:
-        return is_organiser(request.user)
-
-
-class NestedSerializerSchema(AutoSchema):
-    """Names a view's nested ``InputSerializer``/``OutputSerializer`` after the view
-    (``ClipCreateApiInput``), so that the OpenAPI components do not collide."""
-
-    def get_serializer_name(self, serializer, direction):
-        qualname = type(serializer).__qualname__
-        if "." in qualname:
-            return qualname.replace("Serializer", "").replace(".", "")
-        return super().get_serializer_name(serializer, direction)
-
-
-class OrganiserApi(APIView):
-    permission_classes = [IsAuthenticated, IsOrganiser]
-    schema = NestedSerializerSchema()
-
-    def initial(self, request, *args, **kwargs):
-        super().initial(request, *args, **kwargs)
-        if request.method in ("POST", "PUT", "PATCH"):
-            request.data  # noqa: B018 - a malformed body is a 400 even where no field is read
-
-    @property
-    def need(self) -> selectors.Need:
-        """One operation per method: GET reads, every other method writes."""
-        return selectors.need_for_method(self.request.method)
-
-    def get_collection(self, pk: int) -> Collection:
-        return selectors.collection_for_organiser(
-            user=self.request.user, collection_id=pk, need=self.need
-        )
-
-    def get_campaign(self, pk: int) -> PreferenceCampaign:
-        return selectors.campaign_for_organiser(
-            user=self.request.user, campaign_id=pk, need=self.need
-        )
-
-    def get_relevance_campaign(self, pk: int) -> RelevanceCampaign:
-        return selectors.relevance_campaign_for_organiser(
-            user=self.request.user, campaign_id=pk, need=self.need
-        )
-
-    @property
-    def search(self) -> str:
-        """The ``q`` parameter of list APIs (cut to the longest search the page allows)."""
-        return self.request.query_params.get("q", "")[:MAX_SEARCH_LENGTH]
-
-    def paginator_for_request(self) -> LimitOffsetPagination:
-        paginator = LimitOffsetPagination()
-        paginator.default_limit, paginator.max_limit = 1000, 10_000
-        return paginator
-
-    def paginate(self, queryset, serializer_class):
-        paginator = self.paginator_for_request()
-        page = paginator.paginate_queryset(queryset, self.request, view=self)
-        return paginator.get_paginated_response(serializer_class(page, many=True).data)
-
-
-class TokenObtainApi(APIView):
-    """An organiser's API token, from their username and password (created on first use).
-
-    ``POST /api/token/`` with ``{"username", "password"}`` gives ``{"token"}``; send it
-    as ``Authorization: Token <token>``. Only organisers get one. A wrong password, an
-    unknown username and an account without the organiser role get the same 400; too
-    many attempts from one address or for one username get 429 (:mod:`common.throttles`).
-    """
-
-    authentication_classes: list = []
-    permission_classes: list = []
-    throttle_classes = [TokenAddressThrottle, TokenAccountThrottle]
-    schema = NestedSerializerSchema()
-    REFUSED = "Unknown username, wrong password, or an account without the organiser role."
-
-    class InputSerializer(serializers.Serializer):
-        username = serializers.CharField()
-        password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
-
-    class OutputSerializer(serializers.Serializer):
-        token = serializers.CharField()
-
-    @extend_schema(request=InputSerializer, responses=OutputSerializer)
-    def post(self, request):
-        data = self.InputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        user = authenticate(
-            request,
-            username=data.validated_data["username"],
-            password=data.validated_data["password"],
-        )
-        # One answer for every refusal, so that it tells nobody which accounts exist.
-        if user is None or not is_organiser(user):
-            raise ValidationError({"detail": self.REFUSED})
-        token, _ = Token.objects.get_or_create(user=user)
-        return Response(self.OutputSerializer({"token": token.key}).data)
+from common.apis import name_field, text_field
+from common.validation import check_text
 
 
 class CollectionOutputSerializer(serializers.ModelSerializer):
@@ -186,7 +41,7 @@ class CollectionOutputSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "description", "created_at", "archived_at"]
 
 
-class CollectionListApi(OrganiserApi):
+class CollectionListApi(CollectionApi):
     OutputSerializer = CollectionOutputSerializer
 
     @extend_schema(responses=CollectionOutputSerializer(many=True))
@@ -197,7 +52,7 @@ class CollectionListApi(OrganiserApi):
         return Response(self.OutputSerializer(collections, many=True).data)
 
 
-class CollectionCreateApi(OrganiserApi):
+class CollectionCreateApi(CollectionApi):
     class InputSerializer(serializers.Serializer):
         name = name_field(Collection, "name")
         description = text_field(Collection, "description", required=False, default="")
@@ -212,7 +67,7 @@ class CollectionCreateApi(OrganiserApi):
         return Response(self.OutputSerializer(collection).data, status=status.HTTP_201_CREATED)
 
 
-class CollectionDetailApi(OrganiserApi):
+class CollectionDetailApi(CollectionApi):
     class OutputSerializer(serializers.ModelSerializer):
         clip_count = serializers.IntegerField()
         query_count = serializers.IntegerField()
@@ -246,7 +101,7 @@ SEARCH = OpenApiParameter(
 )  # fmt: skip
 
 
-class ClipListApi(OrganiserApi):
+class ClipListApi(CollectionApi):
     OutputSerializer = ClipSerializer
 
     @extend_schema(parameters=[SEARCH], responses=ClipSerializer(many=True))
@@ -256,7 +111,7 @@ class ClipListApi(OrganiserApi):
         return self.paginate(clips, self.OutputSerializer)
 
 
-class ClipCreateApi(OrganiserApi):
+class ClipCreateApi(CollectionApi):
     """Clips by id: idempotent (a clip already there with the same metadata is ``present``);
     a clip already there with other metadata is a 409 and nothing is created."""
 
@@ -283,7 +138,7 @@ class QuerySerializer(serializers.Serializer):
     clip = serializers.CharField(source="clip.external_id")
 
 
-class QueryListApi(OrganiserApi):
+class QueryListApi(CollectionApi):
     OutputSerializer = QuerySerializer
 
     @extend_schema(parameters=[SEARCH], responses=QuerySerializer(many=True))
@@ -293,7 +148,7 @@ class QueryListApi(OrganiserApi):
         return self.paginate(queries, QuerySerializer)
 
 
-class QueryCreateApi(OrganiserApi):
+class QueryCreateApi(CollectionApi):
     class InputSerializer(serializers.Serializer):
         clips = serializers.ListField(child=id_field(), allow_empty=False)
 
@@ -312,7 +167,7 @@ class SystemSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "team"]
 
 
-class SystemListApi(OrganiserApi):
+class SystemListApi(CollectionApi):
     OutputSerializer = SystemSerializer
 
     @extend_schema(parameters=[SEARCH], responses=SystemSerializer(many=True))
@@ -322,7 +177,7 @@ class SystemListApi(OrganiserApi):
         return Response(SystemSerializer(systems, many=True).data)
 
 
-class SystemCreateApi(OrganiserApi):
+class SystemCreateApi(CollectionApi):
     class InputSerializer(serializers.Serializer):
         name = name_field(System, "name")
         team = name_field(System, "team", required=False, default="")
@@ -347,7 +202,7 @@ class RunSerializer(serializers.Serializer):
     )
 
 
-class RunDetailApi(OrganiserApi):
+class RunDetailApi(CollectionApi):
     OutputSerializer = RunSerializer
 
     @extend_schema(responses=RunSerializer)
@@ -358,7 +213,7 @@ class RunDetailApi(OrganiserApi):
         return Response({"system": system.name, "rankings": rankings})
 
 
-class RunReplaceApi(OrganiserApi):
+class RunReplaceApi(CollectionApi):
     class InputSerializer(serializers.Serializer):
         rankings = serializers.DictField(
             child=serializers.ListField(child=id_field(), allow_empty=False),
@@ -391,7 +246,7 @@ class JudgmentSerializer(serializers.Serializer):
     fine = serializers.IntegerField(min_value=0, max_value=100, required=False, allow_null=True)
 
 
-class JudgmentListApi(OrganiserApi):
+class JudgmentListApi(CollectionApi):
     class OutputSerializer(serializers.ModelSerializer):
         query = serializers.CharField(source="query.clip.external_id")
         clip = serializers.CharField(source="clip.external_id")
@@ -409,7 +264,7 @@ class JudgmentListApi(OrganiserApi):
         return self.paginate(judgments, self.OutputSerializer)
 
 
-class JudgmentCreateApi(OrganiserApi):
+class JudgmentCreateApi(CollectionApi):
     """Judgments into one named judgment source of the collection.
 
     Sending the same judgments again changes nothing. A judgment the source already holds
@@ -455,52 +310,6 @@ class JudgmentCreateApi(OrganiserApi):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
-class CampaignSerializer(serializers.ModelSerializer):
-    collection = serializers.IntegerField(source="collection_id")
-    example_count = serializers.IntegerField()
-    worker_count = serializers.IntegerField()
-
-    class Meta:
-        model = PreferenceCampaign
-        fields = ["id", "name", "collection", "list_length", "answers_per_example",
-                  "max_answers_per_worker", "quiz_length", "trap_rate", "trust_threshold",
-                  "min_trap_answers", "is_open", "created_at", "example_count", "worker_count"]  # fmt: skip
-
-
-class CampaignListApi(OrganiserApi):
-    OutputSerializer = CampaignSerializer
-
-    @extend_schema(responses=CampaignSerializer(many=True))
-    def get(self, request):
-        campaigns = crowd_selectors.campaigns_for_organiser(
-            user=request.user, need="read"
-        ).order_by("pk")
-        return Response(self.OutputSerializer(campaigns, many=True).data)
-
-
-class CampaignDetailApi(OrganiserApi):
-    class OutputSerializer(CampaignSerializer):
-        accepted_answers = serializers.IntegerField()
-        answers = serializers.IntegerField()
-        mappings = serializers.ListField(
-            child=serializers.CharField(), help_text="Measures with a stored mapping."
-        )
-
-        class Meta(CampaignSerializer.Meta):
-            fields = [*CampaignSerializer.Meta.fields, "accepted_answers", "answers", "mappings"]
-
-    @extend_schema(responses=OutputSerializer)
-    def get(self, request, campaign_id: int):
-        campaign = crowd_selectors.campaign_with_counts(
-            user=request.user, campaign_id=campaign_id, need="read"
-        )
-        progress = crowd_selectors.campaign_progress(campaign=campaign)
-        campaign.accepted_answers = progress.accepted
-        campaign.answers = progress.answers
-        campaign.mappings = crowd_selectors.campaign_mapping_measures(campaign=campaign)
-        return Response(self.OutputSerializer(campaign).data)
-
-
 class JudgmentSourceSerializer(serializers.ModelSerializer):
     counts = serializers.BooleanField(read_only=True)
     judgments = serializers.IntegerField(source="judgment_count", read_only=True)
@@ -514,7 +323,7 @@ class JudgmentSourceSerializer(serializers.ModelSerializer):
                   "origin", "created_at", "updated_at"]  # fmt: skip
 
 
-class JudgmentSourceListApi(OrganiserApi):
+class JudgmentSourceListApi(CollectionApi):
     """The collection's judgment sources: which count in results (official) and which do
     not (pilot), with the consolidation rule applied to the counting ones."""
 
@@ -534,7 +343,7 @@ class JudgmentSourceListApi(OrganiserApi):
         )
 
 
-class JudgmentSourceStatusApi(OrganiserApi):
+class JudgmentSourceStatusApi(CollectionApi):
     """Make a source official (it counts) or a pilot (left out of results). A change asks
     for one coalesced recompute of the collection's results."""
 

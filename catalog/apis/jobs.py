@@ -7,7 +7,7 @@ from rest_framework import serializers
 from rest_framework.response import Response
 
 from catalog import selectors
-from catalog.apis.contents import OrganiserApi
+from common.apis import OrganiserApi
 from work.jobs import job_cancel, job_retry, job_status
 from work.models import Job
 

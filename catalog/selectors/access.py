@@ -24,66 +24,35 @@ strict one: a caller that forgets to say ``need="read"`` refuses too much, never
 little. Pages, forms and APIs reach collections, campaigns and jobs only through these
 selectors: a permission change is one edit here.
 
-**People belong to organisers** too (:func:`organiser_people`, :func:`person_for_organiser`).
-An assessor account is the organiser's who made it (:class:`~people.models.Person`):
-
-==========  ================================================================  ==============
-need        who has it                                                        used by
-==========  ================================================================  ==============
-``read``    the organiser who made the account, and the owner and full        People page and
-            co-organisers of a collection with a relevance campaign the       API, choosing a
-            account judges in (they may see it and add it to their own        campaign's
-            campaigns)                                                        assessors
-``write``   the organiser who made the account (**the default**)              invitation links
-==========  ================================================================  ==============
-
-So when two organisers share an assessor (one added the other's assessor to a campaign
-on a collection they both run), both see the account and can give it work, but only the
-organiser who made it can send it a new invitation link, which resets its password:
-a reset is always the owner's. Read-only co-organisers reach nobody through a shared
-collection. Organisers' accounts are reached by administrators only; superusers reach
-every account. Whatever a user may not reach is a 404; an account one may see but not
-reset is a 403 that says who can.
+Preference and relevance campaigns are reached through their collection, by
+:func:`organised_by` (:func:`crowd.selectors.campaign_for_organiser`,
+:func:`relevance.selectors.relevance_campaign_for_organiser`); people, who belong to
+organisers rather than to collections, by :func:`people.selectors.organiser_people`.
 """
 
 from __future__ import annotations
 
-from typing import Literal
-
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from catalog.models import Collection, CollectionShare, TrashItem
-from common.roles import ASSESSOR, ORGANISER
-from crowd.models import PreferenceCampaign
-from relevance.models import RelevanceCampaign
+from common.needs import NEEDS, Need, need_check
 from work.models import Job
 
 __all__ = [
-    "Need",
-    "campaign_for_organiser",
     "collection_access",
     "collection_for_organiser",
     "deleted_collections_for_organiser",
+    "first_reachable",
     "job_for_organiser",
     "job_writable",
-    "need_for_method",
-    "organiser_campaigns",
+    "organised_by",
     "organiser_collections",
     "organiser_jobs",
-    "organiser_people",
-    "organiser_relevance_campaigns",
     "organises",
-    "person_for_organiser",
-    "relevance_campaign_for_organiser",
     "trash_item_for_organiser",
 ]
-
-Need = Literal["read", "write", "share"]
-NEEDS: tuple[Need, ...] = ("read", "write", "share")
-SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 
 _SHARES_GIVING = {
     "read": (CollectionShare.READ, CollectionShare.FULL),
@@ -96,19 +65,10 @@ _REFUSED = {
 }
 
 
-def need_for_method(method: str) -> Need:
-    """``read`` for GET/HEAD/OPTIONS, else ``write``: an API view is one operation per method."""
-    return "read" if method in SAFE_METHODS else "write"
-
-
-def _check(need: str) -> None:
-    if need not in NEEDS:
-        raise ValueError(f"need must be one of {NEEDS}, got {need!r}")
-
-
-def _organised_by(queryset: QuerySet, *, user, path: str, need: Need) -> QuerySet:
-    """The rule: rows whose collection (at ``path``; ``""`` for collections) ``user`` may reach."""
-    _check(need)
+def organised_by(queryset: QuerySet, *, user, path: str, need: Need) -> QuerySet:
+    """The rule: rows whose collection (at ``path``; ``""`` for collections) ``user`` may
+    reach for ``need``; every app reaches its rows in a collection through it."""
+    need_check(need)
     if not user.is_authenticated:
         return queryset.none()
     if user.is_superuser:
@@ -124,7 +84,7 @@ def _organised_by(queryset: QuerySet, *, user, path: str, need: Need) -> QuerySe
 
 def organises(*, user, collection: Collection, need: Need = "write") -> bool:
     """Whether ``user`` may reach ``collection`` for ``need``: the rule, for a row already loaded."""
-    _check(need)
+    need_check(need)
     if not user.is_authenticated:
         return False
     if user.is_superuser or collection.owner_id == user.pk:
@@ -151,32 +111,22 @@ def collection_access(*, user, collection: Collection) -> str | None:
 
 
 def organiser_collections(*, user, need: Need = "write") -> QuerySet[Collection]:
-    return _organised_by(Collection.objects.all(), user=user, path="", need=need)
-
-
-def organiser_campaigns(*, user, need: Need = "write") -> QuerySet[PreferenceCampaign]:
-    campaigns = PreferenceCampaign.objects.select_related("collection")
-    return _organised_by(campaigns, user=user, path="collection", need=need)
-
-
-def organiser_relevance_campaigns(*, user, need: Need = "write") -> QuerySet[RelevanceCampaign]:
-    campaigns = RelevanceCampaign.objects.select_related("collection")
-    return _organised_by(campaigns, user=user, path="collection", need=need)
+    return organised_by(Collection.objects.all(), user=user, path="", need=need)
 
 
 def organiser_jobs(*, user, need: Need = "write") -> QuerySet[Job]:
     """Jobs on a collection the user may reach; a job on no collection is its owner's alone."""
-    _check(need)
+    need_check(need)
     jobs = Job.objects.select_related("collection", "owner")
     if not user.is_authenticated:
         return jobs.none()
     if user.is_superuser:
         return jobs
-    on_collections = _organised_by(jobs, user=user, path="collection", need=need)
+    on_collections = organised_by(jobs, user=user, path="collection", need=need)
     return on_collections | jobs.filter(collection__isnull=True, owner=user)
 
 
-def _get(rows, *, pk: int, need: Need, what: str):
+def first_reachable(rows, *, pk: int, need: Need, what: str):
     """``rows(need)`` holds the row: return it; else 403 if a lesser need reaches it, else 404."""
     found = rows(need).filter(pk=pk).first()
     if found is not None:
@@ -191,70 +141,17 @@ def _get(rows, *, pk: int, need: Need, what: str):
 
 def collection_for_organiser(*, user, collection_id: int, need: Need = "write") -> Collection:
     """The collection ``collection_id`` if ``user`` may reach it for ``need``; else 403/404."""
-    return _get(
+    return first_reachable(
         lambda n: organiser_collections(user=user, need=n),
         pk=collection_id, need=need, what="collection",
     )  # fmt: skip
 
 
-def campaign_for_organiser(*, user, campaign_id: int, need: Need = "write") -> PreferenceCampaign:
-    """The preference campaign ``campaign_id`` if ``user`` may reach its collection; else 403/404."""
-    return _get(
-        lambda n: organiser_campaigns(user=user, need=n),
-        pk=campaign_id, need=need, what="preference campaign",
-    )  # fmt: skip
-
-
-def relevance_campaign_for_organiser(
-    *, user, campaign_id: int, need: Need = "write"
-) -> RelevanceCampaign:
-    """The relevance campaign ``campaign_id`` if ``user`` may reach its collection; else 403/404."""
-    return _get(
-        lambda n: organiser_relevance_campaigns(user=user, need=n),
-        pk=campaign_id, need=need, what="relevance campaign",
-    )  # fmt: skip
-
-
 def job_for_organiser(*, user, job_id: int, need: Need = "write") -> Job:
     """The job ``job_id`` if ``user`` may reach it (its collection, or their own job); else 403/404."""
-    return _get(lambda n: organiser_jobs(user=user, need=n), pk=job_id, need=need, what="job")
-
-
-def organiser_people(*, user, need: Need = "write") -> QuerySet:
-    """Accounts ``user`` reaches for ``need`` (``read`` or ``write``; see the table above)."""
-    _check(need)
-    accounts = get_user_model().objects.all()
-    if not user.is_authenticated:
-        return accounts.none()
-    if user.is_superuser:
-        reached = accounts.filter(groups__name__in=[ASSESSOR, ORGANISER])
-        return accounts.filter(pk__in=reached.values("pk"))
-    allowed = Q(person__created_by=user)
-    if need == "read":
-        campaigns = _organised_by(
-            RelevanceCampaign.objects.all(), user=user, path="collection", need="write"
-        )
-        allowed |= Q(relevance_campaigns__in=campaigns.values("pk"))
-    organisers = accounts.filter(Q(groups__name=ORGANISER) | Q(is_superuser=True))
-    reached = accounts.filter(allowed, groups__name=ASSESSOR).exclude(
-        pk__in=organisers.values("pk")
+    return first_reachable(
+        lambda n: organiser_jobs(user=user, need=n), pk=job_id, need=need, what="job"
     )
-    return accounts.filter(pk__in=reached.values("pk"))
-
-
-def person_for_organiser(*, user, person_id: int, need: Need = "write"):
-    """The account ``person_id`` if ``user`` reaches it for ``need``; 403 if they only see
-    it, else 404 (another organiser's people do not exist for them)."""
-    found = organiser_people(user=user, need=need).filter(pk=person_id).first()
-    if found is not None:
-        return found
-    seen = need != "read" and organiser_people(user=user, need="read").filter(pk=person_id)
-    if seen and seen.exists():
-        raise PermissionDenied(
-            f"Only the organiser who made {seen.first().username}'s account (or an "
-            "administrator) can send it an invitation link: a link resets its password."
-        )
-    raise Http404("No such person.")
 
 
 def deleted_collections_for_organiser(*, user) -> QuerySet:

@@ -15,10 +15,11 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
 
 from catalog.models import Clip
-from catalog.selectors import Need, organiser_campaigns
 from common import sql
+from common.needs import Need
 from common.validation import parse_id
 from crowd.models import Answer, Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
+from crowd.selectors.access import organiser_campaigns
 
 # --- worker side ----------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from catalog import selectors as catalog_selectors
-from catalog.selectors import Need
+from common.needs import Need
 from common.redirects import redirect_back
 from common.roles import organiser_required
 from common.validation import parse_id
@@ -38,7 +38,7 @@ ANSWERS_PER_PAGE = 100
 
 
 def _own(request, pk: int, *, need: Need = "write") -> PreferenceCampaign:
-    return catalog_selectors.campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
+    return selectors.campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
 def _can_write(request, campaign: PreferenceCampaign) -> bool:

@@ -6,8 +6,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from catalog import selectors
 from common.roles import organiser_required
+from crowd import selectors
 from crowd.forms.generator import GeneratorForm
 from crowd.selectors.generator import generator_coverage
 from crowd.services.generator import KIND, generator_start

@@ -7,8 +7,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from catalog import selectors as catalog_selectors
-from catalog.selectors import Need
 from common.csv_export import download
+from common.needs import Need
 from common.roles import organiser_required
 from listening.headphones import TRIALS
 from relevance import exports, selectors
@@ -18,9 +18,7 @@ from relevance.services.campaigns import relevance_campaign_create
 
 
 def _own_campaign(request, pk: int, *, need: Need = "write") -> RelevanceCampaign:
-    return catalog_selectors.relevance_campaign_for_organiser(
-        user=request.user, campaign_id=pk, need=need
-    )
+    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk, need=need)
 
 
 @require_GET

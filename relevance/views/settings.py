@@ -13,8 +13,8 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from catalog import selectors as catalog_selectors
 from common.roles import organiser_required
+from crowd import selectors as crowd_selectors
 from people.selectors import assessors_for_organiser
 from relevance import selectors
 from relevance.forms.settings import AssessorAddForm, PreferenceSettingsForm, RelevanceSettingsForm
@@ -29,11 +29,11 @@ from relevance.services.settings import (
 
 
 def _relevance(request, pk: int):
-    return catalog_selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
+    return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
 
 
 def _preference(request, pk: int):
-    return catalog_selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
+    return crowd_selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
 
 
 def _settings_page(request, *, campaign, form_class, update, template):
