@@ -6,6 +6,7 @@ from catalog.views.collections import home
 from common import error_pages as errors
 from common.redirects import LoginView, LogoutView
 from common.throttles import login_throttled
+from config.admin_redirects import admin_judging_redirect
 
 handler400 = errors.bad_request
 handler403 = errors.permission_denied
@@ -30,6 +31,10 @@ urlpatterns = [
     path("", home, name="home"),
     path("login/", login_throttled(LoginView.as_view()), name="login"),
     path("logout/", LogoutView.as_view(), name="logout"),
+    # the admin's pages of the models that lived in judging (bookmarks from before issue 30)
+    path("admin/judging/", admin_judging_redirect),
+    path("admin/judging/<slug:model>/", admin_judging_redirect),
+    path("admin/judging/<slug:model>/<path:rest>", admin_judging_redirect),
     path("admin/", admin.site.urls),
     path("api/", include((api_urlpatterns, "api"))),
     path("", include("catalog.urls")),
