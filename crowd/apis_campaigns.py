@@ -18,9 +18,9 @@ from crowd import selectors
 from crowd.models import PreferenceCampaign
 from crowd.selectors.generator import generator_coverage
 from crowd.services.generator import generator_measure_names, generator_start
-from relevance.services.settings import (
+from crowd.services.settings import (
     PREFERENCE_SETTINGS,
-    campaign_open_set,
+    preference_campaign_open_set,
     preference_campaign_update,
 )
 
@@ -120,7 +120,7 @@ class PreferenceCampaignOpenApi(CampaignApi):
         campaign = self.get_campaign(campaign_id)
         data = OpenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
+        preference_campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
         return Response(PreferenceSettingsOutputSerializer(campaign).data)
 
 

@@ -5,8 +5,8 @@ from django.urls import path
 from crowd.views import campaign_new, generator
 from crowd.views import campaigns as crowd_campaigns
 from crowd.views import headphones as crowd_headphones
+from crowd.views import settings as campaign_settings
 from crowd.views import tasks as crowd_tasks
-from relevance.views import settings as campaign_settings
 
 app_name = "crowd"
 

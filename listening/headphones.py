@@ -44,6 +44,8 @@ INTERVALS = 3
 TARGET_DB = -6.0
 """The target's level relative to the other two tones (Woods et al.)."""
 TRIALS = 6
+HEADPHONE_PASS_MARK_LABEL = f"Headphone screen: right answers out of {TRIALS} to pass"
+"""What every campaign's forms call its pass mark (crowd and relevance alike)."""
 """Trials per screening (Woods et al.); the pass mark is the campaign's (5 by default)."""
 CALIBRATION_SECONDS = 3.0
 MAX_AMPLITUDE = 0.9

@@ -23,9 +23,9 @@ from relevance.models import RelevanceCampaign
 from relevance.services.campaigns import relevance_campaign_create
 from relevance.services.settings import (
     RELEVANCE_SETTINGS,
-    campaign_open_set,
     relevance_campaign_assessor_add,
     relevance_campaign_assessor_remove,
+    relevance_campaign_open_set,
     relevance_campaign_update,
 )
 
@@ -191,7 +191,7 @@ class RelevanceCampaignOpenApi(RelevanceCampaignApi):
         campaign = self.get_relevance_campaign(campaign_id)
         data = OpenSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
+        relevance_campaign_open_set(campaign=campaign, is_open=data.validated_data["is_open"])
         return Response(RelevanceCampaignSerializer(campaign).data)
 
 

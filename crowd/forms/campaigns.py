@@ -7,9 +7,9 @@ from urllib.parse import urlsplit
 from django import forms
 
 from catalog.models import System
-from common.campaign_labels import PREFERENCE_HELP, PREFERENCE_LABELS
 from common.form_fields import IdChoiceField
 from common.validation import name_validator, text_validator
+from crowd.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS
 from crowd.models import CHOICES, COMMENT_MAX_LENGTH, PreferenceCampaign, TrapQuestion
 from crowd.platform_ids import (
     TOKEN_FORMAT,

@@ -58,7 +58,7 @@ def preference_campaign_new(
 
     A new campaign has no examples yet, so its trap pools hold nothing: opened as asked,
     it would hand workers a quiz from an empty or tiny pool that a few identities learn
-    (issue 22). The rule of opening (:func:`~relevance.services.settings.campaign_open_set`)
+    (issue 22). The rule of opening (:func:`~crowd.services.settings.preference_campaign_open_set`)
     applies from the start: such a campaign is created closed and the organiser opens it
     once examples and trap questions are in.
     """

@@ -18,7 +18,7 @@ from django.test import Client
 from catalog.tests.test_collection_apis import client_for
 from common.csv_export import spreadsheet_safe
 from crowd.models import CODE_ALPHABET, Worker, _code
-from relevance.services.settings import campaign_open_set
+from crowd.services.settings import preference_campaign_open_set
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import mturk_id, prolific_id
@@ -69,7 +69,7 @@ def test_the_code_needs_the_minimum_of_work_answers_and_never_follows_a_failed_q
     work(failed, answers=0, quiz_wrong=True)  # 1 of 2 right: trust 0.5 < 0.7
     # The attack of the issue: one wrong quiz answer, then the campaign closes (and the
     # work task on screen after a passed quiz expires: TASK_LEASE, 30 minutes).
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     quiz_only.wait(31 * 60)
     for browser in (quiz_only, failed):
         assert browser.task().url == f"/t/{campaign.token}/end/"
@@ -93,7 +93,7 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     turker = Browser(campaign)
     turker.start(MTURK.format(id=mturk_id("AMT1")))
     work(turker, answers=2)
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     turker.wait(31 * 60)  # the task on screen expires (TASK_LEASE after closing)
     turker_end = turker.done().content.decode()
 

@@ -28,10 +28,10 @@ from crowd.models import (
     Worker,
     choice_as_stored,
 )
+from crowd.services.settings import preference_campaign_open_set
 from crowd.services.traps import trap_question_mark
 from listening.models import AudioServed
 from relevance.services.campaigns import assignment_next
-from relevance.services.settings import campaign_open_set
 from relevance.tests.test_assessor_views import as_, post_json
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
@@ -451,7 +451,7 @@ def test_closing_stops_every_worker_at_once_but_a_task_on_screen_can_be_answered
     stale.start(PROLIFIC.format(id=prolific_id("stale")))
     stale.wait(31 * 60)  # on screen for longer than the lease
 
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     tasks = PreferenceTask.objects.count()
 
     assert busy.answer("both_good").status_code == 302  # on screen, within its lease

@@ -47,7 +47,7 @@ from crowd.models import (
     choice_as_stored,
 )
 from crowd.services import workers as workers_service
-from relevance.services.settings import campaign_open_set
+from crowd.services.settings import preference_campaign_open_set
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
@@ -140,16 +140,16 @@ def test_a_campaign_whose_trap_pools_are_too_small_is_not_opened_and_says_how_ma
     # quiz needs no pool: the judgments make each worker's questions (issue 29), unless
     # they cannot (every clip at 50: no list clearly good or bad), and then one quiz, 2.
     campaign = make_campaign(crowd_collection, traps=4, quiz_traps=3, quiz_length=2, trap_rate=0.2)
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     with pytest.raises(ValidationError) as refused:
-        campaign_open_set(campaign=campaign, is_open=True)
+        preference_campaign_open_set(campaign=campaign, is_open=True)
     message = " ".join(refused.value.messages)
     assert "has 1 trap question and needs 2" in message and "quiz" not in message
     RelevanceJudgment.objects.filter(query__collection=crowd_collection).update(fine=50)
     campaign.quiz_length = 4
     campaign.save(update_fields=["quiz_length"])
     with pytest.raises(ValidationError) as refused:
-        campaign_open_set(campaign=campaign, is_open=True)
+        preference_campaign_open_set(campaign=campaign, is_open=True)
     message = " ".join(refused.value.messages)
     assert "cannot make quiz questions" in message and "one quiz needs 4" in message
     campaign.refresh_from_db()
@@ -204,8 +204,8 @@ def test_linking_tasks_by_audio_bytes_and_counting_sightings_flags_traps_at_chan
         distinct_audio, traps=6, quiz_traps=4, quiz_length=1, trap_rate=0.25,
         answers_per_example=2, trust_threshold=0.5, max_answers_per_worker=4,
     )  # fmt: skip
-    campaign_open_set(campaign=campaign, is_open=False)
-    campaign_open_set(campaign=campaign, is_open=True)  # the pools are large enough
+    preference_campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=True)  # the pools are large enough
 
     sightings: Counter = Counter()
     truth: dict[frozenset, bool] = {}

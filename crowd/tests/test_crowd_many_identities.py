@@ -68,7 +68,7 @@ from evaluation.core.answers import mapping_payload
 from evaluation.core.clear_cut import clear_cut_answer, list_level
 from evaluation.core.worker_agreement import OPPOSITE
 from evaluation.services.mappings import campaign_measures, example_lambdas
-from relevance.services.settings import campaign_open_set, preference_campaign_update
+from crowd.services.settings import preference_campaign_open_set, preference_campaign_update
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.crowd_http import Browser
 
@@ -122,7 +122,7 @@ def study(settings, tmp_path, monkeypatch):
     assert filled.marked == {"work": 8} and filled.needs.work_needed == 10
     preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.08})
     assert campaign_pool_needs(campaign=campaign).problems == []
-    campaign_open_set(campaign=campaign, is_open=True)
+    preference_campaign_open_set(campaign=campaign, is_open=True)
     return campaign
 
 

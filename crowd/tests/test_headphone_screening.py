@@ -32,10 +32,10 @@ import pytest
 from catalog.tests.test_collection_apis import client_for
 from crowd.models import PreferenceCampaign, PreferenceTask, Worker
 from crowd.services import headphones as screening
+from crowd.services.settings import preference_campaign_update
 from crowd.services.workers import worker_reinstate
 from listening.headphones import INTERVALS, TRIALS, interval_bounds
 from listening.models import HeadphoneTrial
-from relevance.services.settings import preference_campaign_update
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
 

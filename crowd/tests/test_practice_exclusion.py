@@ -22,10 +22,10 @@ from django.test import Client
 from catalog.tests.test_collection_apis import client_for
 from crowd import selectors
 from crowd.models import PracticeAnswer, PreferenceTask, TrapQuestion, Worker
+from crowd.services.settings import preference_campaign_open_set
 from crowd.tests.test_task_serve import answer_all, arrive
 from evaluation.models import SatisfactionMapping
 from evaluation.services import campaign_mapping_compute
-from relevance.services.settings import campaign_open_set
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 
@@ -97,7 +97,7 @@ def test_practice_answers_earn_no_code_no_approval_and_no_bonus(campaign, honest
     assert (row.recommendation, row.bonus) == ("approve", Decimal("1.00"))
     # The campaign closes and the quiz question on the practiser's screen expires: with
     # nothing more to do, asking for the code gets the page for those who did no work.
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     practiser.wait(31 * 60)  # TASK_LEASE (30 min) after it was served
     done = practiser.done().content.decode()
     assert "This study is closed" in done and campaign.completion_code not in done

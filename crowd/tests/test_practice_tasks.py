@@ -13,14 +13,14 @@ from catalog.models import RelevanceJudgment
 from catalog.tests.test_collection_apis import client_for
 from crowd.models import CHOICE_LABELS, Answer, PracticeAnswer, PreferenceTask, TrapQuestion
 from crowd.services.answers import answer_submit
+from crowd.services.settings import (
+    PREFERENCE_SETTINGS,
+    preference_campaign_open_set,
+    preference_campaign_update,
+)
 from crowd.services.tasks import task_serve
 from crowd.services.traps import trap_question_mark, trap_questions_from_judgments
 from crowd.tests.test_task_serve import answer_all, arrive
-from relevance.services.settings import (
-    PREFERENCE_SETTINGS,
-    campaign_open_set,
-    preference_campaign_update,
-)
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 
@@ -217,15 +217,15 @@ def test_a_practice_longer_than_its_pool_is_refused_open_and_when_opening(
     assert "Practice tasks before the quiz (0: none)" in page and short in page
     campaign.refresh_from_db()
     assert campaign.practice_length == 2
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     assert preference_campaign_update(campaign=campaign, changes={"practice_length": 3}) == [
         "practice_length"
     ]
     with pytest.raises(ValidationError) as refused:
-        campaign_open_set(campaign=campaign, is_open=True)
+        preference_campaign_open_set(campaign=campaign, is_open=True)
     assert refused.value.messages == [short]
     preference_campaign_update(campaign=campaign, changes={"practice_length": 0})
-    assert campaign_open_set(campaign=campaign, is_open=True)
+    assert preference_campaign_open_set(campaign=campaign, is_open=True)
 
 
 def test_the_organiser_chooses_the_practice_pool_on_the_trap_page_and_through_the_api(

@@ -20,7 +20,7 @@ from evaluation.services.recompute import recompute_request
 from evaluation.services.results import collection_results_compute
 from evaluation.tasks import collection_data_changed, relevance_campaign_changed
 from relevance.services.campaigns import assignment_next
-from relevance.services.settings import campaign_open_set
+from relevance.services.settings import relevance_campaign_open_set
 from tests.helpers.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     FINE,
@@ -190,7 +190,7 @@ def test_a_burst_of_judgments_asks_for_one_recompute_of_each_open_lowcost_campai
     campaign, collection, personas, enqueued, django_capture_on_commit_callbacks
 ):
     closed = make_lowcost_campaign(collection)
-    campaign_open_set(campaign=closed, is_open=False)
+    relevance_campaign_open_set(campaign=closed, is_open=False)
     make_campaign(personas)  # a pooled campaign of another collection
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(10):  # ten judgments' tasks before a worker gets to them

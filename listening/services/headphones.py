@@ -25,6 +25,7 @@ from django.utils import timezone
 from catalog.models import Collection
 from crowd.models import Worker
 from listening import headphones as stimuli
+from listening.headphones import TRIALS as HEADPHONE_TRIALS
 from listening.loudness import TARGET_LUFS
 from listening.models import AssessorScreen, HeadphoneTrial
 
@@ -132,3 +133,14 @@ def trial_answer(*, owner: Owner, key: str, interval: int, decide: Callable[[int
         if counts["answered"] < stimuli.TRIALS:
             return NEXT
         return decide(counts["right"])
+
+
+def headphone_settings_errors(values: dict) -> dict[str, str]:
+    """What is wrong with a campaign's headphone screen settings (crowd and relevance)."""
+    if not 1 <= values.get("headphone_pass_mark", HEADPHONE_TRIALS) <= HEADPHONE_TRIALS:
+        return {
+            "headphone_pass_mark": f"The headphone screen has {HEADPHONE_TRIALS} trials: ask "
+            f"for 1 to {HEADPHONE_TRIALS} right ({HEADPHONE_TRIALS - 1}, Woods et al.'s, by "
+            "default)."
+        }
+    return {}

@@ -8,10 +8,10 @@ from django.core.exceptions import ValidationError
 from catalog import qrels
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
 from catalog.selectors import organiser_collections
-from common.campaign_labels import RELEVANCE_HELP, RELEVANCE_LABELS
 from common.form_fields import IdChoiceField, IdMultipleChoiceField
 from common.validation import ID_MAX
 from people.selectors import assessors_for_organiser
+from relevance.forms.labels import RELEVANCE_HELP, RELEVANCE_LABELS
 from relevance.models import RelevanceCampaign
 from relevance.services.lowcost import (
     LOWCOST_SETTINGS,

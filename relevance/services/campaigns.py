@@ -24,11 +24,11 @@ from listening.services.audio_served import (
     listening_claim_bounded,
     seconds_heard,
 )
+from listening.services.headphones import headphone_settings_errors
 from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 from relevance.selectors import headphones_cleared
 from relevance.services.headphones import HeadphonesFirst
 from relevance.services.lowcost import lowcost_default_measure, lowcost_settings_check
-from relevance.services.settings import headphone_settings_errors
 from work import handoff
 
 LISTEN_TOLERANCE = 0.25

@@ -10,19 +10,22 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from catalog.models import RelevanceJudgment
 from crowd.forms.campaigns import CampaignForm
+from crowd.forms.settings import PreferenceSettingsForm
 from crowd.models import Answer, Worker
 from crowd.services.answers import answer_submit
+from crowd.services.settings import (
+    PREFERENCE_SETTINGS,
+    preference_campaign_open_set,
+    preference_campaign_update,
+)
 from crowd.services.tasks import task_serve
 from crowd.tests.test_task_serve import arrive
-from relevance.forms.settings import PreferenceSettingsForm
 from relevance.models import Assignment
 from relevance.services.campaigns import AssignmentTakenBack, assignment_next, judgment_save
 from relevance.services.settings import (
-    PREFERENCE_SETTINGS,
-    campaign_open_set,
-    preference_campaign_update,
     relevance_campaign_assessor_add,
     relevance_campaign_assessor_remove,
+    relevance_campaign_open_set,
     relevance_campaign_update,
 )
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
@@ -119,11 +122,11 @@ def test_a_higher_trust_threshold_stops_a_trusted_worker_and_hands_over_once(
 
 def test_a_closed_campaigns_task_link_says_so_and_reopening_serves_again(client, crowd_collection):
     campaign = make_campaign(crowd_collection, traps=0)
-    assert campaign_open_set(campaign=campaign, is_open=False) is True
-    assert campaign_open_set(campaign=campaign, is_open=False) is False  # already closed
+    assert preference_campaign_open_set(campaign=campaign, is_open=False) is True
+    assert preference_campaign_open_set(campaign=campaign, is_open=False) is False  # already closed
     closed = client.get(f"/t/{campaign.token}/?worker=w9").content.decode()
     assert "closed" in closed.lower()
-    campaign_open_set(campaign=campaign, is_open=True)
+    preference_campaign_open_set(campaign=campaign, is_open=True)
     assert "closed" not in client.get(f"/t/{campaign.token}/?worker=w9").content.decode().lower()
 
 
@@ -189,7 +192,7 @@ def test_wrong_relevance_settings_are_refused(personas, changes, field):
 
 def test_a_closed_relevance_campaign_hands_out_no_query(personas):
     campaign = make_relevance_campaign(personas)
-    campaign_open_set(campaign=campaign, is_open=False)
+    relevance_campaign_open_set(campaign=campaign, is_open=False)
     with pytest.raises(PermissionDenied):
         assignment_next(campaign=campaign, assessor=personas.assessor)
 
@@ -250,9 +253,9 @@ def test_an_open_campaign_refuses_a_trap_rate_its_work_pool_cannot_serve(crowd_c
     assert preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.15}) == [
         "trap_rate"
     ]
-    campaign_open_set(campaign=campaign, is_open=False)
+    preference_campaign_open_set(campaign=campaign, is_open=False)
     assert preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.3}) == [
         "trap_rate"
     ]
     with pytest.raises(ValidationError, match="needs 4"):
-        campaign_open_set(campaign=campaign, is_open=True)
+        preference_campaign_open_set(campaign=campaign, is_open=True)

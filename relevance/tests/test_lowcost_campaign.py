@@ -12,8 +12,8 @@ from relevance.models import Assignment, RelevanceCampaign
 from relevance.services.campaigns import AssignmentTakenBack, assignment_next, judgment_save
 from relevance.services.lowcost import pool_priorities_store
 from relevance.services.settings import (
-    campaign_open_set,
     relevance_campaign_assessor_remove,
+    relevance_campaign_open_set,
     relevance_campaign_update,
 )
 from tests.helpers.lowcost_campaign_data import (
@@ -219,9 +219,9 @@ def test_a_stopped_campaign_serves_nothing_and_asks_for_final_estimates(
     campaign, personas, django_capture_on_commit_callbacks, handed_over
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        assert campaign_open_set(campaign=campaign, is_open=False) is True
+        assert relevance_campaign_open_set(campaign=campaign, is_open=False) is True
     assert handed_over == [(RELEVANCE_CAMPAIGN_CHANGED_TASK, {"campaign_id": campaign.pk})]
-    assert campaign_open_set(campaign=campaign, is_open=False) is False  # already stopped
+    assert relevance_campaign_open_set(campaign=campaign, is_open=False) is False  # already stopped
     campaign.refresh_from_db()
     with pytest.raises(PermissionDenied):
         assignment_next(campaign=campaign, assessor=personas.assessor)

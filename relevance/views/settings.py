@@ -1,8 +1,9 @@
-"""Organiser pages that change campaigns after they started: settings, open/closed, assessors.
+"""Organiser pages that change a relevance campaign after it started: settings,
+open/closed, assessors.
 
 Each page checks the organiser's ``write`` access to the campaign's collection
-(:mod:`catalog.selectors.access`); the rules are the services'
-(:mod:`relevance.services.settings`), whose messages come back on the form.
+(:func:`relevance.selectors.relevance_campaign_for_organiser`); the rules are the
+services' (:mod:`relevance.services.settings`), whose messages come back on the form.
 """
 
 from __future__ import annotations
@@ -13,17 +14,16 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
+from common.campaign_settings import open_set_page, settings_page
 from common.roles import organiser_required
-from crowd import selectors as crowd_selectors
 from people.selectors import assessors_for_organiser
 from relevance import selectors
-from relevance.forms.settings import AssessorAddForm, PreferenceSettingsForm, RelevanceSettingsForm
+from relevance.forms.settings import AssessorAddForm, RelevanceSettingsForm
 from relevance.services.headphones import assessor_screen_reopen
 from relevance.services.settings import (
-    campaign_open_set,
-    preference_campaign_update,
     relevance_campaign_assessor_add,
     relevance_campaign_assessor_remove,
+    relevance_campaign_open_set,
     relevance_campaign_update,
 )
 
@@ -32,66 +32,22 @@ def _relevance(request, pk: int):
     return selectors.relevance_campaign_for_organiser(user=request.user, campaign_id=pk)
 
 
-def _preference(request, pk: int):
-    return crowd_selectors.campaign_for_organiser(user=request.user, campaign_id=pk)
-
-
-def _settings_page(request, *, campaign, form_class, update, template):
-    form = form_class(request.POST or None, instance=campaign)
-    if request.method == "POST" and form.is_valid():
-        changes = {field: form.cleaned_data[field] for field in form.changed_data}
-        campaign.refresh_from_db()  # the form's validation wrote into the instance
-        try:
-            changed = update(campaign=campaign, changes=changes)
-        except ValidationError as error:
-            form.add_error(None, error)
-        else:
-            saved = ", ".join(form.fields[f].label or f for f in changed) or "nothing changed"
-            messages.success(request, f"Saved: {saved}.")
-            return redirect(request.path)
-    return render(request, template, {"campaign": campaign, "form": form})
-
-
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def relevance_campaign_settings(request, pk: int):
-    return _settings_page(
+    return settings_page(
         request, campaign=_relevance(request, pk), form_class=RelevanceSettingsForm,
         update=relevance_campaign_update, template="relevance/relevance_campaign_settings.html",
     )  # fmt: skip
 
 
-@require_http_methods(["GET", "POST"])
-@organiser_required
-def preference_campaign_settings(request, pk: int):
-    return _settings_page(
-        request, campaign=_preference(request, pk), form_class=PreferenceSettingsForm,
-        update=preference_campaign_update, template="crowd/preference_campaign_settings.html",
-    )  # fmt: skip
-
-
-def _open_set(request, campaign, settings_page: str):
-    is_open = request.POST.get("is_open") == "1"
-    try:
-        changed = campaign_open_set(campaign=campaign, is_open=is_open)
-    except ValidationError as refused:  # a preference campaign's trap pools are too small
-        messages.error(request, " ".join(refused.messages))
-        return redirect(settings_page, campaign.pk)
-    if changed:
-        messages.success(request, f"“{campaign}” is {'open' if is_open else 'closed'}.")
-    return redirect(settings_page, campaign.pk)
-
-
 @require_POST
 @organiser_required
 def relevance_campaign_open(request, pk: int):
-    return _open_set(request, _relevance(request, pk), "relevance:relevance_campaign_settings")
-
-
-@require_POST
-@organiser_required
-def preference_campaign_open(request, pk: int):
-    return _open_set(request, _preference(request, pk), "crowd:preference_campaign_settings")
+    return open_set_page(
+        request, _relevance(request, pk), open_set=relevance_campaign_open_set,
+        settings_page="relevance:relevance_campaign_settings",
+    )  # fmt: skip
 
 
 @require_http_methods(["GET", "POST"])

@@ -1,5 +1,7 @@
-"""One name per campaign setting, for every form that shows it (the New and Settings
-pages of a campaign say the same thing: issue 25, item 7)."""
+"""One name per preference campaign setting, for every form that shows it (the New and
+Settings pages of a campaign say the same thing: issue 25, item 7)."""
+
+from listening.headphones import HEADPHONE_PASS_MARK_LABEL
 
 PREFERENCE_LABELS = {
     "name": "Name",
@@ -28,19 +30,8 @@ PREFERENCE_LABELS = {
     "per_worker_codes": "A completion code per worker (not on Prolific)",
     "bonus_per_answer": "Recommended bonus per answer beyond that minimum",
     "headphone_check": "Screen for headphones after consent (with a volume calibration)",
-    "headphone_pass_mark": "Headphone screen: right answers out of 6 to pass",
+    "headphone_pass_mark": HEADPHONE_PASS_MARK_LABEL,
     "practice_length": "Practice tasks before the quiz (0: none)",
-}
-
-RELEVANCE_LABELS = {
-    "cutoff": "Cutoff k",
-    "exclude_same_artist": "Leave out clips by the query's artist",
-    "assessors_per_query": "Assessors per query",
-    "queries_per_assessor": "Queries per assessor (cap)",
-    "must_listen_seconds": "Must listen (seconds)",
-    "take_back_minutes": "Take back untouched work after (minutes)",
-    "headphone_check": "Screen for headphones before judging (with a volume calibration)",
-    "headphone_pass_mark": PREFERENCE_LABELS["headphone_pass_mark"],
 }
 
 PREFERENCE_HELP = {
@@ -50,11 +41,4 @@ PREFERENCE_HELP = {
     "each, so workers learn the page and the listening rule; they never count.",
     "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
     "told (Woods et al. 2017). A worker below the pass mark gets the screen-out code.",
-}
-
-RELEVANCE_HELP = {
-    "headphone_check": "Six trials of three tones; over loudspeakers the quietest cannot be "
-    "told (Woods et al. 2017). Each assessor takes it once, before their first candidate; "
-    "below the pass mark twice, they judge no more until you let them try again. What "
-    "they judged before stays.",
 }
