@@ -6,8 +6,15 @@ class RelevanceConfig(AppConfig):
     verbose_name = "Relevance judging"
 
     def ready(self) -> None:
+        from catalog.services.trash import Kind, trash_kind_register
         from people.selectors import people_reach_register
+        from relevance.models import RelevanceCampaign
         from relevance.selectors import assessors_of_organised_campaigns
+
+        # a relevance campaign is deleted with undo (its judgments are catalog's work)
+        trash_kind_register(
+            "relevance_campaign", Kind(RelevanceCampaign, lambda c: c.relevance_campaigns.all())
+        )
 
         # an organiser sees the assessors of campaigns on collections they may change
         people_reach_register(assessors_of_organised_campaigns)

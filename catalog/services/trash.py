@@ -28,12 +28,11 @@ from django.db.models.deletion import Collector, ProtectedError, RestrictedError
 from django.utils import timezone
 
 from catalog.models import Clip, Collection, JudgmentSource, RelevanceJudgment, System, TrashItem
-from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion
-from relevance.models import RelevanceCampaign
 from work import handoff
 
-WORK = (Answer, RelevanceJudgment)
-"""What people produced: a deletion that takes any of these needs an explicit choice."""
+WORK: list[type[models.Model]] = [RelevanceJudgment]
+"""What people produced: a deletion that takes any of these needs an explicit choice
+(the apps above add theirs: :func:`trash_work_register`)."""
 
 
 @dataclass(frozen=True)
@@ -60,17 +59,26 @@ def _campaign_source(source: JudgmentSource) -> str | None:
 
 
 KINDS: dict[str, Kind] = {
-    "example": Kind(Example, lambda c: Example.objects.filter(campaign__collection=c)),
-    "trap": Kind(
-        TrapQuestion, lambda c: TrapQuestion.objects.filter(example__campaign__collection=c)
-    ),
-    "preference_campaign": Kind(PreferenceCampaign, lambda c: c.preference_campaigns.all()),
-    "relevance_campaign": Kind(RelevanceCampaign, lambda c: c.relevance_campaigns.all()),
     "system": Kind(System, lambda c: c.systems.all()),
     "source": Kind(JudgmentSource, lambda c: c.judgment_sources.all(), _campaign_source),
     "clip": Kind(Clip, lambda c: c.clips.all(), _judged_clip),
     "collection": Kind(Collection, lambda c: Collection.objects.filter(pk=c.pk)),
 }
+"""What may be deleted with undo, by the name in its delete URL (``TrashItem.kind``):
+catalog's own here, the campaigns and what is in them registered by their apps in
+``AppConfig.ready()`` (:func:`trash_kind_register`), since catalog never imports them."""
+
+
+def trash_kind_register(name: str, kind: Kind) -> None:
+    """Let ``kind``'s rows be deleted with undo under ``name``."""
+    KINDS[name] = kind
+
+
+def trash_work_register(model: type[models.Model]) -> None:
+    """``model``'s rows are what people produced (answers): a deletion takes them only
+    when asked explicitly."""
+    if model not in WORK:
+        WORK.append(model)
 
 
 @dataclass(frozen=True)
