@@ -1,8 +1,10 @@
 """What each kind of background job runs, and the body of the task that runs one.
 
-:data:`JOB_RUNNERS` is a plain table: a new kind of job is one line here plus its
-runner, ``runner(*, job, report) -> dict`` (see :mod:`work.jobs`). The
-Celery task ``judging.job_run`` (:mod:`work.tasks`) calls :func:`job_run`.
+:data:`JOB_RUNNERS` is a registry: the app that owns a kind of job registers its runner,
+``runner(*, job, report) -> dict`` (see :mod:`work.jobs`), from its
+``AppConfig.ready()`` with :func:`job_runner_register` (work sits below every app and
+imports none). The Celery task ``judging.job_run`` (:mod:`work.tasks`) calls
+:func:`job_run`.
 """
 
 from __future__ import annotations
@@ -15,9 +17,6 @@ from django.core.exceptions import ValidationError
 from django.db import DatabaseError
 
 from common.files.errors import ImportFailed
-from crowd.services.generator import generator_run
-from ingest.services.upload_runners import UPLOAD_RUNNERS
-from listening.services.listening_copies import listening_copies_run
 from work.jobs import (
     JobCancelled,
     JobFailed,
@@ -35,12 +34,15 @@ logger = logging.getLogger(__name__)
 
 Runner = Callable[..., dict]
 
-JOB_RUNNERS: dict[str, Runner] = {
-    "generate_examples": generator_run,  # the §3.2.1 example generator on a campaign
-    "listening_copies": listening_copies_run,  # what listeners hear: equal loudness, excerpts
-    **UPLOAD_RUNNERS,  # upload_clips, upload_runs, upload_judgments, upload_mirex, upload_answers
-}
-"""``Job.kind`` → ``runner(*, job, report) -> result``."""
+JOB_RUNNERS: dict[str, Runner] = {}
+"""``Job.kind`` → ``runner(*, job, report) -> result``: ``generate_examples`` (crowd),
+``listening_copies`` (listening), ``upload_<kind>`` (ingest, and crowd's answers)."""
+
+
+def job_runner_register(kind: str, runner: Runner) -> None:
+    """Let jobs of ``kind`` be run by ``runner`` (from the owning app's ``ready()``)."""
+    JOB_RUNNERS[kind] = runner
+
 
 TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
 """Errors worth a retry (a locked SQLite file, a dropped connection): the job is queued again."""

@@ -21,7 +21,7 @@ job moves, ``work.state`` how::
 A **runner** is ``runner(*, job, report) -> dict``: it reads ``job.params``, calls
 services, calls ``report(done, total, message)`` as it goes, and returns the JSON
 document the result page shows. Runners are listed in
-:data:`work.job_runners.JOB_RUNNERS` (one line per kind), which also holds
+:data:`work.job_runners.JOB_RUNNERS` (each app registers its kinds), which also holds
 :func:`~work.job_runners.job_run`, the task's body. This module imports
 neither, so they may all use it.
 """

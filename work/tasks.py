@@ -1,10 +1,9 @@
-"""Celery tasks of the judging app: thin, ids in. Sent by name (:mod:`work.handoff`)."""
+"""The task that runs a background job: thin, ids in. Sent by name (:mod:`work.handoff`)."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from catalog.services.trash import trash_sweep as trash_sweep_run
 from work.handoff import JOB_TASK
 from work.job_runners import TRANSIENT_ERRORS, job_run
 from work.jobs import job_fail
@@ -28,9 +27,3 @@ def run_job(self, job_id: int) -> bool:
             job_fail(job_id=job_id, error=f"The database kept failing: {exc}")
             raise
         raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
-
-
-@shared_task(name="judging.trash_sweep")
-def trash_sweep() -> int:
-    """Forget deleted things older than ``EARSHOT_TRASH_DAYS`` (:mod:`catalog.services.trash`)."""
-    return trash_sweep_run()

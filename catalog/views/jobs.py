@@ -9,23 +9,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
-from django.template.loader import select_template
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog import selectors
+from catalog.job_pages import job_page_of
 from common.roles import organiser_required
-from evaluation.core.example_generator import N_BINS, bin_label
-from ingest.models import Upload
 from work import jobs
 from work.jobs import job_cancel, job_retry, job_retryable
-
-TITLES = {
-    "generate_examples": "Example generator",
-    "listening_copies": "Copies of the clips for listeners",
-    **{f"upload_{kind}": f"Upload of {title}" for kind, title in Upload.KINDS},
-}
-"""What each kind of job is called on its pages."""
 
 
 def _job(request, pk: int, *, need="read"):
@@ -40,7 +31,7 @@ def job_page(request, pk: int):
         return redirect("catalog:job_result", job.pk)  # nothing left to watch
     context = {
         "job": job,
-        "title": TITLES.get(job.kind, job.kind),
+        "title": job_page_of(job.kind).title,
         "status": jobs.job_status(job=job),
         "can_write": selectors.job_writable(user=request.user, job=job),
         # An upload counts in thousandths of its files; its message says "clip 12 of 60".
@@ -64,23 +55,17 @@ def job_result(request, pk: int):
     job = _job(request, pk)
     if job.active:
         return redirect(job)
-    template = select_template(
-        [
-            f"catalog/job_results/{job.kind}.html",
-            f"catalog/job_results/{job.kind.partition('_')[0]}.html",  # upload_* → upload.html
-            "catalog/job_results/_any.html",
-        ]
-    )
+    page = job_page_of(job.kind)
     can_write = selectors.job_writable(user=request.user, job=job)
     context = {
         "job": job,
-        "title": TITLES.get(job.kind, job.kind),
+        "title": page.title,
         "result": job.result,
-        "bin_labels": [bin_label(b) for b in range(N_BINS)],
         "can_write": can_write,
         "retryable": can_write and job_retryable(job),
+        **(page.context(job=job) if page.context else {}),
     }
-    return render(request, template.template.name, context)
+    return render(request, page.result_template, context)
 
 
 @require_POST

@@ -7,7 +7,7 @@ the file, the line and the problem; the import's transaction rolled back, so not
 partly imported. The upload's files are deleted once its job has run (whatever the
 outcome), except after a transient database error, when the job is retried.
 
-Listed in :data:`work.job_runners.JOB_RUNNERS` as ``upload_<kind>``.
+Registered in :data:`work.job_runners.JOB_RUNNERS` as ``upload_<kind>`` (:class:`ingest.apps.IngestConfig`).
 """
 
 from __future__ import annotations
@@ -341,4 +341,4 @@ UPLOAD_RUNNERS = {
     f"upload_{Upload.MIREX}": upload_mirex_run,
     f"upload_{Upload.ANSWERS}": upload_answers_run,
 }
-"""``Job.kind`` → runner, merged into :data:`work.job_runners.JOB_RUNNERS`."""
+"""``Job.kind`` → runner, registered in :data:`work.job_runners.JOB_RUNNERS` by :class:`ingest.apps.IngestConfig`."""

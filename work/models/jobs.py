@@ -2,8 +2,8 @@
 
 A page starts a job (:func:`work.jobs.job_start`), the Celery task
 ``judging.job_run`` runs it, and the job's page polls its state and progress until it
-shows the result. What each ``kind`` of job does is the plain table
-:data:`work.job_runners.JOB_RUNNERS`. See ``docs/architecture.md``.
+shows the result. What each ``kind`` of job does is in the registry
+:data:`work.job_runners.JOB_RUNNERS`, filled by the apps. See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
