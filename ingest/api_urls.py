@@ -9,6 +9,4 @@ urlpatterns = [
     path("collections/<id:collection_id>/uploads/runs/", apis_uploads.RunsUploadApi.as_view(), name="upload_runs"),
     path("collections/<id:collection_id>/uploads/judgments/", apis_uploads.JudgmentsUploadApi.as_view(), name="upload_judgments"),
     path("collections/<id:collection_id>/uploads/mirex/", apis_uploads.MirexUploadApi.as_view(), name="upload_mirex"),
-    path("collections/<id:collection_id>/uploads/answers/", apis_uploads.AnswersUploadApi.as_view(), name="upload_answers"),
-    path("collections/<id:collection_id>/uploads/answers/columns/", apis_uploads.AnswerColumnsApi.as_view(), name="upload_answer_columns"),
 ]  # fmt: skip

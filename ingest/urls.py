@@ -9,5 +9,4 @@ app_name = "ingest"
 urlpatterns = [
     path("collections/<id:pk>/uploads/", uploads.upload_index, name="uploads"),
     path("collections/<id:pk>/uploads/<slug:kind>/", uploads.upload_new, name="upload_new"),
-    path("collections/<id:pk>/uploads/answers/<id:upload_pk>/columns/", uploads.upload_columns, name="upload_columns"),
 ]  # fmt: skip

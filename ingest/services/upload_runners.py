@@ -12,9 +12,6 @@ Registered in :data:`work.job_runners.JOB_RUNNERS` as ``upload_<kind>`` (:class:
 
 from __future__ import annotations
 
-import io
-import re
-import tempfile
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -23,10 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 
 from catalog.models import JudgmentSource
-from common.files.csvfile import csv_records
 from common.files.errors import ImportFailed
-from crowd.importers.answers import AnswersImportError, preference_answers_import
-from crowd.importers.crowdflower import ColumnMapping, TranslationError, answers_csv_write
 from ingest.importers.audio_uploads import audio_file_check, zip_unpack
 from ingest.importers.clips import AUDIO_SUFFIXES, clips_import
 from ingest.importers.judgments import judgments_import
@@ -43,7 +37,7 @@ STEPS = 1000
 Body = Callable[..., dict]
 
 
-def _progress(report: Report, *, part: int = 0, parts: int = 1, start: float = 0.0):
+def upload_progress(report: Report, *, part: int = 0, parts: int = 1, start: float = 0.0):
     """An importer's ``progress(fraction, message)`` as the job's ``report`` (part of parts,
     in the share of the bar after ``start``)."""
     last = [round(start * STEPS)]
@@ -68,7 +62,7 @@ def _counted(report: Report, *, part: int, parts: int, share: float, words: str)
     return progress
 
 
-def _upload_runner(body: Body) -> Callable[..., dict]:
+def upload_runner(body: Body) -> Callable[..., dict]:
     """The runner of ``body(*, upload, folder, report) -> result``: finds the upload's files
     and deletes them once the job has run (kept for a retry after a transient error)."""
 
@@ -91,19 +85,19 @@ def _upload_runner(body: Body) -> Callable[..., dict]:
     return run
 
 
-def _files(upload: Upload, role: str) -> list[str]:
+def upload_files(upload: Upload, role: str) -> list[str]:
     return [f["name"] for f in upload.files if f["role"] == role]
 
 
-@_upload_runner
+@upload_runner
 def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     """Audio files (and zips of them) with an optional metadata CSV/TSV → ``clips_import``."""
     audio = folder / "audio"
     audio.mkdir()
-    metadata = [folder / name for name in _files(upload, "metadata")]
+    metadata = [folder / name for name in upload_files(upload, "metadata")]
     zips = 0
     # Unpacking and checking the files come first: a tenth of the bar, with words.
-    names = _files(upload, "audio")
+    names = upload_files(upload, "audio")
     for part, name in enumerate(names):
         path = folder / name
         unpacking = _counted(report, part=part, parts=len(names), share=0.1,
@@ -132,7 +126,7 @@ def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
         collection=upload.collection,
         folder=audio,
         metadata_csv=metadata[0] if metadata else None,
-        progress=_progress(report, start=0.1),
+        progress=upload_progress(report, start=0.1),
     )
     return {
         "counts": [
@@ -147,10 +141,10 @@ def upload_clips_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     }
 
 
-@_upload_runner
+@upload_runner
 def upload_runs_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     """One or more run files: each read and checked, then all written in one transaction."""
-    names = _files(upload, "runs")
+    names = upload_files(upload, "runs")
     options = upload.options
     totals: dict[str, int] = {}
     formats = []
@@ -163,7 +157,7 @@ def upload_runs_run(*, upload: Upload, folder: Path, report: Report) -> dict:
             format=options.get("format", "auto"),
             create_missing_clips=bool(options.get("create_missing_clips")),
             create_missing_queries=bool(options.get("create_missing_queries")),
-            progress=_progress(report, part=part, parts=len(names)),
+            progress=upload_progress(report, part=part, parts=len(names)),
         )
         for part, name in enumerate(names)
     ]
@@ -171,7 +165,7 @@ def upload_runs_run(*, upload: Upload, folder: Path, report: Report) -> dict:
         for name, read in zip(names, reads, strict=True):
             summary = runs_write(
                 collection=upload.collection, read=read, replace=bool(options.get("replace")),
-                progress=_progress(report),
+                progress=upload_progress(report),
             )  # fmt: skip
             formats.append(f"{name}: {summary.format}")
             for what in ("systems_created", "systems_present", "queries_created",
@@ -184,10 +178,10 @@ def upload_runs_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     }
 
 
-@_upload_runner
+@upload_runner
 def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     """A qrels or ``query doc fine [broad]`` file → ``judgments_import`` into a named source."""
-    (name,) = _files(upload, "judgments")
+    (name,) = upload_files(upload, "judgments")
     options = upload.options
     # No transaction around it: the importer reads the file before its own (on SQLite a
     # transaction holds the one write lock from its start); a new source is made with its
@@ -202,7 +196,7 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
         create_missing_clips=bool(options.get("create_missing_clips")),
         create_missing_queries=bool(options.get("create_missing_queries")),
         replace=bool(options.get("replace")),
-        progress=_progress(report),
+        progress=upload_progress(report),
         new_source_status=options.get("status") or None,
     )
     source = upload.collection.judgment_sources.get(name=summary.source)
@@ -227,10 +221,10 @@ def upload_judgments_run(*, upload: Upload, folder: Path, report: Report) -> dic
     }
 
 
-@_upload_runner
+@upload_runner
 def upload_mirex_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     """runs.tsv, judgments.tsv and metadata.tsv (or a zip of them) → ``mirex_import``."""
-    bundle = _files(upload, "bundle")
+    bundle = upload_files(upload, "bundle")
     if bundle:
         unpacked = folder / "bundle"
         unpacked.mkdir()
@@ -244,7 +238,7 @@ def upload_mirex_run(*, upload: Upload, folder: Path, report: Report) -> dict:
             raise ImportFailed(bundle[0], None, f"no {', '.join(missing)} in the zip")
         folder = unpacked
     summary = mirex_import(
-        folder=folder, collection=upload.collection, progress=_progress(report), uploaded=True
+        folder=folder, collection=upload.collection, progress=upload_progress(report), uploaded=True
     )
     return {
         "counts": [
@@ -266,79 +260,10 @@ def upload_mirex_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     }
 
 
-ANSWERS_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<problem>.*)$", re.S)
-"""How :class:`AnswersImportError` names the place: ``<file>:<line>: <problem>``."""
-
-
-@_upload_runner
-def upload_answers_run(*, upload: Upload, folder: Path, report: Report) -> dict:
-    """Past preference answers: the documented CSV, or a CrowdFlower export through its
-    column mapping (:mod:`crowd.importers.crowdflower`) → ``preference_answers_import``."""
-    (name,) = _files(upload, "answers")
-    options = upload.options
-    notes = []
-    path = folder / name
-    with tempfile.TemporaryFile(mode="w+b", dir=folder) as translated:
-        if options.get("format") == "crowdflower":
-            mapping = ColumnMapping.from_dict(options.get("mapping") or {})
-            text = io.TextIOWrapper(translated, encoding="utf-8", newline="")
-            try:
-                with path.open("rb") as export:
-                    done = answers_csv_write(csv_records(export, path=name), mapping, text)
-            except TranslationError as error:
-                raise JobFailed(error.message, file=name, line=error.line) from None
-            text.flush()
-            text.detach()
-            translated.seek(0)
-            notes.append(f"{done.answers:,} answer(s) translated from the CrowdFlower export.")
-            notes += [f"{n:,} row(s) left out: {column} is true." for column, n in done.left_out.items()]  # fmt: skip
-            stream = translated
-        else:
-            stream = path.open("rb")
-        try:
-            summary = preference_answers_import(
-                collection=upload.collection,
-                filename=name,
-                stream=stream,
-                campaign_name=options.get("campaign", ""),
-                replace=bool(options.get("replace")),
-                create_missing_clips=bool(options.get("create_missing_clips")),
-                progress=_progress(report),
-            )
-        except AnswersImportError as error:
-            found = ANSWERS_ERROR.match(error.messages[0])
-            if found:
-                raise JobFailed(
-                    found["problem"], file=found["file"], line=int(found["line"])
-                ) from None
-            raise JobFailed(error.messages[0].removeprefix(f"{name}: "), file=name) from None
-        finally:
-            if stream is not translated:
-                stream.close()
-    return {
-        "campaign": summary.campaign.pk,
-        "campaign_name": summary.campaign.name,
-        "counts": [
-            ["answers", summary.rows],
-            ["answers created", summary.answers_created],
-            ["answers already there", summary.answers_present],
-            ["examples created", summary.examples_created],
-            ["workers created", summary.workers_created],
-            ["clips created", summary.clips_created],
-            ["queries created", summary.queries_created],
-            ["judgments created", summary.judgments_created],
-            ["judgments changed", summary.judgments_updated],
-            ["judgments unchanged", summary.judgments_present],
-        ],
-        "notes": notes + list(summary.notes),
-    }
-
-
 UPLOAD_RUNNERS = {
     f"upload_{Upload.CLIPS}": upload_clips_run,
     f"upload_{Upload.RUNS}": upload_runs_run,
     f"upload_{Upload.JUDGMENTS}": upload_judgments_run,
     f"upload_{Upload.MIREX}": upload_mirex_run,
-    f"upload_{Upload.ANSWERS}": upload_answers_run,
 }
 """``Job.kind`` → runner, registered in :data:`work.job_runners.JOB_RUNNERS` by :class:`ingest.apps.IngestConfig`."""

@@ -39,7 +39,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.models import Collection
-from crowd.importers import answers
 from ingest.importers import judgments, runs
 from ingest.importers.audio_uploads import AUDIO_SUFFIXES, METADATA_SUFFIXES
 from ingest.models import Upload
@@ -83,17 +82,16 @@ ROLES: dict[str, tuple[Role, ...]] = {
         Role("metadata", "metadata.tsv", TEXT_SUFFIXES, required=False),
         Role("bundle", "or one zip holding the three", (".zip",), required=False, text=False),
     ),
-    Upload.ANSWERS: (Role("answers", "Answers file (CSV)", (".csv", ".txt", "")),),
 }  # fmt: skip
-"""The file inputs of each kind of upload."""
+"""The file inputs of each kind of upload (the apps above add theirs:
+:func:`ingest.kinds.upload_kind_register`)."""
 
 MAX_LINES = {
     Upload.RUNS: runs.MAX_LINES,
     Upload.JUDGMENTS: judgments.MAX_LINES,
     Upload.MIREX: min(runs.MAX_LINES, judgments.MAX_LINES),
-    Upload.ANSWERS: answers.MAX_ROWS,
 }
-"""The importers' stated limits of data lines per file (answers: rows)."""
+"""The importers' stated limits of data lines per file (registered kinds add theirs)."""
 
 
 class UploadRefused(Exception):
