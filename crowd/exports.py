@@ -10,7 +10,7 @@ from common.csv_export import csv_text, download
 from crowd.models import PreferenceCampaign
 from crowd.platform_ids import exportable, submission_ids
 from crowd.selectors import APPROVE, campaign_answers_for_export, campaign_approvals
-from listening.selectors import answers_fully_heard
+from crowd.selectors.listening import answers_fully_heard
 
 ANSWERS_CSV_COLUMNS = [
     "answer_id", "campaign_id", "example_id", "query", "list_a", "list_b", "system_a",
@@ -48,7 +48,7 @@ def _answer_row(campaign: PreferenceCampaign, a, full: set[int]) -> list:
 
 def campaign_answers_csv(*, campaign: PreferenceCampaign) -> HttpResponse:
     """Every answer of a crowd campaign, oldest first, one row each, with whether every
-    clip of its task was heard (:func:`listening.selectors.answers_fully_heard`,
+    clip of its task was heard (:func:`crowd.selectors.listening.answers_fully_heard`,
     the rule of the workers page and the mapping)."""
     answers = campaign_answers_for_export(campaign=campaign)
     full = answers_fully_heard(answers=answers)

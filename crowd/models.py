@@ -32,6 +32,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 
 from catalog.models import Clip, Collection, Query, System
+from common.tokens import url_token
 from common.validation import (
     check_platform_code,
     identifier_validator,
@@ -64,8 +65,7 @@ COMMENT_MAX_LENGTH = 2000
 """A worker's optional comment on an answer: at most this many characters."""
 
 
-def _token() -> str:
-    return secrets.token_urlsafe(18)
+_token = url_token  # the default of tokens and keys (its name in the migrations' history)
 
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase + string.digits if c not in "O0I1")

@@ -290,7 +290,7 @@ class MappingConfig(models.Model):
     full_listening_only = models.BooleanField(
         default=False,
         help_text="Use only the accepted answers whose every clip was heard "
-        "(listening.selectors.answers_fully_heard).",
+        "(crowd.selectors.listening.answers_fully_heard).",
     )
 
     def __str__(self) -> str:

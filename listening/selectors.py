@@ -1,39 +1,20 @@
-"""The listening behind answers and judgments, as the organiser sees it (issue 23, item 5).
+"""The listening rule, as every page and export that reads listening applies it (issue 23).
 
-What the server sent (:class:`~listening.models.AudioServed`) read back for whole sets of
-answers or judgments at once, in a fixed number of statements whatever their number:
-the workers page, the relevance campaign page and the satisfaction mapping (evaluation,
-"answers with every clip heard") all read it here, so they agree on what was heard.
-
-An answer had **every clip heard** (:attr:`AnswerListening.full`) when, for the task it
-answered, both rules of :mod:`listening.services.audio_served` hold for *every* clip the task
-showed (the query and each clip of list A and list B; clips without audio are not asked
-for, as the crowd's check does not ask for them):
-
-- *coverage*: at least ``EARSHOT_LISTEN_COVERAGE`` of each clip's listening window was
-  sent (the same test as the task page's marks, :func:`crowd.selectors.example_clips`);
-- *time*: from the task's first audio to the answer, at least the sum of every clip's
-  minimum listening (:func:`clip_listening_seconds`), since a person hears one clip at a
-  time.
-
-That is more than the campaign's listening check asks before it accepts an answer (the
-query and ``min_clips_per_list`` clips of each list): the check refuses answers with no
-evidence; this tells which accepted answers rest on hearing everything they compared.
+A clip counts as **played** once enough of its listening window was sent
+(:func:`window_covered`: ``EARSHOT_LISTEN_COVERAGE`` of it) and a person needs
+:func:`clip_listening_seconds` of each clip, one at a time. The crowd reads it for
+answers (:mod:`crowd.selectors.listening`: "every clip heard", the workers page, the
+answers export and the mapping), relevance for judgments
+(:func:`relevance.selectors.campaign_assessor_listening`), in a fixed number of statements
+whatever their number, so that they agree on what was heard.
 """
 
 from __future__ import annotations
 
 import statistics
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Sequence
 
 from django.conf import settings
-from django.db.models import QuerySet
-
-from crowd.models import Answer, ExampleItem
-from listening.models import AudioServed
-from relevance.models import JudgmentActivity, RelevanceCampaign
 
 
 def clip_listening_seconds(duration: float | None) -> float:
@@ -55,190 +36,9 @@ def window_covered(*, window_bytes: int, window_bytes_sent: int) -> bool:
     )
 
 
-def _coverage(window_bytes: int, window_bytes_sent: int) -> float:
+def window_coverage(window_bytes: int, window_bytes_sent: int) -> float:
     return min(1.0, window_bytes_sent / window_bytes) if window_bytes else 0.0
 
 
-@dataclass(frozen=True)
-class AnswerListening:
-    """What the server sent for the task of one answer (see the module doc)."""
-
-    worker_id: int
-    coverages: tuple[float, ...]
-    """Share of each clip's listening window sent (0–1), one per clip with audio shown."""
-    heard: int
-    """Of those clips, how many met the coverage rule."""
-    seconds: float
-    """From the task's first audio to the answer; 0 when no audio was sent."""
-    needed: float
-    """Seconds to hear every clip with audio, one at a time."""
-
-    @property
-    def clips(self) -> int:
-        return len(self.coverages)
-
-    @property
-    def full(self) -> bool:
-        """Every clip heard: all of them covered, and time enough for them one at a time."""
-        return self.heard == self.clips and self.seconds >= self.needed
-
-
-LISTENING_CHUNK = 2000
-"""Answers whose audio records are read back at a time: a campaign's every answer (the
-mapping, the answers export) reads about 11 records per answer, so memory stays bounded
-by this many answers' records, whatever the campaign's size."""
-
-
-def answers_listening(*, answers: QuerySet[Answer]) -> dict[int, AnswerListening]:
-    """``{answer id: AnswerListening}`` for every answer of ``answers``, in three statements
-    up to :data:`LISTENING_CHUNK` answers (the answers with their query clips, the
-    examples' lists, the audio sent), two more per chunk beyond."""
-    return dict(_listening(answers))
-
-
-def answers_fully_heard(*, answers: QuerySet[Answer]) -> set[int]:
-    """The ids of ``answers`` whose every clip was heard (:attr:`AnswerListening.full`)."""
-    return {pk for pk, heard in _listening(answers) if heard.full}
-
-
-def _listening(answers: QuerySet[Answer]) -> Iterator[tuple[int, AnswerListening]]:
-    rows = list(
-        answers.order_by("pk").values_list(
-            "pk", "worker_id", "task_id", "example_id", "answered_at",
-            "example__query__clip_id", "example__query__clip__audio",
-            "example__query__clip__duration",
-        )
-    )  # fmt: skip
-    for start in range(0, len(rows), LISTENING_CHUNK):
-        yield from _listening_of(rows[start : start + LISTENING_CHUNK])
-
-
-def _listening_of(rows: list[tuple]) -> Iterator[tuple[int, AnswerListening]]:
-    audible: dict[int, dict[int, float | None]] = {}  # example → {clip with audio: duration}
-    for *_, example_id, _, clip_id, audio, duration in rows:
-        audible[example_id] = {clip_id: duration} if audio else {}
-    items = ExampleItem.objects.filter(example_id__in=list(audible)).order_by()
-    for example_id, clip_id, audio, duration in items.values_list(
-        "example_id", "clip_id", "clip__audio", "clip__duration"
-    ):
-        if audio:
-            audible[example_id][clip_id] = duration
-    served: dict[int, dict[int, tuple[int, int]]] = {}
-    first: dict[int, datetime] = {}
-    sent = AudioServed.objects.filter(task_id__in=[row[2] for row in rows]).order_by()
-    for task_id, clip_id, window, window_sent, sent_at in sent.values_list(
-        "task_id", "clip_id", "window_bytes", "window_bytes_sent", "first_sent_at"
-    ):
-        served.setdefault(task_id, {})[clip_id] = (window, window_sent)
-        first[task_id] = min(first.get(task_id, sent_at), sent_at)
-    for pk, worker_id, task_id, example_id, answered_at, *_ in rows:
-        clips = audible[example_id]
-        windows = [served.get(task_id, {}).get(clip, (0, 0)) for clip in clips]
-        started = first.get(task_id)
-        yield (
-            pk,
-            AnswerListening(
-                worker_id=worker_id,
-                coverages=tuple(_coverage(*w) for w in windows),
-                heard=sum(window_covered(window_bytes=w, window_bytes_sent=s) for w, s in windows),
-                seconds=max(0.0, (answered_at - started).total_seconds()) if started else 0.0,
-                needed=sum(clip_listening_seconds(d) for d in clips.values()),
-            ),
-        )
-
-
-def _median(values: Sequence[float]) -> float | None:
+def median_or_none(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
-
-
-@dataclass(frozen=True)
-class WorkerListening:
-    """The listening behind one worker's answers (the workers page, the API)."""
-
-    answers: int
-    full: int
-    """Answers with every clip heard."""
-    median_coverage: float | None
-    """Median share of a clip's listening window sent, over every clip of every answer."""
-    median_seconds: float | None
-    """Median seconds from a task's first audio to its answer."""
-    median_needed: float | None
-    """Median seconds every clip of a task needs, heard one at a time."""
-
-    @classmethod
-    def of(cls, heard: Iterable[AnswerListening]) -> WorkerListening:
-        heard = list(heard)
-        return cls(
-            answers=len(heard),
-            full=sum(h.full for h in heard),
-            median_coverage=_median([c for h in heard for c in h.coverages]),
-            median_seconds=_median([h.seconds for h in heard]),
-            median_needed=_median([h.needed for h in heard]),
-        )
-
-
-def workers_listening(*, worker_ids: Sequence[int]) -> dict[int, WorkerListening]:
-    """``{worker id: WorkerListening}`` over all of each worker's answers (quiz, trap
-    questions and excluded answers included: it describes the worker), in three statements."""
-    answers = Answer.objects.filter(worker_id__in=list(worker_ids))
-    by_worker: dict[int, list[AnswerListening]] = {pk: [] for pk in worker_ids}
-    for heard in answers_listening(answers=answers).values():
-        by_worker[heard.worker_id].append(heard)
-    return {pk: WorkerListening.of(rows) for pk, rows in by_worker.items()}
-
-
-@dataclass(frozen=True)
-class AssessorListening:
-    """The listening behind one assessor's judgments in a relevance campaign.
-
-    ``median_seconds``: for the n-th candidate scored in an assignment, the time from the
-    assignment's first audio to that score divided by n — the listening each candidate
-    had, one at a time, which the campaign's rule wants at least its must-listen time.
-    """
-
-    judged: int
-    """Candidates with a score saved."""
-    covered: int
-    """Of those, how many had enough of the clip sent (the coverage rule)."""
-    median_seconds: float | None
-
-
-def campaign_assessor_listening(*, campaign: RelevanceCampaign) -> dict[int, AssessorListening]:
-    """``{assessor id: AssessorListening}`` for the campaign's assessors who scored
-    something, in two statements (the scored candidates, the audio sent)."""
-    served: dict[tuple[int, int], tuple[int, int]] = {}
-    first: dict[int, datetime] = {}
-    sent = AudioServed.objects.filter(assignment__campaign=campaign).order_by()
-    for assignment_id, clip_id, window, window_sent, sent_at in sent.values_list(
-        "assignment_id", "clip_id", "window_bytes", "window_bytes_sent", "first_sent_at"
-    ):
-        served[(assignment_id, clip_id)] = (window, window_sent)
-        first[assignment_id] = min(first.get(assignment_id, sent_at), sent_at)
-    scored = (
-        JudgmentActivity.objects.filter(assignment__campaign=campaign, judgment__isnull=False)
-        .order_by("assignment_id", "judgment__created_at", "pk")
-        .values_list(
-            "assignment_id", "assignment__assessor_id", "pool_entry__clip_id",
-            "judgment__created_at",
-        )
-    )  # fmt: skip
-    judged: dict[int, int] = {}
-    covered: dict[int, int] = {}
-    seconds: dict[int, list[float]] = {}
-    nth: dict[int, int] = {}
-    for assignment_id, assessor_id, clip_id, scored_at in scored:
-        if assessor_id is None:  # the account was deleted
-            continue
-        window, window_sent = served.get((assignment_id, clip_id), (0, 0))
-        judged[assessor_id] = judged.get(assessor_id, 0) + 1
-        covered[assessor_id] = covered.get(assessor_id, 0) + window_covered(
-            window_bytes=window, window_bytes_sent=window_sent
-        )
-        nth[assignment_id] = nth.get(assignment_id, 0) + 1
-        started = first.get(assignment_id)
-        elapsed = max(0.0, (scored_at - started).total_seconds()) if started else 0.0
-        seconds.setdefault(assessor_id, []).append(elapsed / nth[assignment_id])
-    return {
-        pk: AssessorListening(judged=n, covered=covered[pk], median_seconds=_median(seconds[pk]))
-        for pk, n in judged.items()
-    }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
@@ -13,8 +14,8 @@ from catalog.selectors import first_reachable, organised_by
 from common.needs import Need
 from crowd.selectors import HeadphoneRates
 from evaluation.core import agreement
-from listening.models import AssessorScreen, HeadphoneTrial
-from listening.selectors import campaign_assessor_listening
+from listening.models import AssessorScreen, AudioServed, HeadphoneTrial
+from listening.selectors import median_or_none, window_covered
 from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 
@@ -252,7 +253,7 @@ def campaign_headphone_screens(
 
 def campaign_progress_by_assessor(*, campaign: RelevanceCampaign) -> list[dict]:
     """Each assessor's work, with the listening the server observed behind their
-    judgments (``listening``: :func:`~listening.selectors.campaign_assessor_listening`,
+    judgments (``listening``: :func:`campaign_assessor_listening`,
     None before their first score) and their headphone screen (``screen``: None before
     they start one). The page's listening time and plays are kept bounded by what the
     server observed; ``timing_impossible`` counts the candidates whose page reported more
@@ -339,3 +340,62 @@ def campaign_qrels(*, campaign: RelevanceCampaign, scale: str, policy: str) -> s
     )
     lines = qrels.qrels_lines(values, policy=policy)
     return "".join(line + "\n" for line in lines)
+
+
+@dataclass(frozen=True)
+class AssessorListening:
+    """The listening behind one assessor's judgments in a relevance campaign.
+
+    ``median_seconds``: for the n-th candidate scored in an assignment, the time from the
+    assignment's first audio to that score divided by n — the listening each candidate
+    had, one at a time, which the campaign's rule wants at least its must-listen time.
+    """
+
+    judged: int
+    """Candidates with a score saved."""
+    covered: int
+    """Of those, how many had enough of the clip sent (the coverage rule)."""
+    median_seconds: float | None
+
+
+def campaign_assessor_listening(*, campaign: RelevanceCampaign) -> dict[int, AssessorListening]:
+    """``{assessor id: AssessorListening}`` for the campaign's assessors who scored
+    something, in two statements (the scored candidates, the audio sent)."""
+    served: dict[tuple[int, int], tuple[int, int]] = {}
+    first: dict[int, datetime] = {}
+    sent = AudioServed.objects.filter(assignment__campaign=campaign).order_by()
+    for assignment_id, clip_id, window, window_sent, sent_at in sent.values_list(
+        "assignment_id", "clip_id", "window_bytes", "window_bytes_sent", "first_sent_at"
+    ):
+        served[(assignment_id, clip_id)] = (window, window_sent)
+        first[assignment_id] = min(first.get(assignment_id, sent_at), sent_at)
+    scored = (
+        JudgmentActivity.objects.filter(assignment__campaign=campaign, judgment__isnull=False)
+        .order_by("assignment_id", "judgment__created_at", "pk")
+        .values_list(
+            "assignment_id", "assignment__assessor_id", "pool_entry__clip_id",
+            "judgment__created_at",
+        )
+    )  # fmt: skip
+    judged: dict[int, int] = {}
+    covered: dict[int, int] = {}
+    seconds: dict[int, list[float]] = {}
+    nth: dict[int, int] = {}
+    for assignment_id, assessor_id, clip_id, scored_at in scored:
+        if assessor_id is None:  # the account was deleted
+            continue
+        window, window_sent = served.get((assignment_id, clip_id), (0, 0))
+        judged[assessor_id] = judged.get(assessor_id, 0) + 1
+        covered[assessor_id] = covered.get(assessor_id, 0) + window_covered(
+            window_bytes=window, window_bytes_sent=window_sent
+        )
+        nth[assignment_id] = nth.get(assignment_id, 0) + 1
+        started = first.get(assignment_id)
+        elapsed = max(0.0, (scored_at - started).total_seconds()) if started else 0.0
+        seconds.setdefault(assessor_id, []).append(elapsed / nth[assignment_id])
+    return {
+        pk: AssessorListening(
+            judged=n, covered=covered[pk], median_seconds=median_or_none(seconds[pk])
+        )
+        for pk, n in judged.items()
+    }

@@ -129,14 +129,6 @@ class AnswerForm(forms.Form):
     )  # fmt: skip
 
 
-class HeadphoneAnswerForm(forms.Form):
-    key = forms.CharField(widget=forms.HiddenInput, max_length=64)
-    interval = forms.TypedChoiceField(
-        choices=[(1, "The first"), (2, "The second"), (3, "The third")],
-        coerce=int, widget=forms.RadioSelect, label="Which tone was the quietest?",
-    )  # fmt: skip
-
-
 # --- organiser forms ------------------------------------------------------------------
 
 

@@ -1,9 +1,10 @@
-"""Crowd's reads, one module per area; everything of ``access``, ``campaigns``, ``integrity``, ``practice`` and ``workers`` is re-exported here."""
+"""Crowd's reads, one module per area; everything of ``access``, ``campaigns``, ``integrity``, ``listening``, ``practice`` and ``workers`` is re-exported here."""
 
 from crowd.selectors.access import *  # noqa: F403
 from crowd.selectors.campaigns import *  # noqa: F403
 from crowd.selectors.integrity import *  # noqa: F403
 from crowd.selectors.judged_levels import *  # noqa: F403
+from crowd.selectors.listening import *  # noqa: F403
 from crowd.selectors.practice import *  # noqa: F403
 from crowd.selectors.room import *  # noqa: F403
 from crowd.selectors.workers import *  # noqa: F403

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 
 from crowd.models import Answer, PreferenceCampaign, Worker
-from listening.selectors import WorkerListening, workers_listening
+from crowd.selectors.listening import WorkerListening, workers_listening
 
 
 @dataclass(frozen=True)

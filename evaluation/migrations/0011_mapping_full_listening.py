@@ -14,6 +14,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='mappingconfig',
             name='full_listening_only',
-            field=models.BooleanField(default=False, help_text='Use only the accepted answers whose every clip was heard (listening.selectors.answers_fully_heard).'),
+            field=models.BooleanField(default=False, help_text='Use only the accepted answers whose every clip was heard (crowd.selectors.listening.answers_fully_heard).'),
         ),
     ]

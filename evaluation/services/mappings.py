@@ -14,7 +14,7 @@ their examples were answered by others later — is left out here all the same, 
 rates go back to the workers page through
 :func:`crowd.services.agreement.workers_agreement_store`), and with the campaign's
 ``MappingConfig.full_listening_only`` only those whose every clip was heard (issue 23:
-:func:`listening.selectors.answers_fully_heard`, the rule the workers page
+:func:`crowd.selectors.listening.answers_fully_heard`, the rule the workers page
 shows). λ of each list comes from
 ``Example.scores`` when the example generator stored it, else from
 :func:`evaluation.core.evaluate` with each example's two lists as two one-query runs
@@ -44,6 +44,7 @@ from catalog.selectors import collection_judged_scales
 from crowd.models import Answer, Example, PreferenceCampaign
 from crowd.selectors.agreement import campaign_agreement_answers
 from crowd.services.agreement import workers_agreement_store
+from crowd.selectors.listening import answers_fully_heard
 from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.answers import mapping_payload
@@ -53,7 +54,6 @@ from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, Satisfacti
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.recompute import Report, no_report, recompute_request
 from evaluation.services.results import collection_results_request
-from listening.selectors import answers_fully_heard
 
 
 def canonical(name: str) -> str:

@@ -14,19 +14,17 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Clip
-from crowd.models import PreferenceTask
-from relevance.models import Assignment
 
 
 class AudioServed(models.Model):
     """Audio of one clip sent for one crowd task or one assessor's assignment."""
 
-    task = models.ForeignKey(
-        PreferenceTask, null=True, blank=True, on_delete=models.CASCADE,
+    task = models.ForeignKey(  # by name: crowd and relevance sit above listening
+        "crowd.PreferenceTask", null=True, blank=True, on_delete=models.CASCADE,
         related_name="audio_served",
     )  # fmt: skip
     assignment = models.ForeignKey(
-        Assignment, null=True, blank=True, on_delete=models.CASCADE,
+        "relevance.Assignment", null=True, blank=True, on_delete=models.CASCADE,
         related_name="audio_served",
     )  # fmt: skip
     clip = models.ForeignKey(Clip, on_delete=models.CASCADE, related_name="+")

@@ -21,8 +21,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
-from crowd.models import Worker, _token
-from relevance.models import RelevanceCampaign
+from common.tokens import url_token
 
 
 class AssessorScreen(models.Model):
@@ -36,12 +35,12 @@ class AssessorScreen(models.Model):
     assessor per campaign.
     """
 
-    PASSED, FAILED = Worker.PASSED, Worker.FAILED
+    PASSED, FAILED = "passed", "failed"  # as a worker's headphone result (crowd.models.Worker)
     FIRST_TRIES = 2
     """A first try and one immediate retry."""
 
     campaign = models.ForeignKey(
-        RelevanceCampaign, on_delete=models.CASCADE, related_name="headphone_screens"
+        "relevance.RelevanceCampaign", on_delete=models.CASCADE, related_name="headphone_screens"
     )
     assessor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="headphone_screens"
@@ -85,13 +84,17 @@ class HeadphoneTrial(models.Model):
     ``key`` alone. Its owner is a crowd worker or an assessor's screen, never both."""
 
     worker = models.ForeignKey(
-        Worker, null=True, blank=True, on_delete=models.CASCADE, related_name="headphone_trials"
+        "crowd.Worker",
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="headphone_trials",
     )
     screen = models.ForeignKey(
         AssessorScreen, null=True, blank=True, on_delete=models.CASCADE, related_name="trials"
     )
     position = models.PositiveSmallIntegerField(help_text="1 to 6, the order shown.")
-    key = models.CharField(max_length=64, unique=True, default=_token, editable=False)
+    key = models.CharField(max_length=64, unique=True, default=url_token, editable=False)
     target = models.PositiveSmallIntegerField(help_text="The quiet interval: the right answer.")
     antiphase = models.PositiveSmallIntegerField(help_text="The interval in antiphase.")
     seed = models.BigIntegerField(help_text="Seeds the tones' phases: every trial's bytes differ.")

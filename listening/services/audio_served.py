@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.db import transaction
@@ -36,9 +37,11 @@ from django.utils import timezone
 from catalog.models import Clip
 from common import sql
 from common.audio import ByteRange
-from crowd.models import PreferenceTask
 from listening.models import AudioServed
-from relevance.models import Assignment
+
+if TYPE_CHECKING:  # the rows listening records for sit above it: named, never imported
+    from crowd.models import PreferenceTask
+    from relevance.models import Assignment
 
 
 def merge_range(ranges: list[list[int]], first: int, last: int) -> list[list[int]]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Union
 
 import numpy as np
 from django.db import IntegrityError, transaction
@@ -23,7 +24,6 @@ from django.db.models import Count, F, Q
 from django.utils import timezone
 
 from catalog.models import Collection
-from crowd.models import Worker
 from listening import headphones as stimuli
 from listening.headphones import TRIALS as HEADPHONE_TRIALS
 from listening.loudness import TARGET_LUFS
@@ -31,7 +31,10 @@ from listening.models import AssessorScreen, HeadphoneTrial
 
 NEXT, PASSED, FAILED = "next", "passed", "failed"
 
-Owner = Worker | AssessorScreen
+if TYPE_CHECKING:  # a crowd worker owns its trials itself; crowd sits above listening
+    from crowd.models import Worker
+
+Owner = Union["Worker", AssessorScreen]
 
 
 class PlayFirst(Exception):
@@ -52,9 +55,9 @@ def study_lufs(campaign) -> float:
 
 def trials_of(owner: Owner):
     """The owner's trials."""
-    if isinstance(owner, Worker):
-        return HeadphoneTrial.objects.filter(worker=owner)
-    return HeadphoneTrial.objects.filter(screen=owner)
+    if isinstance(owner, AssessorScreen):
+        return HeadphoneTrial.objects.filter(screen=owner)
+    return HeadphoneTrial.objects.filter(worker=owner)
 
 
 def trial_current(*, owner: Owner) -> HeadphoneTrial | None:
@@ -62,7 +65,7 @@ def trial_current(*, owner: Owner) -> HeadphoneTrial | None:
     when every trial is answered."""
     trials = trials_of(owner).order_by("position")
     if not trials.exists():
-        mine = {"worker": owner} if isinstance(owner, Worker) else {"screen": owner}
+        mine = {"screen": owner} if isinstance(owner, AssessorScreen) else {"worker": owner}
         draws = []
         for position in range(1, stimuli.TRIALS + 1):
             target, antiphase = two_of_three()

@@ -23,6 +23,7 @@ from catalog.tests.test_collection_apis import client_for
 from crowd import selectors
 from crowd.models import Answer, Example, ExampleItem, PreferenceTask, Worker, choice_as_stored
 from crowd.selectors import example_clips
+from crowd.selectors import listening as listening_selectors
 from crowd.services.answers import answer_submit
 from crowd.services.campaigns import preference_campaign_create
 from crowd.services.tasks import task_serve
@@ -34,8 +35,8 @@ from evaluation.tests.test_campaign_mapping import (
     campaign_scored_as_answers,
     check_hand_made,
 )
-from listening import selectors as listening_selectors
 from listening.models import AudioServed
+from relevance.selectors import campaign_assessor_listening
 from relevance.services.campaigns import assignment_next
 from relevance.tests.test_assessor_views import as_, post_json
 from tests.helpers.audio_files import played, sine_wav
@@ -419,7 +420,7 @@ def test_each_assessor_shows_the_judgments_with_the_clip_heard_and_the_time_per_
         )
 
     with django_assert_num_queries(ASSESSOR_LISTENING):
-        figures = listening_selectors.campaign_assessor_listening(campaign=campaign)
+        figures = campaign_assessor_listening(campaign=campaign)
     heard = figures[personas.assessor.pk]
     assert (heard.judged, heard.covered, heard.median_seconds) == (3, 2, pytest.approx(8))
 

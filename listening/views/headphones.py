@@ -13,7 +13,7 @@ from collections.abc import Callable
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from crowd.forms.campaigns import HeadphoneAnswerForm
+from listening.forms import HeadphoneAnswerForm
 from listening.headphones import TRIALS
 from listening.models import HeadphoneTrial
 from listening.services.headphones import PlayFirst
