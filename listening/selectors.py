@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from django.conf import settings
 
@@ -42,3 +43,19 @@ def window_coverage(window_bytes: int, window_bytes_sent: int) -> float:
 
 def median_or_none(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+@dataclass(frozen=True)
+class HeadphoneRates:
+    """The headphone screen's results in a campaign of either kind (issue 23, item 2):
+    what ``listening/_headphone_rates.html`` shows."""
+
+    taken: int
+    """Workers (or assessors) who answered every trial."""
+    passed: int
+    in_progress: int
+    """Who started the trials and has not answered them all."""
+
+    @property
+    def pass_rate(self) -> float | None:
+        return self.passed / self.taken if self.taken else None

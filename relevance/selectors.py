@@ -12,10 +12,9 @@ from catalog.models import Clip, RelevanceJudgment
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
 from catalog.selectors import first_reachable, organised_by
 from common.needs import Need
-from crowd.selectors import HeadphoneRates
 from evaluation.core import agreement
 from listening.models import AssessorScreen, AudioServed, HeadphoneTrial
-from listening.selectors import median_or_none, window_covered
+from listening.selectors import HeadphoneRates, median_or_none, window_covered
 from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceCampaign
 
 

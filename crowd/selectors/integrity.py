@@ -13,6 +13,7 @@ from django.db.models import Count, Q
 
 from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from crowd.selectors.judged_levels import quiz_makeable
+from listening.selectors import HeadphoneRates
 
 
 def _count(n: int, noun: str) -> str:
@@ -215,21 +216,6 @@ def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
             )
         )
     return result
-
-
-@dataclass(frozen=True)
-class HeadphoneRates:
-    """The headphone screen's results in a campaign (issue 23, item 2)."""
-
-    taken: int
-    """Workers who answered every trial."""
-    passed: int
-    in_progress: int
-    """Workers who started the trials and have not answered them all."""
-
-    @property
-    def pass_rate(self) -> float | None:
-        return self.passed / self.taken if self.taken else None
 
 
 def campaign_headphone_rates(*, campaign: PreferenceCampaign) -> HeadphoneRates:
