@@ -6,10 +6,14 @@ class RelevanceConfig(AppConfig):
     verbose_name = "Relevance judging"
 
     def ready(self) -> None:
+        from catalog.access import clip_listeners_register
         from catalog.services.trash import Kind, trash_kind_register
         from people.selectors import people_reach_register
         from relevance.models import RelevanceCampaign
-        from relevance.selectors import assessors_of_organised_campaigns
+        from relevance.selectors import assessor_may_hear, assessors_of_organised_campaigns
+
+        # assessors hear the clips of their own assignments (catalog's clip-wide URL)
+        clip_listeners_register(assessor_may_hear)
 
         # a relevance campaign is deleted with undo (its judgments are catalog's work)
         trash_kind_register(

@@ -12,6 +12,7 @@ from catalog.models import Clip, RelevanceJudgment
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
 from catalog.selectors import first_reachable, organised_by
 from common.needs import Need
+from common.roles import is_assessor
 from evaluation.core import agreement
 from listening.models import AssessorScreen, AudioServed, HeadphoneTrial
 from listening.selectors import HeadphoneRates, median_or_none, window_covered
@@ -90,6 +91,14 @@ def clip_in_assessor_assignments(*, user, clip: Clip) -> bool:
         )
         .exists()
     )
+
+
+def assessor_may_hear(*, user, clip: Clip) -> bool:
+    """An assessor hears the query and candidates of their own assignments through the
+    clip-wide URL (:func:`catalog.access.clip_audible_by`; registered in
+    :class:`relevance.apps.RelevanceConfig`); their judging page uses per-assignment URLs
+    (:func:`relevance.views.assessors.assignment_audio`), which record what was sent."""
+    return is_assessor(user) and clip_in_assessor_assignments(user=user, clip=clip)
 
 
 @dataclass(frozen=True)
