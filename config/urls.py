@@ -2,11 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
-from catalog.views.collections import home
 from common import error_pages as errors
 from common.redirects import LoginView, LogoutView
 from common.throttles import login_throttled
 from config.admin_redirects import admin_judging_redirect
+from config.home import home
 
 handler400 = errors.bad_request
 handler403 = errors.permission_denied

@@ -8,7 +8,7 @@ indexes (:mod:`catalog.search`): it costs the same with 50 clips or 100,000.
 from __future__ import annotations
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -23,8 +23,7 @@ from catalog.selectors.query_lists import DEPTH, query_lists
 from catalog.services.collections import collection_archive, collection_create, collection_update
 from catalog.services.sharing import collection_share, collection_unshare
 from common.audio import ranged_file_response
-from common.roles import is_assessor, is_organiser, organiser_required
-from relevance.views.assessors import assessor_home
+from common.roles import organiser_required
 
 PAGE_SIZE = 50
 TABS = {
@@ -32,17 +31,6 @@ TABS = {
     "queries": selectors.collection_queries,
     "systems": selectors.collection_systems,
 }
-
-
-def home(request):
-    """Send each person to where their work is."""
-    if not request.user.is_authenticated:
-        return redirect("login")
-    if is_organiser(request.user):
-        return redirect("catalog:collections")
-    if is_assessor(request.user):
-        return assessor_home(request)
-    raise PermissionDenied("Your account has no role yet; ask an organiser for one.")
 
 
 @require_GET
