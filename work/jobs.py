@@ -30,19 +30,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from django.db import IntegrityError, transaction
 from django.db.models import Case, F, Q, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from catalog.models import Collection
 from work import handoff, state
 from work.fairness import priority_after
 from work.models import Job
 from work.queues import INTERACTIVE, queue_position
 from work.runs import TIMED_OUT
+
+if TYPE_CHECKING:  # a job's collection: a type here, work imports no app
+    from catalog.models import Collection
 
 STALE_AFTER = timedelta(minutes=15)
 """A running job that reported nothing for this long is taken to have lost its worker."""
