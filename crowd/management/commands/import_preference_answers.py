@@ -12,8 +12,8 @@ from pathlib import Path
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
+from catalog.commands import add_collection_argument, collection_from_argument
 from crowd.importers.answers import preference_answers_import
-from ingest.importers.command import add_collection_argument, collection_from_argument
 
 
 class Command(BaseCommand):

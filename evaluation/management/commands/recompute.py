@@ -25,6 +25,7 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 
+from catalog.commands import collection_from_argument, named_from_argument
 from catalog.models import Collection
 from crowd.models import PreferenceCampaign
 from evaluation.models import Recompute
@@ -35,7 +36,6 @@ from evaluation.services.recompute import (
     recompute_request,
 )
 from evaluation.services.sweep import dead_recomputes_revive, pending_handoffs_hand_over
-from ingest.importers.command import collection_from_argument, named_from_argument
 from work import state
 
 

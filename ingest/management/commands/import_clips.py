@@ -1,11 +1,8 @@
 from django.core.management.base import BaseCommand
 
+from catalog.commands import add_collection_argument, collection_from_argument
 from ingest.importers import clips_import
-from ingest.importers.command import (
-    add_collection_argument,
-    collection_from_argument,
-    import_failures_as_command_errors,
-)
+from ingest.importers.command import import_failures_as_command_errors
 
 
 class Command(BaseCommand):

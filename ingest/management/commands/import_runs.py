@@ -1,12 +1,8 @@
 from django.core.management.base import BaseCommand
 
+from catalog.commands import add_collection_argument, collection_from_argument
 from ingest.importers import runs_import
-from ingest.importers.command import (
-    add_collection_argument,
-    collection_from_argument,
-    count_lines,
-    import_failures_as_command_errors,
-)
+from ingest.importers.command import count_lines, import_failures_as_command_errors
 from ingest.importers.runs import RUN_FORMATS
 
 
