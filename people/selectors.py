@@ -30,7 +30,7 @@ them and never import them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
@@ -46,8 +46,10 @@ from people.models import Invitation, token_hash
 __all__ = [
     "PersonRow",
     "assessors_for_organiser",
+    "campaigns_for_assessors",
     "invitation_for_token",
     "organiser_people",
+    "people_campaigns_register",
     "people_for_organiser",
     "people_reach_register",
     "person_for_organiser",
@@ -56,6 +58,22 @@ __all__ = [
 READ_REACH: list[Callable[..., Q]] = []
 """Rules by which an organiser also sees accounts they did not make (``need="read"``),
 each ``rule(user=…) → Q`` over accounts; filled by the apps' ``ready()``."""
+
+
+CAMPAIGN_LISTS: list[Callable[..., Iterable]] = []
+"""Listers ``lister(user=…)`` of the campaigns an organiser gives assessors work in (the
+People page links them); filled by the apps' ``ready()``."""
+
+
+def people_campaigns_register(lister: Callable[..., Iterable]) -> None:
+    """Let the People page list the campaigns ``lister(user=organiser)`` returns."""
+    if lister not in CAMPAIGN_LISTS:
+        CAMPAIGN_LISTS.append(lister)
+
+
+def campaigns_for_assessors(*, user) -> list:
+    """The campaigns ``user`` may add assessors to (every registered lister's)."""
+    return [campaign for lister in CAMPAIGN_LISTS for campaign in lister(user=user)]
 
 
 def people_reach_register(rule: Callable[..., Q]) -> None:

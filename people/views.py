@@ -18,7 +18,12 @@ from common.error_pages import gone
 from common.roles import organiser_required
 from common.throttles import login_throttled
 from people.forms import PasswordSetForm, PersonForm
-from people.selectors import invitation_for_token, people_for_organiser, person_for_organiser
+from people.selectors import (
+    campaigns_for_assessors,
+    invitation_for_token,
+    people_for_organiser,
+    person_for_organiser,
+)
 from people.services import (
     InvitationGone,
     invitation_accept,
@@ -26,7 +31,6 @@ from people.services import (
     invitation_email_send,
     person_create,
 )
-from relevance import selectors
 
 
 def _show_link(request, new) -> None:
@@ -64,7 +68,7 @@ def people(request):
         "form": form,
         "people": people_for_organiser(user=request.user),
         "new_invitation": request.session.pop("new_invitation", None),
-        "campaigns": selectors.relevance_campaigns_for_organiser(user=request.user),
+        "campaigns": campaigns_for_assessors(user=request.user),
     }
     return render(request, "people/people.html", context)
 

@@ -8,9 +8,13 @@ class RelevanceConfig(AppConfig):
     def ready(self) -> None:
         from catalog.access import clip_listeners_register
         from catalog.services.trash import Kind, trash_kind_register
-        from people.selectors import people_reach_register
+        from people.selectors import people_campaigns_register, people_reach_register
         from relevance.models import RelevanceCampaign
-        from relevance.selectors import assessor_may_hear, assessors_of_organised_campaigns
+        from relevance.selectors import (
+            assessor_may_hear,
+            assessors_of_organised_campaigns,
+            relevance_campaigns_for_organiser,
+        )
 
         # assessors hear the clips of their own assignments (catalog's clip-wide URL)
         clip_listeners_register(assessor_may_hear)
@@ -22,3 +26,5 @@ class RelevanceConfig(AppConfig):
 
         # an organiser sees the assessors of campaigns on collections they may change
         people_reach_register(assessors_of_organised_campaigns)
+        # the People page links the campaigns an organiser adds assessors to
+        people_campaigns_register(relevance_campaigns_for_organiser)
