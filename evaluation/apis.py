@@ -11,7 +11,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from crowd.apis_campaigns import CampaignApi
+from catalog.published import collection_for_organiser
+from common.apis import OrganiserApi
+from crowd.published import campaign_for_organiser
 from evaluation import selectors
 from evaluation.models import MappingConfig, ResultsConfig
 from evaluation.services import collection_results_request
@@ -32,7 +34,18 @@ class RecomputeSerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField(allow_null=True)
 
 
-class ResultsStatusApi(CampaignApi):
+class ResultsApi(OrganiserApi):
+    # The results of one of the organiser's collections or campaigns, reached through the
+    # published access rules (no docstring: every view's OpenAPI description inherits it).
+
+    def get_collection(self, pk: int):
+        return collection_for_organiser(user=self.request.user, collection_id=pk, need=self.need)
+
+    def get_campaign(self, pk: int):
+        return campaign_for_organiser(user=self.request.user, campaign_id=pk, need=self.need)
+
+
+class ResultsStatusApi(ResultsApi):
     class OutputSerializer(serializers.Serializer):
         recompute = RecomputeSerializer()
         leaderboards = serializers.ListField(child=serializers.DictField())
@@ -44,7 +57,7 @@ class ResultsStatusApi(CampaignApi):
         return Response(selectors.collection_results_status(collection=collection))
 
 
-class ResultsRecomputeApi(CampaignApi):
+class ResultsRecomputeApi(ResultsApi):
     class OutputSerializer(serializers.Serializer):
         enqueued = serializers.BooleanField(
             help_text="false when it joined a recompute already pending or running"
@@ -61,7 +74,7 @@ class ResultsRecomputeApi(CampaignApi):
         )
 
 
-class LeaderboardDetailApi(CampaignApi):
+class LeaderboardDetailApi(ResultsApi):
     class OutputSerializer(serializers.Serializer):
         measure = serializers.CharField()
         computed_at = serializers.DateTimeField()
@@ -75,7 +88,7 @@ class LeaderboardDetailApi(CampaignApi):
         return Response(self.OutputSerializer(board).data)
 
 
-class ReliabilityDetailApi(CampaignApi):
+class ReliabilityDetailApi(ResultsApi):
     class OutputSerializer(serializers.Serializer):
         measure = serializers.CharField()
         computed_at = serializers.DateTimeField()
@@ -89,7 +102,7 @@ class ReliabilityDetailApi(CampaignApi):
         return Response(self.OutputSerializer(study).data)
 
 
-class MappingDetailApi(CampaignApi):
+class MappingDetailApi(ResultsApi):
     """A campaign's stored satisfaction mapping of one measure (thesis §3.3, §4.1.2)."""
 
     class OutputSerializer(serializers.Serializer):
@@ -125,7 +138,7 @@ class ResultsSettingsSerializer(serializers.Serializer):
     )
 
 
-class ResultsSettingsApi(CampaignApi):
+class ResultsSettingsApi(ResultsApi):
     """How the collection's results are computed (defaults until someone saves them)."""
 
     @extend_schema(responses=ResultsSettingsSerializer)
@@ -134,7 +147,7 @@ class ResultsSettingsApi(CampaignApi):
         return Response(ResultsSettingsSerializer(config).data)
 
 
-class ResultsSettingsUpdateApi(CampaignApi):
+class ResultsSettingsUpdateApi(ResultsApi):
     """Change the results settings (fields left out stay); one recompute follows."""
 
     class OutputSerializer(serializers.Serializer):
@@ -167,14 +180,14 @@ class MappingSettingsSerializer(serializers.Serializer):
     )
 
 
-class MappingSettingsApi(CampaignApi):
+class MappingSettingsApi(ResultsApi):
     @extend_schema(responses=MappingSettingsSerializer)
     def get(self, request, campaign_id: int):
         config = MappingConfig.for_campaign(self.get_campaign(campaign_id))
         return Response(MappingSettingsSerializer(config).data)
 
 
-class MappingSettingsUpdateApi(CampaignApi):
+class MappingSettingsUpdateApi(ResultsApi):
     """Change the measures of a campaign's mapping, or whether it uses only the answers
     whose every clip was heard (fields left out stay); one recompute of it follows."""
 

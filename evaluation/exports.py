@@ -13,7 +13,7 @@ import json
 import numpy as np
 from django.http import HttpResponse
 
-from catalog.models import Collection
+from catalog.published import Collection
 from common.csv_export import csv_text, download
 from evaluation.models import Leaderboard, SatisfactionMapping
 from evaluation.plots import Plot

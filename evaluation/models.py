@@ -11,9 +11,9 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from catalog.models import Collection
-from crowd.models import PreferenceCampaign
-from relevance.models import RelevanceCampaign
+from catalog.published import Collection
+from crowd.published import PreferenceCampaign
+from relevance.published import RelevanceCampaign
 from work.models import Work
 
 DEFAULT_TEST = "bootstrap"

@@ -3,7 +3,7 @@ results page and its "Recompute now" say it; issue 25)."""
 
 from __future__ import annotations
 
-from catalog.models import Collection, RunEntry
+from catalog.published import Collection, RunEntry
 from evaluation.selectors import collection_judgments
 
 

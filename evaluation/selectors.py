@@ -37,8 +37,8 @@ from django.db.models import CharField, F, Prefetch, QuerySet, Value
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from catalog.models import Collection, JudgmentSource, RelevanceJudgment, RunEntry
-from crowd.models import ExampleItem
+from catalog.published import Collection, JudgmentSource, RelevanceJudgment, RunEntry
+from crowd.published import ExampleItem
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
 from evaluation.json_parts import JSONArrayLength, JSONArraySlice, JSONWithout, ordered_items

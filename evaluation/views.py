@@ -19,8 +19,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
-from catalog import selectors as catalog_selectors
-from catalog.models import Collection
+from catalog import published as catalog
+from catalog.published import Collection
 from common.needs import need_for_method
 from common.roles import organiser_required
 from common.validation import parse_id
@@ -36,15 +36,13 @@ from evaluation.services.results import MIN_JUDGED_QUERIES
 def _collection(request, pk: int) -> Collection:
     # Every view here is GET-only (shows) or POST-only (asks for a recompute).
     need = need_for_method(request.method)
-    return catalog_selectors.collection_for_organiser(
-        user=request.user, collection_id=pk, need=need
-    )
+    return catalog.collection_for_organiser(user=request.user, collection_id=pk, need=need)
 
 
 def _can_write(request, collection: Collection) -> bool:
     """Whether a page shows its write controls (recompute, settings): the one access rule,
     asked once per page."""
-    return catalog_selectors.organises(user=request.user, collection=collection, need="write")
+    return catalog.organises(user=request.user, collection=collection, need="write")
 
 
 def _measure(request) -> str:
@@ -197,9 +195,7 @@ def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:
     Systems are addressed by id, never by name: a name may hold "/" or anything else a
     URL cannot carry. A system deleted since the computation has no id (and no link).
     """
-    ids = dict(
-        catalog_selectors.collection_systems(collection=collection).values_list("name", "pk")
-    )
+    ids = dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
     return [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
 
 
@@ -229,7 +225,7 @@ def significance(request, pk: int):
 @require_GET
 def system_detail(request, pk: int, system_id: int):
     collection = _collection(request, pk)
-    system = catalog_selectors.collection_system(collection=collection, system_id=system_id)
+    system = catalog.collection_system(collection=collection, system_id=system_id)
     entry = selectors.leaderboard_system_for(
         collection=collection, measure=_measure(request), system=system.name
     )

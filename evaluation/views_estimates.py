@@ -18,24 +18,24 @@ from django.http import Http404
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from catalog import selectors as catalog_selectors
+from catalog import published as catalog
 from common.roles import organiser_required
 from evaluation import selectors
 from evaluation.views import PAIRS_PER_PAGE, page_of
-from relevance import selectors as relevance_selectors
+from relevance import published as relevance
 
 
 @organiser_required
 @require_GET
 def campaign_estimate(request, pk: int):
     """A low-cost campaign's estimated leaderboard, confidences and stopping rule."""
-    campaign = relevance_selectors.relevance_campaign_for_organiser(
+    campaign = relevance.relevance_campaign_for_organiser(
         user=request.user, campaign_id=pk, need="read"
     )
     if not campaign.is_lowcost:
         raise Http404("Only low-cost campaigns are estimated.")
     estimate = selectors.campaign_estimate_for(campaign=campaign)
-    progress = relevance_selectors.campaign_pair_progress(campaign=campaign)
+    progress = relevance.campaign_pair_progress(campaign=campaign)
     context = {
         "campaign": campaign,
         "estimate": estimate,
@@ -61,9 +61,7 @@ def estimated_leaderboard(request, pk: int):
     Its pairs of systems come a page at a time (``?page=N``), read from the database
     one page at a time (:class:`evaluation.selectors.EstimatedPairs`).
     """
-    collection = catalog_selectors.collection_for_organiser(
-        user=request.user, collection_id=pk, need="read"
-    )
+    collection = catalog.collection_for_organiser(user=request.user, collection_id=pk, need="read")
     measure = request.GET.get("measure", "")
     if not measure:
         raise Http404("Name a measure: ?measure=…")

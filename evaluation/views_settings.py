@@ -13,7 +13,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
-from catalog import selectors as catalog_selectors
+from catalog import published as catalog
 from common.roles import organiser_required
 from common.validation import parse_id
 from evaluation import selectors
@@ -30,7 +30,7 @@ from evaluation.services.settings import (
 @require_http_methods(["GET", "POST"])
 @organiser_required
 def results_settings(request, pk: int):
-    collection = catalog_selectors.collection_for_organiser(user=request.user, collection_id=pk)
+    collection = catalog.collection_for_organiser(user=request.user, collection_id=pk)
     config = ResultsConfig.for_collection(collection)
     initial = {field: getattr(config, field) for field in RESULTS_SETTINGS}
     posted = request.POST.get("form")

@@ -33,7 +33,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation import selectors
 from evaluation.core.jsonsafe import json_safe
 from evaluation.core.lowcost import LowCostState, Metadata, Pool, lowcost_state, measure_with_scale
@@ -44,8 +44,7 @@ from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.limits import estimates_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
-from relevance.models import RelevanceCampaign
-from relevance.services.lowcost import pool_priorities_store
+from relevance.published import RelevanceCampaign, pool_priorities_store
 
 LOWCOST_KIND = "lowcost"
 

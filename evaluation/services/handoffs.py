@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from catalog.models import Collection
-from crowd.models import PreferenceCampaign
+from catalog.published import Collection
+from crowd.published import PreferenceCampaign
 from evaluation.services.estimates import campaign_estimate_request, lowcost_campaigns_request
 from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.results import collection_results_request
-from relevance.models import RelevanceCampaign
+from relevance.published import RelevanceCampaign
 from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,

@@ -28,7 +28,7 @@ from datetime import datetime
 import numpy as np
 from django.db import transaction
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation.models import Leaderboard, LeaderboardPair, LeaderboardSystem
 
 BIG_KEYS = ("systems", "queries", "scores", "psat", "pairs")

@@ -19,7 +19,7 @@ import numpy as np
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation.core import evaluate
 from evaluation.core.assessor_judgments import assessor_slots, nested_scores
 from evaluation.core.goodness_of_fit import leaderboard_fits

@@ -40,11 +40,15 @@ from dataclasses import dataclass
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.selectors import collection_judged_scales
-from crowd.models import Answer, Example, PreferenceCampaign
-from crowd.selectors.agreement import campaign_agreement_answers
-from crowd.services.agreement import workers_agreement_store
-from crowd.selectors.listening import answers_fully_heard
+from catalog.published import collection_judged_scales
+from crowd.published import (
+    Answer,
+    Example,
+    PreferenceCampaign,
+    answers_fully_heard,
+    campaign_agreement_answers,
+    workers_agreement_store,
+)
 from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.answers import mapping_payload

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation import selectors, selectors_studies
 from evaluation.models import ResultsConfig
 from evaluation.services.estimates import collection_estimates_store

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from catalog.models import Collection, RelevanceJudgment
-from crowd.models import PreferenceCampaign
+from catalog.published import Collection, RelevanceJudgment
+from crowd.published import PreferenceCampaign
 from evaluation.core.names import MeasureNameError, parse_measure
 from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.models import MappingConfig, ResultsConfig

@@ -25,9 +25,8 @@ import time
 from django.core.management.base import BaseCommand, CommandError
 from django.db.models import F
 
-from catalog.commands import collection_from_argument, named_from_argument
-from catalog.models import Collection
-from crowd.models import PreferenceCampaign
+from catalog.published import Collection, collection_from_argument, named_from_argument
+from crowd.published import PreferenceCampaign
 from evaluation.models import Recompute
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import (
