@@ -1,5 +1,7 @@
-"""What every test run shares, in both test folders (``tests``, ``evaluation/core/tests``)."""
+"""What every test run shares, in every test folder (the apps' ``tests``, ``tests``,
+``evaluation/core/tests``)."""
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # Property tests draw the same cases on every run, so a failure is reproducible and a
@@ -15,9 +17,14 @@ settings.register_profile(
 )
 settings.load_profile("earshot")
 
-# The helper library's fixtures, for the tests of every app (tests/helpers/).
+# The helper library's fixtures, for the tests of every app (tests/helpers/); its asserts
+# are rewritten like the tests' own, whichever helper imports which first.
+pytest.register_assert_rewrite("tests.helpers")
 pytest_plugins = [
     "tests.helpers.fixtures",
     "tests.helpers.crowd_fixtures",
     "tests.helpers.uploads",
+    "tests.helpers.listening_data",
+    "tests.helpers.pages",
+    "tests.helpers.sources",
 ]

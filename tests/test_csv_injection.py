@@ -13,8 +13,7 @@ import pytest
 
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from crowd.tests.test_task_serve import arrive
-from tests.helpers.crowd_fixtures import make_campaign, right_choice
+from tests.helpers.crowd_fixtures import arrive, make_campaign, right_choice
 from tests.helpers.personas import PASSWORD
 from tests.helpers.results_payloads import MEASURE, store_results
 

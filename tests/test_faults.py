@@ -20,7 +20,6 @@ from django.core.management import call_command
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.models import RunEntry
 from evaluation.models import Leaderboard, Recompute
 from evaluation.services import computers
 from evaluation.services import recompute as service
@@ -28,7 +27,6 @@ from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
 from tests.helpers.fixtures import ROOT, _worker_database_url
 from tests.helpers.importing import write_lines
-from tests.helpers.sources import source_for
 from work import handoff, send
 from work.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
 from work.models import PendingHandoff
@@ -187,30 +185,6 @@ def test_a_task_redelivered_after_its_worker_process_died_claims_its_own_row(mon
 
 
 # --- manage.py recompute: in the foreground, no broker --------------------------------
-
-
-@pytest.fixture
-def small_collection(personas):
-    collection = personas.collection
-    query = collection.queries.get()
-    system = collection.systems.get()
-    for rank, clip in enumerate(collection.clips.exclude(external_id="c1"), start=1):
-        RunEntry.objects.create(system=system, query=query, rank=rank, clip=clip)
-    second = collection.systems.create(name="S2")
-    RunEntry.objects.create(
-        system=second, query=query, rank=1, clip=collection.clips.get(external_id="c3")
-    )
-    q2 = collection.queries.create(clip=collection.clips.get(external_id="c2"))
-    RunEntry.objects.create(
-        system=system, query=q2, rank=1, clip=collection.clips.get(external_id="c3")
-    )
-    RunEntry.objects.create(
-        system=second, query=q2, rank=1, clip=collection.clips.get(external_id="c1")
-    )
-    source = source_for(collection, "panel")
-    for q, c, fine in ((query, "c2", 80), (query, "c3", 20), (q2, "c3", 60), (q2, "c1", 0)):
-        collection.clips.get(external_id=c).judgments.create(query=q, source=source, fine=fine)
-    return collection
 
 
 @pytest.mark.django_db

@@ -28,9 +28,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from catalog.models import JudgmentSource
-from common.tests.test_bad_json import api_write_routes
 from crowd.importers.answers import preference_answers_import
-from crowd.models import Answer, Example, PreferenceCampaign, Worker
+from crowd.models import PreferenceCampaign
 from crowd.services.examples import examples_import_csv
 from ingest.importers import (
     ImportFailed,
@@ -44,17 +43,16 @@ from relevance.services.campaigns import relevance_campaign_create
 from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.helpers.fuzzing import (
     FUZZ,
-    Crash,
+    api_write_routes,
     hostile_text,
     json_values,
     lines_of,
     near,
-    rolled_back,
     row,
+    run_case,
     same_cases_whatever_is_imported,
-    tally,
 )
-from tests.helpers.importing import collection_make, table_snapshot
+from tests.helpers.importing import collection_make
 from tests.helpers.personas import PASSWORD, make_personas
 from work.models import Job
 
@@ -64,36 +62,6 @@ IDS = ["q1", "q2", "d1", "d2", "d3", "S1", "S2", "Q0", "0", "1", "2", "50", "0.5
 
 
 same_cases_in_every_run = pytest.fixture(autouse=True)(same_cases_whatever_is_imported)
-
-
-def snapshot() -> dict:
-    """Every row an import or an API write can touch."""
-    state = table_snapshot()
-    for model in (JudgmentSource, PreferenceCampaign, Example, Worker, Answer):
-        state[model.__name__] = list(model.objects.order_by("pk").values_list())
-    return state
-
-
-def run_case(target: str, operation, *, clean: tuple[type[BaseException], ...]) -> None:
-    """Run ``operation`` in a rolled-back savepoint and sort its outcome (see the module)."""
-    with rolled_back():
-        before = snapshot()
-        try:
-            operation()
-        except clean as error:
-            message = str(error if not isinstance(error, ValidationError) else error.messages)
-            if not message.strip():
-                tally(target, "crash")
-                raise Crash(f"{target}: an error without a message") from error
-            if snapshot() != before:
-                tally(target, "crash")
-                raise Crash(f"{target}: a partial import ({message})") from error
-            tally(target, "clean error")
-            return
-        except Exception as error:
-            tally(target, "crash")
-            raise Crash(f"{target}: {type(error).__name__}: {error}") from error
-        tally(target, "accepted")
 
 
 fields = st.lists(hostile_text(known=IDS), max_size=7)

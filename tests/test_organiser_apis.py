@@ -9,9 +9,9 @@ import math
 import pytest
 
 from catalog.models import Collection, CollectionShare
-from catalog.tests.test_collection_apis import client_for
 from common.roles import ORGANISER
 from evaluation.models import ResultsConfig
+from tests.helpers.clients import client_for
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.personas import make_user
 from tests.helpers.relevance_data import make_assessor

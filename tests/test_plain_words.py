@@ -28,7 +28,6 @@ from tests.helpers.page_walks import (
     worker_pages,
 )
 from tests.helpers.plain_words import page_text, problems
-from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +36,7 @@ def _findings(pages) -> list[str]:
     return sorted({f"{what}: {problem}" for what, html in pages for problem in problems(html)})
 
 
-def test_no_organiser_page_of_the_permission_matrix_speaks_programmer_talk(client, world):  # noqa: F811
+def test_no_organiser_page_of_the_permission_matrix_speaks_programmer_talk(client, world):
     client.force_login(world.users["owner"])
     pages = []
     for url in world.urls:

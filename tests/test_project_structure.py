@@ -272,6 +272,19 @@ def test_no_app_is_over_8000_lines_migrations_and_tests_aside():
     assert sizes["crowd"] > 1000  # the count reads the apps (a walk that found nothing passes)
 
 
+def test_no_test_module_imports_another():
+    # Tests share helpers through one library, tests/helpers/, never by importing each
+    # other (a test module's helpers would run its tests' fixtures and marks too).
+    def is_test_module(name: str) -> bool:
+        return name.rpartition(".")[2].startswith("test_")
+
+    wrong = {
+        module: sorted(name for name in imported_names(module) if is_test_module(name))
+        for module in modules()
+    }
+    assert {m: names for m, names in wrong.items() if names} == {}
+
+
 MAX_LINES = 450
 LONG_BECAUSE = "This module is long because"
 

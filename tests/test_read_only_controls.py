@@ -1,6 +1,6 @@
 """A read-only co-organiser is offered no control they may not use.
 
-Every page of the permission matrix (:mod:`tests.test_permission_matrix`) that a
+Every page of the permission matrix (:mod:`tests.helpers.pages`) that a
 read-only co-organiser may open is requested as them (rita), as the owner (olivia) and
 as a full co-organiser (fiona). Each page's controls are read from its HTML: every
 ``<form action>`` (a form without one posts to the page itself), every ``formaction``
@@ -20,12 +20,10 @@ import pytest
 from django.test import Client
 from django.urls import Resolver404, resolve
 
-from tests import test_permission_matrix as matrix
 from work.jobs import NOT_SENT
 from work.models import Job
 
 pytestmark = pytest.mark.django_db
-world = matrix.world  # the matrix's collection, campaigns, jobs, personas and URLs
 
 SHOWN_TO_WRITERS = {
     ("POST", "crowd:preference_trap_contest"),  # Forgive / Count again

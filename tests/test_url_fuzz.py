@@ -25,7 +25,6 @@ from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import prolific_id
 from tests.helpers.relevance_data import make_campaign as make_relevance_campaign
-from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +52,7 @@ def status_of(client: Client, method: str, url: str) -> int:
     return client.post(url, {}).status_code
 
 
-def test_no_path_or_query_parameter_of_an_organiser_url_gives_a_500(client, world):  # noqa: F811
+def test_no_path_or_query_parameter_of_an_organiser_url_gives_a_500(client, world):
     client.force_login(world.users["owner"])
     failures = []
     seen = set()
@@ -144,7 +143,7 @@ def every_route(patterns=None, prefix: str = ""):
 PARAMETER = re.compile(r"<(?:(\w+):)?(\w+)>")
 
 
-def test_every_url_pattern_with_hostile_parameters_answers_below_500(client, world):  # noqa: F811
+def test_every_url_pattern_with_hostile_parameters_answers_below_500(client, world):
     """Each parameter of each pattern (ids, task tokens, keys, slots, clip names) at once."""
     routes = sorted(set(every_route()))
     assert len(routes) > 100  # the whole site, not a sample

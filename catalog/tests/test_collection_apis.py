@@ -1,18 +1,12 @@
 """The REST API for collections: token auth, organiser-owned data only, clear 4xx messages."""
 
 import pytest
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from catalog.models import Collection, RelevanceJudgment, RunEntry
+from tests.helpers.clients import client_for
 
 pytestmark = pytest.mark.django_db
-
-
-def client_for(user) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=user).key}")
-    return client
 
 
 @pytest.fixture

@@ -8,35 +8,17 @@ found from the URL configuration, so a new one is covered without editing this t
 import re
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from crowd.models import PreferenceCampaign
 from relevance.services.campaigns import assignment_next, relevance_campaign_create
+from tests.helpers.fuzzing import api_write_routes
 from tests.helpers.relevance_data import make_campaign
 
 pytestmark = pytest.mark.django_db
 
 DEEP = b"[" * 5000
-
-
-def api_write_routes() -> list[tuple[str, str, dict]]:
-    """(route, method, url kwargs) of every API view with post, put or patch."""
-    found = []
-
-    def walk(patterns, prefix):
-        for pattern in patterns:
-            if isinstance(pattern, URLResolver):
-                walk(pattern.url_patterns, prefix + str(pattern.pattern))
-            elif isinstance(pattern, URLPattern):
-                view = getattr(pattern.callback, "view_class", None)
-                for method in ("post", "put", "patch"):
-                    if view is not None and hasattr(view, method):
-                        found.append((prefix + str(pattern.pattern), method))
-
-    walk(get_resolver().url_patterns, "/")
-    return [(route, method) for route, method in found if route.startswith("/api/")]
 
 
 def test_there_are_write_endpoints_to_check():

@@ -4,39 +4,14 @@ The concurrency tests use real threads, each with its own database connection, a
 barrier so that their requests arrive together (run on SQLite and on PostgreSQL).
 """
 
-import threading
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
 
 from crowd.models import Answer, Worker
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import TaskError, task_serve
-from crowd.tests.test_task_serve import arrive
-from tests.helpers.crowd_fixtures import make_campaign
-
-
-def run_together(functions):
-    """Run the functions in threads released at the same moment; return results/errors."""
-    barrier = threading.Barrier(len(functions))
-    results: list = [None] * len(functions)
-
-    def run(i, function):
-        try:
-            barrier.wait()
-            results[i] = function()
-        except Exception as error:  # reported to the test
-            results[i] = error
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i, f)) for i, f in enumerate(functions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return results
+from tests.helpers.crowd_fixtures import arrive, make_campaign
+from tests.helpers.threads import run_together
 
 
 @pytest.mark.django_db

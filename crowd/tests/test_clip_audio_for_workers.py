@@ -11,10 +11,10 @@ import pytest
 from django.core.files.base import ContentFile
 
 from crowd.models import PreferenceTask
-from crowd.tests.test_crowd_task_views import key_of, open_task
 from listening.models import AudioServed
 from tests.helpers.audio_files import played, sine_wav
 from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.crowd_http import key_of, open_task
 
 pytestmark = pytest.mark.django_db
 

@@ -3,12 +3,9 @@ pages do, by token, on the organiser's own campaigns only."""
 
 import pytest
 
-from catalog.tests.test_collection_apis import client_for
 from crowd.models import Answer, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
-from crowd.tests.test_task_serve import arrive
-from crowd.tests.test_worker_controls import assert_consistent
-from crowd.tests.test_worker_trust_update import work
-from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.clients import client_for
+from tests.helpers.crowd_fixtures import arrive, assert_consistent, make_campaign, work
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,10 @@ from urllib.parse import quote
 import pytest
 from django.test import Client
 
-from catalog.tests.test_collection_apis import client_for
 from common.csv_export import spreadsheet_safe
 from crowd.models import CODE_ALPHABET, Worker, _code
 from crowd.services.settings import preference_campaign_open_set
+from tests.helpers.clients import client_for
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import mturk_id, prolific_id

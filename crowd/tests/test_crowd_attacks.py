@@ -32,7 +32,7 @@ from crowd.services.settings import preference_campaign_open_set
 from crowd.services.traps import trap_question_mark
 from listening.models import AudioServed
 from relevance.services.campaigns import assignment_next
-from relevance.tests.test_assessor_views import as_, post_json
+from tests.helpers.clients import as_, post_json
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import participant_id, prolific_id

@@ -37,7 +37,6 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from catalog.models import RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
 from crowd.models import (
     CHOICE_LABELS,
     PreferenceCampaign,
@@ -49,6 +48,7 @@ from crowd.models import (
 from crowd.services import workers as workers_service
 from crowd.services.settings import preference_campaign_open_set
 from tests.helpers.audio_files import sine_wav
+from tests.helpers.clients import client_for
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import prolific_id

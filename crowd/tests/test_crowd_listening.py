@@ -10,11 +10,11 @@ from common.audio import ByteRange
 from crowd import selectors
 from crowd.models import PreferenceTask
 from crowd.services.listening import task_listening
-from crowd.tests.test_answer_submit import run_together
 from listening.models import AudioServed
 from listening.services.audio_served import audio_served_record, merge_range
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
+from tests.helpers.threads import run_together
 
 pytestmark = pytest.mark.django_db
 

@@ -1,29 +1,13 @@
 """The worker's pages through the task link: arrival, consent, task, feedback, done."""
 
-import re
-
 import pytest
 
 from crowd.models import Answer, PreferenceTask, Worker
 from tests.helpers.crowd_fixtures import make_campaign, wrong_choice
+from tests.helpers.crowd_http import key_of, open_task
 from tests.helpers.platform_links import prolific_id
 
 pytestmark = pytest.mark.django_db
-
-
-def open_task(client, campaign, query="worker=w1", seed=12345):
-    """Arrive, consent, open the first task; the worker's random draws are seeded."""
-    client.get(f"/t/{campaign.token}/?{query}")
-    newest = Worker.objects.filter(campaign=campaign).latest("pk")
-    Worker.objects.filter(pk=newest.pk).update(seed=seed)
-    page = client.get(f"/t/{campaign.token}/consent/")
-    token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
-    client.post(f"/t/{campaign.token}/consent/", {"agree": "on", "token": token})
-    return client.get(f"/t/{campaign.token}/task/")
-
-
-def key_of(response) -> str:
-    return re.search(r'name="key" value="([^"]+)"', response.content.decode()).group(1)
 
 
 def test_a_prolific_link_creates_the_worker_sets_the_cookie_and_asks_for_consent(

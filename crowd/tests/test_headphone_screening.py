@@ -20,54 +20,26 @@ tone — never the target — on all 6 trials, so 0 of 6 right.
 from __future__ import annotations
 
 import html
-import io
 import re
-import wave
 from collections import Counter
 from itertools import permutations
 
-import numpy as np
 import pytest
 
-from catalog.tests.test_collection_apis import client_for
 from crowd.models import PreferenceCampaign, PreferenceTask, Worker
 from crowd.services import headphones as screening
 from crowd.services.settings import preference_campaign_update
 from crowd.services.workers import worker_reinstate
 from listening.headphones import INTERVALS, TRIALS, interval_bounds
 from listening.models import HeadphoneTrial
+from tests.helpers.clients import client_for
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
+from tests.helpers.headphones import KEY, channels, over_headphones, over_loudspeakers, screen_at
 
 pytestmark = pytest.mark.django_db
 
 TRIAL_AUDIO = re.compile(r'<audio[^>]* src="(/t/[^"]+/headphones/audio/([^"]+))"')
-KEY = re.compile(r'name="key" value="([^"]+)"')
-
-
-def channels(response) -> np.ndarray:
-    """A WAV response's samples as ``(n, 2)`` floats."""
-    body = b"".join(response.streaming_content) if response.streaming else response.content
-    with wave.open(io.BytesIO(body)) as wav:
-        assert (wav.getnchannels(), wav.getsampwidth()) == (2, 2)
-        pcm = np.frombuffer(wav.readframes(wav.getnframes()), dtype="<i2")
-    return pcm.reshape(-1, 2).astype(float) / 32767
-
-
-def rms(x: np.ndarray) -> float:
-    return float(np.sqrt(np.mean(x**2)))
-
-
-def over_headphones(samples: np.ndarray) -> int:
-    """The interval a headphone listener hears as quietest: the left channel alone."""
-    return min(range(1, INTERVALS + 1), key=lambda i: rms(samples[slice(*interval_bounds(i)), 0]))
-
-
-def over_loudspeakers(samples: np.ndarray) -> int:
-    """The interval a loudspeaker listener hears as quietest: both channels summed."""
-    return min(
-        range(1, INTERVALS + 1), key=lambda i: rms(samples[slice(*interval_bounds(i))].sum(axis=1))
-    )
 
 
 def consented(campaign, worker="w1") -> Browser:
@@ -82,29 +54,6 @@ def screen(browser: Browser, listener, *, wrong_on: frozenset = frozenset()):
     """Calibrate, then answer every trial as ``listener`` hears it (on the trials in
     ``wrong_on``, the antiphase foil's loudspeaker answer instead); the last response."""
     return screen_at(browser, f"{browser.base}/headphones", listener, wrong_on=wrong_on)
-
-
-SCREEN_AUDIO = re.compile(r'<audio[^>]* src="([^"]+/headphones/audio/[^"]+)"')
-
-
-def screen_at(http, base: str, listener, *, wrong_on: frozenset = frozenset()):
-    """:func:`screen` for any owner's screen at ``base`` (a worker's task link or an
-    assessor's campaign), through ``http``'s ``get`` and ``post``."""
-    calibration = http.get(f"{base}/")
-    assert calibration.status_code == 200
-    noise = re.search(r'src="([^"]+/calibration)"', calibration.content.decode()).group(1)
-    assert http.get(noise).status_code == 200
-    response = None
-    for position in range(1, TRIALS + 1):
-        page = http.get(f"{base}/trial/")
-        text = page.content.decode()
-        assert page.status_code == 200 and f"Question {position} of {TRIALS}" in text
-        samples = channels(http.get(SCREEN_AUDIO.search(text).group(1)))
-        heard = over_loudspeakers(samples) if position in wrong_on else listener(samples)
-        key = KEY.search(text).group(1)
-        response = http.post(f"{base}/trial/", {"key": key, "interval": str(heard)})
-        assert response.status_code == 302
-    return response
 
 
 @pytest.fixture

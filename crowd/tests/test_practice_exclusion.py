@@ -19,14 +19,19 @@ from decimal import Decimal
 import pytest
 from django.test import Client
 
-from catalog.tests.test_collection_apis import client_for
 from crowd import selectors
 from crowd.models import PracticeAnswer, PreferenceTask, TrapQuestion, Worker
 from crowd.services.settings import preference_campaign_open_set
-from crowd.tests.test_task_serve import answer_all, arrive
 from evaluation.models import SatisfactionMapping
 from evaluation.services import campaign_mapping_compute
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
+from tests.helpers.clients import client_for
+from tests.helpers.crowd_fixtures import (
+    answer_all,
+    arrive,
+    make_campaign,
+    right_choice,
+    wrong_choice,
+)
 from tests.helpers.crowd_http import Browser
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,6 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from catalog.models import RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
 from crowd.models import CHOICE_LABELS, Answer, PracticeAnswer, PreferenceTask, TrapQuestion
 from crowd.services.answers import answer_submit
 from crowd.services.settings import (
@@ -20,8 +19,14 @@ from crowd.services.settings import (
 )
 from crowd.services.tasks import task_serve
 from crowd.services.traps import trap_question_mark, trap_questions_from_judgments
-from crowd.tests.test_task_serve import answer_all, arrive
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
+from tests.helpers.clients import client_for
+from tests.helpers.crowd_fixtures import (
+    answer_all,
+    arrive,
+    make_campaign,
+    right_choice,
+    wrong_choice,
+)
 from tests.helpers.crowd_http import Browser
 
 pytestmark = pytest.mark.django_db

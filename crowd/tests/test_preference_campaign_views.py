@@ -12,8 +12,7 @@ from crowd.exports import ANSWERS_CSV_COLUMNS
 from crowd.models import PreferenceCampaign, Worker
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from crowd.tests.test_task_serve import arrive
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, wrong_choice
+from tests.helpers.crowd_fixtures import arrive, make_campaign, right_choice, wrong_choice
 from tests.helpers.plain_words import problems
 
 pytestmark = pytest.mark.django_db

@@ -6,29 +6,10 @@ from crowd.models import Example, PreferenceTask, Worker
 from crowd.selectors import campaign_room
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from crowd.services.workers import Arrival, worker_arrive, worker_consent
-from tests.helpers.crowd_fixtures import make_campaign, right_choice
+from crowd.services.workers import Arrival, worker_arrive
+from tests.helpers.crowd_fixtures import answer_all, arrive, make_campaign
 
 pytestmark = pytest.mark.django_db
-
-
-def arrive(campaign, worker_id="w1", seed=None):
-    """A consenting worker; seeded from their id so that every run serves the same order."""
-    worker = worker_arrive(campaign=campaign, arrival=Arrival("generic", worker_id))
-    worker.seed = seed if seed is not None else sum(map(ord, worker_id)) * 7919
-    worker.save(update_fields=["seed"])
-    return worker_consent(worker=worker)
-
-
-def answer_all(worker, limit=100):
-    served = []
-    for _ in range(limit):
-        task = task_serve(worker=worker)
-        if task is None:
-            break
-        served.append(task)
-        answer_submit(worker=worker, key=task.key, choice=right_choice(task))
-    return served
 
 
 def test_a_reload_returns_the_same_task_with_the_same_sides_until_it_is_answered(crowd_collection):

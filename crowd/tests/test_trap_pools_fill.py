@@ -18,12 +18,12 @@ import pytest
 from django.test import Client
 
 from catalog.models import JudgmentSource, RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
 from crowd.models import TrapQuestion
 from crowd.selectors import campaign_pool_needs
 from crowd.services.campaigns import preference_campaign_create
 from crowd.services.examples import examples_import_csv
 from crowd.services.traps import trap_pools_fill
+from tests.helpers.clients import client_for
 from tests.helpers.sources import source_for
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,7 @@ from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
 from crowd.services.traps import trap_question_contest
 from crowd.services.workers import worker_reinstate
-from crowd.tests.test_task_serve import arrive
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.helpers.crowd_fixtures import arrive, make_campaign, right_choice, trap_of, wrong_choice
 
 pytestmark = pytest.mark.django_db
 

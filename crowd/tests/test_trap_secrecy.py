@@ -10,9 +10,8 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from crowd.models import PreferenceTask, TrapQuestion, Worker
-from crowd.tests.test_crowd_task_views import key_of, open_task
 from tests.helpers.crowd_fixtures import make_campaign, right_choice
-from tests.helpers.crowd_http import Browser
+from tests.helpers.crowd_http import Browser, key_of, open_task
 
 pytestmark = pytest.mark.django_db
 

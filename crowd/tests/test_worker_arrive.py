@@ -4,9 +4,9 @@ import pytest
 
 from crowd.models import Worker
 from crowd.services.workers import Arrival, ArrivalRefused, worker_arrive
-from crowd.tests.test_answer_submit import run_together
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
+from tests.helpers.threads import run_together
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,7 @@ from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
 from crowd.services.traps import trap_question_contest
 from crowd.services.workers import worker_browser_reset, worker_exclude, worker_reinstate
-from crowd.tests.test_task_serve import arrive
-from crowd.tests.test_worker_trust_update import work
-from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.crowd_fixtures import arrive, assert_consistent, make_campaign, work
 from tests.helpers.crowd_http import Browser
 from tests.helpers.platform_links import prolific_id
 from work.handoff import ANSWERS_ACCEPTED_TASK
@@ -22,31 +20,6 @@ from work.handoff import ANSWERS_ACCEPTED_TASK
 P1 = f"PROLIFIC_PID={prolific_id('p1')}"
 
 pytestmark = pytest.mark.django_db
-
-
-def assert_consistent(campaign) -> None:
-    """Trust, missed and the answers' flags, recounted from the answers themselves."""
-    for worker in Worker.objects.filter(campaign=campaign):
-        counting = Answer.objects.filter(
-            worker=worker, example__trap__isnull=False, example__trap__contested=False
-        )
-        answered, correct = counting.count(), counting.filter(correct=True).count()
-        assert (worker.trap_answered, worker.trap_correct) == (answered, correct), worker
-        assert worker.trust == (correct / answered if answered else None), worker
-        assert worker.trap_missed == answered - correct
-        answers = Answer.objects.filter(worker=worker)
-        if worker.status == Worker.STOPPED:
-            assert not answers.filter(excluded=False).exists(), worker
-            assert not answers.filter(accepted_at__isnull=False).exists(), worker
-        else:
-            assert not answers.filter(excluded=True).exists(), worker
-            accepted = set(answers.filter(accepted_at__isnull=False).values_list("pk", flat=True))
-            countable = set(answers.filter(example__trap__isnull=True).values_list("pk", flat=True))
-            assert accepted == (countable if worker.trusted else set()), worker
-    for example in campaign.examples.all():
-        live = example.answers.filter(excluded=False).count()
-        open_tasks = example.tasks.filter(answered_at__isnull=True, released=False).count()
-        assert example.slots_taken == live + open_tasks, example
 
 
 @pytest.fixture

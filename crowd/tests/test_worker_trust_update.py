@@ -5,20 +5,16 @@ import pytest
 from crowd.models import Answer, Worker
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from crowd.tests.test_task_serve import arrive
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.helpers.crowd_fixtures import (
+    arrive,
+    make_campaign,
+    right_choice,
+    work,
+    wrong_choice,
+)
 from work.handoff import ANSWERS_ACCEPTED_TASK
 
 pytestmark = pytest.mark.django_db
-
-
-def work(worker, *, miss_traps: bool, tasks: int = 100):
-    for _ in range(tasks):
-        task = task_serve(worker=worker)
-        if task is None:
-            return
-        choice = wrong_choice(task) if miss_traps and trap_of(task) else right_choice(task)
-        answer_submit(worker=worker, key=task.key, choice=choice)
 
 
 def test_a_worker_who_passes_the_quiz_goes_on_and_their_answers_are_accepted(crowd_collection):

@@ -4,9 +4,9 @@ from urllib.parse import quote
 
 import pytest
 
-from catalog.tests.test_collection_apis import client_for
 from evaluation.services import campaign_mapping_compute
-from evaluation.tests.test_campaign_mapping import MEASURE, answered_campaign
+from tests.helpers.clients import client_for
+from tests.helpers.mappings import MEASURE, answered_campaign
 
 pytestmark = pytest.mark.django_db
 

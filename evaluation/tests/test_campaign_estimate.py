@@ -13,7 +13,6 @@ from evaluation.models import (
     ResultsConfig,
 )
 from evaluation.services import computers
-from evaluation.services import recompute as recompute_service
 from evaluation.services.computers import recompute_run
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.recompute import recompute_request
@@ -177,13 +176,6 @@ def test_pooled_and_deleted_campaigns_are_not_estimated(personas):
 
 
 # --- Through the coalesced recompute machinery ----------------------------------------------
-
-
-@pytest.fixture
-def enqueued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(recompute_service, "_enqueue", lambda pk, countdown: calls.append(pk))
-    return calls
 
 
 def test_a_burst_of_judgments_asks_for_one_recompute_of_each_open_lowcost_campaign(

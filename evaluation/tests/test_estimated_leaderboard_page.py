@@ -16,7 +16,6 @@ from django.utils import timezone
 
 from evaluation import selectors
 from evaluation.models import EstimatedLeaderboard
-from tests.helpers.personas import PASSWORD
 
 pytestmark = pytest.mark.django_db
 MEASURE = "CG(scale=fine)@5"
@@ -46,12 +45,6 @@ def payload_of(n_systems: int) -> dict:
 
 def board_url(board) -> str:
     return f"/collections/{board.collection_id}/results/estimated/?measure={quote(MEASURE)}"
-
-
-@pytest.fixture
-def organiser(client, personas):
-    client.login(username=personas.organiser.username, password=PASSWORD)
-    return client
 
 
 def make_board(personas, n_systems: int) -> EstimatedLeaderboard:

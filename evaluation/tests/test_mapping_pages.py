@@ -6,33 +6,14 @@ import json
 from urllib.parse import quote
 
 import pytest
-from django.utils import timezone
 
-from crowd.models import PreferenceCampaign
-from evaluation.core.answers import mapping_payload
-from evaluation.models import Recompute, SatisfactionMapping
-from evaluation.tests.test_campaign_mapping import ANSWERS, MEASURE, columns
+from evaluation.models import Recompute
+from tests.helpers.mappings import MEASURE, store_mapping
 from tests.helpers.personas import PASSWORD
 from tests.helpers.plain_words import problems
 
 pytestmark = pytest.mark.django_db
 M = quote(MEASURE)
-
-
-def store_mapping(collection) -> PreferenceCampaign:
-    campaign = PreferenceCampaign.objects.create(collection=collection, name="Study")
-    payload = mapping_payload(MEASURE, *columns(ANSWERS))
-    payload.update(n_examples=8, skipped={"no_score": 0, "out_of_range": 0})
-    SatisfactionMapping.objects.create(
-        campaign=campaign, measure=MEASURE, payload=payload, computed_at=timezone.now()
-    )
-    return campaign
-
-
-@pytest.fixture
-def organiser(client, personas):
-    client.login(username=personas.organiser.username, password=PASSWORD)
-    return client
 
 
 def url(personas, rest: str) -> str:

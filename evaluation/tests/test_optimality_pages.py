@@ -14,9 +14,9 @@ from evaluation.core.cli import main as cli_main
 from evaluation.models import OptimalityStudy, Recompute, ResultsConfig
 from evaluation.services.computers import recompute_run
 from evaluation.services.optimality import collection_optimality_request
-from evaluation.tests.test_small_study_leaderboard import small_folder
 from ingest.importers import mirex_import
 from tests.helpers.personas import make_user
+from tests.helpers.small_study import small_folder
 
 pytestmark = pytest.mark.django_db
 

@@ -15,13 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def enqueued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: calls.append(pk))
-    return calls
-
-
-@pytest.fixture
 def computations(monkeypatch):
     """A fake computer for kind ``campaign``; ``during`` runs inside a computation."""
     calls = []

@@ -3,7 +3,7 @@ work over the configured limits with a message the organiser reads on the result
 and hands work over the interactive budget to the heavy queue before doing any of it.
 
 The issue's poison file named 3,018 systems: 3,018 × 3,017 / 2 = 4,552,653 pairs of
-systems. ``small_collection`` (``tests/test_faults.py``) has 2 systems (1 pair) and 2
+systems. ``small_collection`` (``tests/helpers/sources.py``) has 2 systems (1 pair) and 2
 judged queries on the Fine scale, so its default measures are CG and DCG on Fine
 (``evaluation.services.leaderboards.default_measures``) and the default bootstrap test
 with 10,000 resamples costs 1 × 2 × 10,000 × 2 = 40,000 resampled differences.
@@ -18,13 +18,10 @@ import pytest
 from evaluation.models import Leaderboard, Recompute
 from evaluation.services.computers import recompute_run
 from evaluation.services.limits import estimates_admit, leaderboards_admit
-from tests import test_faults
 from work.limits import TooHeavyHere, WorkRefused
 from work.queues import HEAVY, INTERACTIVE, running_on
 
 pytestmark = pytest.mark.django_db
-
-small_collection = test_faults.small_collection  # the fixture: 2 systems, 2 judged queries
 
 
 def test_the_issues_poison_file_is_refused_naming_its_pairs_the_limit_and_what_to_change():

@@ -18,7 +18,6 @@ from django.utils import timezone
 
 from evaluation.models import Recompute
 from evaluation.services import computers
-from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import WORKER_LOST, recompute_claim, recompute_request
 from work.limits import TooHeavyHere, WorkRefused
@@ -27,13 +26,6 @@ from work.runs import MAX_RUNS, TIMED_OUT
 from work.sweep import work_sweep
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def enqueued(monkeypatch):
-    calls = []
-    monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: calls.append(pk) or True)
-    return calls
 
 
 @pytest.fixture

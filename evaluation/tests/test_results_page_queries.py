@@ -28,8 +28,7 @@ from evaluation.core.answers import mapping_payload
 from evaluation.models import ResultsConfig, SatisfactionMapping
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import collection_results_store
-from evaluation.tests.test_campaign_mapping import ANSWERS, columns
-from tests.helpers.personas import PASSWORD
+from tests.helpers.mappings import ANSWERS, columns
 
 pytestmark = pytest.mark.django_db
 MEASURE = "CG(scale=fine)@5"
@@ -110,12 +109,6 @@ def urls(collection) -> dict[str, str]:
         "404 page of plots": f"{base}significance/plots/pvalues.csv?measure=P%405",
         "404 collection": "/collections/999999/results/",
     }
-
-
-@pytest.fixture
-def organiser(client, personas):
-    client.login(username=personas.organiser.username, password=PASSWORD)
-    return client
 
 
 @pytest.fixture

@@ -20,10 +20,10 @@ M = quote(MEASURE)
 
 
 @pytest.fixture
-def organiser(client, personas):
-    client.login(username=personas.organiser.username, password=PASSWORD)
+def organiser(organiser, personas):
+    """The organiser, with the collection's results stored."""
     store_results(personas.collection)
-    return client
+    return organiser
 
 
 def url(personas, rest: str) -> str:

@@ -21,14 +21,6 @@ pytestmark = pytest.mark.django_db
 CG = "CG(scale=fine)@5"
 
 
-@pytest.fixture
-def enqueued(monkeypatch):
-    """Recompute tasks that would go to the broker, as recompute ids."""
-    calls: list[int] = []
-    monkeypatch.setattr(recompute_service, "_enqueue", lambda pk, countdown: calls.append(pk))
-    return calls
-
-
 @pytest.mark.parametrize(
     ("changes", "field", "words"),
     [

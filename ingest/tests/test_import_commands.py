@@ -5,14 +5,19 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command, get_commands, load_command_class
+from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db import connections
 
 from catalog.models import Clip, Collection, RelevanceJudgment
 from common.roles import is_organiser
 from tests.helpers.audio_files import tone
-from tests.helpers.importing import collection_make, mirex_folder, mirex_folder_write, write_lines
+from tests.helpers.importing import (
+    collection_make,
+    mirex_folder,
+    mirex_folder_write,
+    run_from_command_line,
+    write_lines,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -21,16 +26,6 @@ def run(*args: str) -> str:
     out = StringIO()
     call_command(*args, stdout=out)
     return out.getvalue()
-
-
-def run_from_command_line(monkeypatch, capsys, name: str, *args: str) -> tuple[int, str]:
-    """Run a command the way manage.py does; return its exit status and stderr."""
-    # run_from_argv closes every connection when it ends; the test's transaction needs its own.
-    monkeypatch.setattr(connections, "close_all", lambda: None)
-    command = load_command_class(get_commands()[name], name)
-    with pytest.raises(SystemExit) as exited:
-        command.run_from_argv(["manage.py", name, *args, "--skip-checks"])
-    return exited.value.code, capsys.readouterr().err
 
 
 def test_import_mirex_prints_the_counts_and_a_second_run_nothing_new():

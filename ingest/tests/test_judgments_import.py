@@ -1,8 +1,11 @@
+from functools import partial
+
 import pytest
 
 from catalog.models import RelevanceJudgment
 from common.files.inputs import NO_DATA_LINES
-from ingest.importers import ImportFailed, judgments_import
+from ingest.importers import judgments_import
+from tests.helpers import importing as helpers
 from tests.helpers.importing import collection_make, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -13,10 +16,7 @@ def collection():
     return collection_make(clips="d1 d2 d3", queries="q1 q2")
 
 
-def import_failure(collection, path, **options) -> str:
-    with pytest.raises(ImportFailed) as failed:
-        judgments_import(collection=collection, path=path, **options)
-    return str(failed.value)
+import_failure = partial(helpers.import_failure, judgments_import)
 
 
 def stored() -> dict[tuple[str, str], tuple[int | None, int | None]]:

@@ -1,8 +1,11 @@
+from functools import partial
+
 import pytest
 
 from catalog.models import Clip
 from common.files.inputs import NO_DATA_LINES
-from ingest.importers import ImportFailed, metadata_import
+from ingest.importers import metadata_import
+from tests.helpers import importing as helpers
 from tests.helpers.importing import collection_make, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -13,10 +16,7 @@ def collection():
     return collection_make(clips="d1 d2 d3")
 
 
-def import_failure(collection, path, **options) -> str:
-    with pytest.raises(ImportFailed) as failed:
-        metadata_import(collection=collection, path=path, **options)
-    return str(failed.value)
+import_failure = partial(helpers.import_failure, metadata_import)
 
 
 def metadata() -> dict[str, tuple[str, str]]:

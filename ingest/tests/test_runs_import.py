@@ -1,8 +1,11 @@
+from functools import partial
+
 import pytest
 
 from catalog.models import Clip, Query, RunEntry, System
 from common.files.inputs import NO_DATA_LINES
-from ingest.importers import ImportFailed, runs_import
+from ingest.importers import runs_import
+from tests.helpers import importing as helpers
 from tests.helpers.importing import collection_make, ranked_list, table_snapshot, write_lines
 
 pytestmark = pytest.mark.django_db
@@ -15,10 +18,7 @@ def collection():
     return collection_make(clips=CLIPS, queries="q1 q2")
 
 
-def import_failure(collection, path, **options) -> str:
-    with pytest.raises(ImportFailed) as failed:
-        runs_import(collection=collection, path=path, **options)
-    return str(failed.value)
+import_failure = partial(helpers.import_failure, runs_import)
 
 
 def test_it_imports_a_ranked_list_file_in_rank_order(collection, tmp_path):

@@ -7,8 +7,8 @@ import json
 import pytest
 
 from catalog.models import RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
 from ingest.models import AnswerColumnMapping, Upload
+from tests.helpers.clients import client_for
 from tests.helpers.uploads import BUNDLE, EXPORT, counts, form_data, run_jobs, zip_of
 from work.models import Job
 

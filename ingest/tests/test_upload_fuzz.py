@@ -23,9 +23,8 @@ from crowd.importers.crowdflower import (
     mapping_propose,
 )
 from ingest.importers.audio_uploads import zip_unpack
-from tests.helpers.fuzzing import FUZZ, hostile_text, json_values, near
+from tests.helpers.fuzzing import FUZZ, hostile_text, json_values, near, run_case
 from tests.helpers.uploads import EXPORT, WAV
-from tests.test_fuzz import run_case
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import math
 
-import numpy as np
 import pytest
 import soundfile
 from django.core.files.base import ContentFile
@@ -20,16 +19,11 @@ from django.core.files.base import ContentFile
 from catalog.models import Clip
 from ingest.importers import clips_import
 from listening.loudness import Loudness, copy_gain_db, listening_copy_write, loudness_measure
-from tests.helpers.audio_files import tone
+from tests.helpers.audio_files import lufs_of_a_sine, tone
 from work.job_runners import job_run
 from work.models import Job
 
 pytestmark = pytest.mark.django_db
-
-
-def lufs_of_a_sine(samples: np.ndarray) -> float:
-    """BS.1770's reading of a mono 1 kHz sine, from its RMS alone (the module doc)."""
-    return 20 * math.log10(float(np.sqrt(np.mean(np.square(samples)))))
 
 
 @pytest.mark.parametrize(("amplitude", "expected"), [(0.5, -9.03), (0.05, -29.03)])

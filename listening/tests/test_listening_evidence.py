@@ -25,8 +25,8 @@ from crowd.models import Answer, PreferenceTask
 from listening.models import AudioServed
 from listening.services.audio_served import bytes_within, window_bytes
 from relevance.services.campaigns import assignment_next
-from relevance.tests.test_assessor_views import as_, post_json
 from tests.helpers.audio_files import played, sine_wav
+from tests.helpers.clients import as_, post_json
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
 from tests.helpers.relevance_data import make_campaign as make_relevance_campaign

@@ -18,13 +18,12 @@ from django.core.exceptions import ValidationError
 from django.test import Client
 
 from catalog.models import RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
-from crowd.tests.test_headphone_screening import over_headphones, over_loudspeakers, screen_at
 from listening.models import AssessorScreen, AudioServed, HeadphoneTrial
 from relevance.models import Assignment
 from relevance.services.campaigns import assignment_next, relevance_campaign_create
 from relevance.services.settings import relevance_campaign_update
-from relevance.tests.test_assessor_views import post_json
+from tests.helpers.clients import client_for, post_json
+from tests.helpers.headphones import over_headphones, over_loudspeakers, screen_at
 from tests.helpers.relevance_data import make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,5 @@
 """Assessor pages: their own work only, saves through a CSRF-protected JSON endpoint."""
 
-import json
 import re
 
 import pytest
@@ -12,7 +11,7 @@ from relevance import selectors
 from relevance.models import Assignment
 from relevance.services.campaigns import assignment_next
 from tests.helpers.audio_files import sine_wav
-from tests.helpers.personas import PASSWORD
+from tests.helpers.clients import as_, post_json
 from tests.helpers.relevance_data import make_assessor, make_campaign
 
 pytestmark = pytest.mark.django_db
@@ -26,15 +25,6 @@ def campaign(personas):
 @pytest.fixture
 def work(personas, campaign):
     return assignment_next(campaign=campaign, assessor=personas.assessor)
-
-
-def as_(client, user):
-    client.login(username=user.username, password=PASSWORD)
-    return client
-
-
-def post_json(client, url, body, **extra):
-    return client.post(url, json.dumps(body), content_type="application/json", **extra)
 
 
 def test_the_assessor_home_offers_to_get_the_next_query(client, personas, campaign):

@@ -7,8 +7,8 @@ from django.core.files.base import ContentFile
 
 from listening.models import AudioServed
 from relevance.services.campaigns import assignment_next
-from relevance.tests.test_assessor_views import as_
 from tests.helpers.audio_files import played, sine_wav
+from tests.helpers.clients import as_
 from tests.helpers.lowcost_campaign_data import make_lowcost_campaign, make_lowcost_collection
 from tests.helpers.relevance_data import make_assessor, make_campaign
 

@@ -19,7 +19,6 @@ from crowd.services.settings import (
     preference_campaign_update,
 )
 from crowd.services.tasks import task_serve
-from crowd.tests.test_task_serve import arrive
 from relevance.models import Assignment
 from relevance.services.campaigns import AssignmentTakenBack, assignment_next, judgment_save
 from relevance.services.settings import (
@@ -28,7 +27,7 @@ from relevance.services.settings import (
     relevance_campaign_open_set,
     relevance_campaign_update,
 )
-from tests.helpers.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
+from tests.helpers.crowd_fixtures import arrive, make_campaign, right_choice, trap_of, wrong_choice
 from tests.helpers.relevance_data import make_assessor
 from tests.helpers.relevance_data import make_campaign as make_relevance_campaign
 from work.handoff import ANSWERS_ACCEPTED_TASK

@@ -4,11 +4,11 @@ pages, and the estimated leaderboards on the results side."""
 import pytest
 
 from catalog.models import RelevanceJudgment
-from catalog.tests.test_collection_apis import client_for
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.results import collection_results_compute
 from relevance.models import Assignment, RelevanceCampaign
 from relevance.services.campaigns import assignment_next
+from tests.helpers.clients import client_for
 from tests.helpers.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     assessors_campaign,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import math
 import wave
 
 import numpy as np
@@ -50,3 +51,8 @@ def played(client, url: str, **headers):
     response = client.get(url, **headers)
     response.received = b"".join(response.streaming_content) if response.streaming else b""
     return response
+
+
+def lufs_of_a_sine(samples: np.ndarray) -> float:
+    """BS.1770's reading of a mono 1 kHz sine, from its RMS alone (the module doc)."""
+    return 20 * math.log10(float(np.sqrt(np.mean(np.square(samples)))))

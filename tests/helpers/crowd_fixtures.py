@@ -20,12 +20,21 @@ from crowd.models import (
     BOTH_BAD,
     BOTH_GOOD,
     CHOICE_LABELS,
+    Answer,
     Example,
     PreferenceCampaign,
     TrapQuestion,
+    Worker,
 )
+from crowd.services.answers import answer_submit
 from crowd.services.campaigns import preference_campaign_create
+from crowd.services.tasks import task_serve
 from crowd.services.traps import trap_question_mark
+from crowd.services.workers import (
+    Arrival,
+    worker_arrive,
+    worker_consent,
+)
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.sources import source_for
 from work import handoff
@@ -160,3 +169,56 @@ def wrong_choice(assignment) -> str:
 
 
 __all__ = ["Example", "build_crowd_collection", "make_campaign"]
+
+
+def arrive(campaign, worker_id="w1", seed=None):
+    """A consenting worker; seeded from their id so that every run serves the same order."""
+    worker = worker_arrive(campaign=campaign, arrival=Arrival("generic", worker_id))
+    worker.seed = seed if seed is not None else sum(map(ord, worker_id)) * 7919
+    worker.save(update_fields=["seed"])
+    return worker_consent(worker=worker)
+
+
+def answer_all(worker, limit=100):
+    served = []
+    for _ in range(limit):
+        task = task_serve(worker=worker)
+        if task is None:
+            break
+        served.append(task)
+        answer_submit(worker=worker, key=task.key, choice=right_choice(task))
+    return served
+
+
+def work(worker, *, miss_traps: bool, tasks: int = 100):
+    for _ in range(tasks):
+        task = task_serve(worker=worker)
+        if task is None:
+            return
+        choice = wrong_choice(task) if miss_traps and trap_of(task) else right_choice(task)
+        answer_submit(worker=worker, key=task.key, choice=choice)
+
+
+def assert_consistent(campaign) -> None:
+    """Trust, missed and the answers' flags, recounted from the answers themselves."""
+    for worker in Worker.objects.filter(campaign=campaign):
+        counting = Answer.objects.filter(
+            worker=worker, example__trap__isnull=False, example__trap__contested=False
+        )
+        answered, correct = counting.count(), counting.filter(correct=True).count()
+        assert (worker.trap_answered, worker.trap_correct) == (answered, correct), worker
+        assert worker.trust == (correct / answered if answered else None), worker
+        assert worker.trap_missed == answered - correct
+        answers = Answer.objects.filter(worker=worker)
+        if worker.status == Worker.STOPPED:
+            assert not answers.filter(excluded=False).exists(), worker
+            assert not answers.filter(accepted_at__isnull=False).exists(), worker
+        else:
+            assert not answers.filter(excluded=True).exists(), worker
+            accepted = set(answers.filter(accepted_at__isnull=False).values_list("pk", flat=True))
+            countable = set(answers.filter(example__trap__isnull=True).values_list("pk", flat=True))
+            assert accepted == (countable if worker.trusted else set()), worker
+    for example in campaign.examples.all():
+        live = example.answers.filter(excluded=False).count()
+        open_tasks = example.tasks.filter(answered_at__isnull=True, released=False).count()
+        assert example.slots_taken == live + open_tasks, example

@@ -14,7 +14,7 @@ from datetime import timedelta
 from django.test import Client
 from django.utils import timezone
 
-from crowd.models import PreferenceCampaign, PreferenceTask
+from crowd.models import PreferenceCampaign, PreferenceTask, Worker
 from listening.models import AudioServed
 
 AUDIO_SRC = re.compile(r'<audio[^>]* src="([^"]+)"')
@@ -125,3 +125,18 @@ class Browser:
             str(r.headers) + (r.content.decode(errors="replace") if not r.streaming else "")
             for r in self.responses
         )
+
+
+def open_task(client, campaign, query="worker=w1", seed=12345):
+    """Arrive, consent, open the first task; the worker's random draws are seeded."""
+    client.get(f"/t/{campaign.token}/?{query}")
+    newest = Worker.objects.filter(campaign=campaign).latest("pk")
+    Worker.objects.filter(pk=newest.pk).update(seed=seed)
+    page = client.get(f"/t/{campaign.token}/consent/")
+    token = re.search(r'name="token" value="([^"]+)"', page.content.decode()).group(1)
+    client.post(f"/t/{campaign.token}/consent/", {"agree": "on", "token": token})
+    return client.get(f"/t/{campaign.token}/task/")
+
+
+def key_of(response) -> str:
+    return re.search(r'name="key" value="([^"]+)"', response.content.decode()).group(1)

@@ -38,15 +38,35 @@ def missing(what: str) -> None:
     pytest.skip(message)
 
 
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
 @pytest.fixture(autouse=True)
 def fast_password_hashing(settings):
     """Real hashing costs ~0.3 s a user; tests need no protection against brute force."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PASSWORD_HASHERS = FAST_HASHERS
 
 
 @pytest.fixture
 def personas(db):
     return make_personas()
+
+
+@pytest.fixture
+def organiser(client, personas):
+    """The test client, logged in as the personas' organiser."""
+    client.force_login(personas.organiser)
+    return client
+
+
+@pytest.fixture
+def enqueued(monkeypatch):
+    """Recompute tasks that would go to the broker, as recompute ids (each counts as sent)."""
+    from evaluation.services import recompute
+
+    calls: list[int] = []
+    monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: calls.append(pk) or True)
+    return calls
 
 
 # --- Chromium through Playwright -------------------------------------------------------
@@ -106,18 +126,6 @@ def page(chromium, live_server):
     yield page
     context.close()
     assert not errors, f"JavaScript or Content-Security-Policy errors on the page: {errors}"
-
-
-def log_in(page, username: str, password: str) -> None:
-    from playwright.sync_api import expect
-
-    page.goto("/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    # The next page, not the login page still loaded: a goto before the answer to the
-    # POST arrives would cancel it (and its session cookie) under a busy machine.
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 # --- A real Celery worker on the embedded Redis ----------------------------------------

@@ -13,10 +13,16 @@ from __future__ import annotations
 from collections import Counter
 from contextlib import contextmanager
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.internal.conjecture import providers
+
+from catalog.models import JudgmentSource
+from crowd.models import Answer, Example, PreferenceCampaign, Worker
+from tests.helpers.importing import table_snapshot
 
 TALLY: dict[str, Counter] = {}
 """target → Counter of outcomes (accepted, clean error, crash), over the whole run."""
@@ -153,3 +159,51 @@ def json_values(*, known: list[str]) -> st.SearchStrategy:
         ),
         max_leaves=12,
     )
+
+
+def run_case(target: str, operation, *, clean: tuple[type[BaseException], ...]) -> None:
+    """Run ``operation`` in a rolled-back savepoint and sort its outcome (see the module)."""
+    with rolled_back():
+        before = snapshot()
+        try:
+            operation()
+        except clean as error:
+            message = str(error if not isinstance(error, ValidationError) else error.messages)
+            if not message.strip():
+                tally(target, "crash")
+                raise Crash(f"{target}: an error without a message") from error
+            if snapshot() != before:
+                tally(target, "crash")
+                raise Crash(f"{target}: a partial import ({message})") from error
+            tally(target, "clean error")
+            return
+        except Exception as error:
+            tally(target, "crash")
+            raise Crash(f"{target}: {type(error).__name__}: {error}") from error
+        tally(target, "accepted")
+
+
+def api_write_routes() -> list[tuple[str, str, dict]]:
+    """(route, method, url kwargs) of every API view with post, put or patch."""
+    found = []
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern):
+                view = getattr(pattern.callback, "view_class", None)
+                for method in ("post", "put", "patch"):
+                    if view is not None and hasattr(view, method):
+                        found.append((prefix + str(pattern.pattern), method))
+
+    walk(get_resolver().url_patterns, "/")
+    return [(route, method) for route, method in found if route.startswith("/api/")]
+
+
+def snapshot() -> dict:
+    """Every row an import or an API write can touch."""
+    state = table_snapshot()
+    for model in (JudgmentSource, PreferenceCampaign, Example, Worker, Answer):
+        state[model.__name__] = list(model.objects.order_by("pk").values_list())
+    return state

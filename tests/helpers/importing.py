@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import get_commands, load_command_class
+from django.db import connections
 
 from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry, System
+from common.files.errors import ImportFailed
 from tests.helpers.shared_data import MIREX2011, require
 
 
@@ -92,3 +96,21 @@ def mirex_folder_write(folder: Path, *, judgments: tuple[str, ...] = ()) -> Path
     )
     write_lines(folder, "metadata.tsv", *(f"{d}\tartist-{d}\tgenre-{d}" for d in "abc"), "q1\tx\ty")
     return folder
+
+
+def run_from_command_line(monkeypatch, capsys, name: str, *args: str) -> tuple[int, str]:
+    """Run a command the way manage.py does; return its exit status and stderr."""
+    # run_from_argv closes every connection when it ends; the test's transaction needs its own.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+    command = load_command_class(get_commands()[name], name)
+    with pytest.raises(SystemExit) as exited:
+        command.run_from_argv(["manage.py", name, *args, "--skip-checks"])
+    return exited.value.code, capsys.readouterr().err
+
+
+def import_failure(importer, collection, path, **options) -> str:
+    """The message of the :class:`ImportFailed` that ``importer`` raises for ``path`` (it
+    must raise one): ``partial(import_failure, runs_import)`` in a module of its tests."""
+    with pytest.raises(ImportFailed) as failed:
+        importer(collection=collection, path=path, **options)
+    return str(failed.value)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from catalog.models import JudgmentSource
+import pytest
+
+from catalog.models import JudgmentSource, RunEntry
 
 
 def source_for(collection, name: str = "test", *, kind: str = JudgmentSource.IMPORT, status=None):
@@ -14,3 +16,27 @@ def source_for(collection, name: str = "test", *, kind: str = JudgmentSource.IMP
         source.status = status
         source.save(update_fields=["status"])
     return source
+
+
+@pytest.fixture
+def small_collection(personas):
+    collection = personas.collection
+    query = collection.queries.get()
+    system = collection.systems.get()
+    for rank, clip in enumerate(collection.clips.exclude(external_id="c1"), start=1):
+        RunEntry.objects.create(system=system, query=query, rank=rank, clip=clip)
+    second = collection.systems.create(name="S2")
+    RunEntry.objects.create(
+        system=second, query=query, rank=1, clip=collection.clips.get(external_id="c3")
+    )
+    q2 = collection.queries.create(clip=collection.clips.get(external_id="c2"))
+    RunEntry.objects.create(
+        system=system, query=q2, rank=1, clip=collection.clips.get(external_id="c3")
+    )
+    RunEntry.objects.create(
+        system=second, query=q2, rank=1, clip=collection.clips.get(external_id="c1")
+    )
+    source = source_for(collection, "panel")
+    for q, c, fine in ((query, "c2", 80), (query, "c3", 20), (q2, "c3", 60), (q2, "c1", 0)):
+        collection.clips.get(external_id=c).judgments.create(query=q, source=source, fine=fine)
+    return collection

@@ -103,12 +103,6 @@ EXPORT = (
 ``q``, ``d1a``…, ``f1a``…, the answer; the second row is a trap (``_golden``)."""
 
 
-@pytest.fixture
-def organiser(client, personas, upload_dirs):
-    client.force_login(personas.organiser)
-    return client
-
-
 def counts(job: Job) -> dict[str, int]:
     return dict(job.result["counts"])
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from relevance.services.campaigns import assignment_next
+from tests.helpers.browser import log_in
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
 from tests.helpers.personas import PASSWORD
 from tests.helpers.platform_links import prolific_id
 from tests.helpers.relevance_data import make_campaign as make_relevance_campaign

@@ -10,10 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from listening.models import AssessorScreen
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in, pass_the_headphone_check
 from tests.helpers.personas import PASSWORD
 from tests.helpers.relevance_data import make_campaign
-from tests.journeys.test_headphone_screening_browser import pass_the_headphone_check
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,7 +5,6 @@ Screenshots go to ``var/screenshots/`` for a person to look at.
 """
 
 import base64
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -13,12 +12,11 @@ from playwright.sync_api import expect
 from catalog.models import RelevanceJudgment
 from relevance.models import Assignment, JudgmentActivity
 from relevance.services.campaigns import relevance_campaign_create
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in, shot, wait_saved
 from tests.helpers.personas import PASSWORD
 from tests.helpers.relevance_data import POOL_AT_3, make_judging_collection
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 @pytest.fixture
@@ -33,16 +31,6 @@ def campaign(personas, settings, tmp_path):
         must_listen_seconds=1,
         assessors=[personas.assessor],
     )
-
-
-def shot(page, name):
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-
-
-def wait_saved(page):
-    page.wait_for_function("() => document.getElementById('save-status').dataset.kind === 'saved'")
-    expect(page.locator("#save-status")).to_have_text("All changes saved")
 
 
 def candidate(page, number):

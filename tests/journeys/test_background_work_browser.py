@@ -9,10 +9,9 @@ from playwright.sync_api import expect
 
 from crowd.models import Example
 from evaluation.models import Leaderboard
+from tests.helpers.browser import log_in, shot
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
 from tests.helpers.personas import PASSWORD
-from tests.journeys.test_assessor_judging_browser import shot
 from work.models import Job
 
 pytestmark = [

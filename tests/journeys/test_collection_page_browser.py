@@ -5,7 +5,7 @@ from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
 from tests.helpers.audio_files import sine_wav
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

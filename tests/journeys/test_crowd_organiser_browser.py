@@ -4,10 +4,8 @@ import pytest
 from playwright.sync_api import expect
 
 from crowd.models import Answer, Worker
-from crowd.tests.test_task_serve import arrive
-from crowd.tests.test_worker_trust_update import work
-from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
+from tests.helpers.crowd_fixtures import arrive, make_campaign, work
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

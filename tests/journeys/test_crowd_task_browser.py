@@ -14,25 +14,11 @@ from playwright.sync_api import expect
 
 from crowd.models import CHOICE_LABELS, Answer, PreferenceTask, Worker
 from crowd.views import tasks as crowd_tasks
+from tests.helpers.browser import current_task, listen, start, wait_for_next_page
 from tests.helpers.crowd_fixtures import make_campaign, right_choice, trap_of, wrong_choice
 from tests.helpers.platform_links import prolific_id
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def current_task(page) -> PreferenceTask:
-    key = page.locator('input[name="key"]').get_attribute("value")
-    return PreferenceTask.objects.select_related("example").get(key=key)
-
-
-def wait_for_next_page(page, key: str) -> None:
-    """Wait for the page after the task ``key``, loaded to the end: its form can be parsed
-    before its module script (the keys 1–4) has run, and a key pressed then is lost."""
-    page.wait_for_function(
-        "key => { const i = document.querySelector('input[name=key]'); return !i || i.value !== key; }",
-        arg=key,
-    )
-    page.wait_for_load_state("load")
 
 
 def choose_with_mouse(page, choice: str) -> None:
@@ -51,27 +37,10 @@ def choose_with_keyboard(page, choice: str) -> None:
     wait_for_next_page(page, key)
 
 
-def listen(page) -> None:
-    """Play the query and the first clip of each list, one at a time, each to its end (the
-    server asks for the time of every clip relied on since the first: issue 23)."""
-    for label in ("Query clip", "List A, clip 1", "List B, clip 1"):
-        page.get_by_label(label, exact=True).evaluate("audio => audio.play()")
-        page.wait_for_function(
-            "label => document.querySelector(`audio[aria-label='${label}']`).ended",
-            arg=label,
-        )
-
-
 def finish(page) -> None:
     """The end page, the same for everyone with nothing more to do (issue 22), then Finish."""
     expect(page.get_by_role("heading", name="No more tasks for you")).to_be_visible()
     page.get_by_role("link", name="Finish the study").click()
-
-
-def start(page, link: str) -> None:
-    page.goto(link)
-    page.get_by_label("I have read the information above and agree to take part").check()
-    page.get_by_role("button", name="Start").click()
 
 
 def test_a_prolific_worker_passes_the_quiz_works_then_misses_traps_and_is_screened_out(
@@ -330,7 +299,7 @@ def test_a_prolific_worker_arriving_at_a_full_study_is_told_before_anything_is_a
 ):
     # Issue 29: every example already has its answer; a newcomer is told so at once —
     # not after a consent form and a quiz — and how to return the study on Prolific.
-    from crowd.tests.test_task_serve import answer_all, arrive
+    from tests.helpers.crowd_fixtures import answer_all, arrive
 
     campaign = make_campaign(crowd_collection, traps=0, answers_per_example=1)
     answer_all(arrive(campaign, "early"))

@@ -5,8 +5,8 @@ import pytest
 from playwright.sync_api import expect
 
 from crowd.models import Example
+from tests.helpers.browser import log_in
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -17,10 +17,9 @@ from playwright.sync_api import expect
 from crowd import selectors
 from crowd.models import PreferenceTask
 from listening.services.listening_copies import listening_copy_make
-from listening.tests.test_equal_loudness import lufs_of_a_sine
-from tests.helpers.audio_files import tone
+from tests.helpers.audio_files import lufs_of_a_sine, tone
+from tests.helpers.browser import listen, start
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.journeys.test_crowd_task_browser import listen, start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -14,34 +14,10 @@ import pytest
 from playwright.sync_api import expect
 
 from crowd.models import Worker
-from listening.models import HeadphoneTrial
+from tests.helpers.browser import pass_the_headphone_check
 from tests.helpers.crowd_fixtures import make_campaign
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-ORDINALS = {1: "The first", 2: "The second", 3: "The third"}
-
-
-def play_through(page, label: str) -> None:
-    player = page.get_by_label(label, exact=True)
-    player.evaluate("audio => { audio.playbackRate = 16; audio.play(); }")
-    page.wait_for_function(
-        "label => document.querySelector(`audio[aria-label='${label}']`).ended", arg=label
-    )
-
-
-def pass_the_headphone_check(page) -> None:
-    """Set the volume on the calibration noise, then answer the six trials right."""
-    expect(page.get_by_role("heading", name="Set your volume")).to_be_visible()
-    play_through(page, "Calibration noise")
-    page.get_by_role("link", name="Start the headphone check").click()
-    for position in range(1, 7):
-        expect(page.get_by_text(f"Question {position} of 6")).to_be_visible()
-        play_through(page, "Three tones")
-        key = page.locator('input[name="key"]').get_attribute("value")
-        heard = HeadphoneTrial.objects.get(key=key).target  # the listener's ears
-        page.get_by_role("radio", name=ORDINALS[heard], exact=True).check()
-        page.get_by_role("button", name="Next").click()
 
 
 def test_a_worker_with_headphones_calibrates_passes_the_screen_and_reaches_the_quiz(

@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from catalog.models import RelevanceJudgment
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 from tests.helpers.sources import source_for
 

@@ -7,17 +7,20 @@ from playwright.sync_api import expect
 
 from crowd.models import Answer
 from evaluation.services import campaign_mapping_compute, recompute
-from listening.tests.test_listening_overview import rules, three_answers  # noqa: F401  (fixtures)
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("rules"),  # listening as the figures below compute it
+]
 
 
 def test_the_workers_listening_shows_and_the_mapping_keeps_only_answers_fully_heard(
     page,
     personas,
-    three_answers,  # noqa: F811
+    three_answers,
     monkeypatch,
 ):
     monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: None)  # no broker here

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 
 from evaluation.models import CampaignEstimate, Recompute
 from relevance.models import Assignment
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in, shot, wait_saved
 from tests.helpers.lowcost_campaign_data import (
     CONFIDENT_AFTER,
     broad_of,
@@ -25,7 +25,6 @@ from tests.helpers.lowcost_campaign_data import (
     make_lowcost_collection,
 )
 from tests.helpers.personas import PASSWORD
-from tests.journeys.test_assessor_judging_browser import shot, wait_saved
 
 pytestmark = [
     pytest.mark.browser,

@@ -5,9 +5,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from evaluation.tests.test_campaign_mapping import MEASURE
-from evaluation.tests.test_mapping_pages import store_mapping
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
+from tests.helpers.mappings import MEASURE, store_mapping
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,11 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from common.roles import ORGANISER
+from tests.helpers.browser import log_in, shot
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.relevance_data import make_campaign as make_relevance_campaign
-from tests.journeys.test_assessor_judging_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

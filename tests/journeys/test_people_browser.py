@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

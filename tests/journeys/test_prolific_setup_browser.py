@@ -5,9 +5,9 @@ as Prolific does, brings a participant to the consent page."""
 import pytest
 from playwright.sync_api import expect
 
+from tests.helpers.browser import log_in
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.helpers.fixtures import log_in
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

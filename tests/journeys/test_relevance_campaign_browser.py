@@ -10,10 +10,9 @@ from playwright.sync_api import expect
 from listening.services.audio_served import audio_served_record
 from relevance import selectors
 from relevance.services.campaigns import judgment_save
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in, shot
 from tests.helpers.personas import PASSWORD
 from tests.helpers.relevance_data import make_assessor, two_assessors_on_one_query
-from tests.journeys.test_assessor_judging_browser import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

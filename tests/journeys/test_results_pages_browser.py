@@ -6,7 +6,7 @@ from urllib.parse import quote
 import pytest
 from playwright.sync_api import expect
 
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 from tests.helpers.results_payloads import MEASURE, store_results
 

@@ -2,18 +2,16 @@
 says what it cannot say, keeps its intervals and plot inside [0, 1], and gives every
 system the letter "a" (issue 24). The screenshot goes to ``var/screenshots/``."""
 
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import expect
 
-from evaluation.tests.test_small_study_leaderboard import MEASURE, small_study
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import SHOTS, log_in
 from tests.helpers.personas import PASSWORD
+from tests.helpers.small_study import MEASURE, small_study
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 
 
 def test_a_small_study_shows_warnings_bounded_intervals_and_letters(page, tmp_path):

@@ -13,11 +13,11 @@ from playwright.sync_api import expect
 
 from catalog.models import Clip, Collection
 from crowd.models import Answer
-from tests.helpers.fixtures import WORKER_FILES, log_in
+from tests.helpers.browser import count, log_in, shot, watch_to_the_result
+from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD
 from tests.helpers.shared_data import MIREX2011, require
 from tests.helpers.uploads import EXPORT, MP3, WAV
-from tests.journeys.test_assessor_judging_browser import shot
 from work.models import Job
 
 pytestmark = [
@@ -33,19 +33,6 @@ def worker_files(settings):
     """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py)."""
     settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
     settings.MEDIA_ROOT = WORKER_FILES / "media"
-
-
-def watch_to_the_result(page, title: str):
-    """The job page shows a progress bar, then moves to the result by itself."""
-    expect(page).to_have_url(re.compile(r"/jobs/\d+/(result/)?$"))
-    if not page.url.endswith("/result/"):
-        expect(page.get_by_label("Progress")).to_be_attached()
-    expect(page).to_have_url(re.compile(r"/jobs/\d+/result/$"), timeout=90_000)
-    expect(page.get_by_role("heading", name=f"{title}: done")).to_be_visible()
-
-
-def count(page, what: str):
-    return page.get_by_role("row", name=re.compile(f"^{what} ")).get_by_role("cell")
 
 
 def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(

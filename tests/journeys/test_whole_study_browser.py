@@ -26,14 +26,19 @@ from playwright.sync_api import expect
 from common.roles import ORGANISER
 from crowd.models import CHOICE_LABELS
 from tests.helpers.audio_files import tone
+from tests.helpers.browser import (
+    count,
+    current_task,
+    log_in,
+    shot,
+    wait_for_next_page,
+    watch_to_the_result,
+)
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
-from tests.helpers.fixtures import WORKER_FILES, log_in
+from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.platform_links import prolific_id
-from tests.journeys.test_assessor_judging_browser import shot
-from tests.journeys.test_crowd_task_browser import current_task, wait_for_next_page
-from tests.journeys.test_uploads_browser import count, watch_to_the_result
 
 pytestmark = [
     pytest.mark.browser,

@@ -26,11 +26,10 @@ from config.env import redis_cache_location
 from crowd.models import Answer, choice_as_stored
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from crowd.tests.test_task_serve import arrive
 from evaluation import tasks
 from evaluation.models import Recompute, SatisfactionMapping
-from evaluation.tests.test_campaign_mapping import MEASURE, SAT_COUNTS, campaign_scored_as_answers
-from tests.helpers.crowd_fixtures import trap_of
+from tests.helpers.crowd_fixtures import arrive, trap_of
+from tests.helpers.mappings import MEASURE, SAT_COUNTS, campaign_scored_as_answers
 from work import handoff, send
 from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
