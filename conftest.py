@@ -27,4 +27,5 @@ pytest_plugins = [
     "tests.helpers.listening_data",
     "tests.helpers.pages",
     "tests.helpers.sources",
+    "tests.helpers.demo",
 ]
