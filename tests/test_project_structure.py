@@ -285,6 +285,16 @@ def test_no_test_module_imports_another():
     assert {m: names for m, names in wrong.items() if names} == {}
 
 
+def test_every_app_has_a_readme_that_names_its_published_module_and_registries():
+    for app in APPS:
+        if app == "judging":
+            continue
+        readme = ROOT / app / "README.md"
+        assert readme.exists(), f"{app} has no README.md"
+        if app in PUBLISHED:
+            assert PUBLISHED[app] in readme.read_text(encoding="utf-8"), readme
+
+
 MAX_LINES = 450
 LONG_BECAUSE = "This module is long because"
 
