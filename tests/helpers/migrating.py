@@ -23,7 +23,8 @@ there (5–14 s a test, about a minute of the SQLite pass in all).
 
 
 def migrate(targets):
-    """Migrate to ``targets`` (``[(app, migration), …]``); the historical apps there.
+    """Migrate to ``targets`` (``[(app, migration), …]``; ``(app, None)``: none of the
+    app's); the historical apps there.
 
     Backwards, each migration that runs code is unapplied in a call of its own. In one
     call Django gives a backward ``RunPython`` the models as of the migrations before it
@@ -42,7 +43,7 @@ def migrate(targets):
             MigrationExecutor(connection).migrate(targets, plan=[(m, True) for m in step])
     else:
         executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 def _backward_steps(migrations):

@@ -1,0 +1,167 @@
+"""No data lost in the move by area (issue 30, item 7): a database of the layout before the
+move, filled, migrated to the new layout, has every row and the same leaderboard.
+
+The database is built with the migrations of the layout before the move (judging's and
+evaluation's migrations as they were, the new apps not there: the targets are read from
+the move's own migrations, so the test follows whatever was merged before it) and filled
+as that code filled it: the demo with its two campaigns (a low-cost one among them), a
+crowd campaign with workers, answers and trap questions, background jobs, a hand-off
+waiting for the broker, something deleted to the trash (its rows serialized under the
+names of that time, ``judging.example``), an admin log entry and a permission on a moved
+model. The tables are the same before and after (the move keeps their names): every row
+count and the stored leaderboard document must be identical, a new computation of it
+too, and what named the old app must name the new one — content types (so permissions
+and admin log entries), the trash's rows, which can still be restored.
+
+It runs on both databases of ``make test`` (SQLite and PostgreSQL): the move is a
+migration every installation runs once. About 20 s on a quiet machine: it builds,
+fills and migrates a whole database twice over.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps as current_apps
+from django.contrib.auth.models import Permission
+from django.contrib.contenttypes.models import ContentType
+from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.loader import MigrationLoader
+
+from catalog.models import Collection, TrashItem
+from catalog.services.trash import trash_put, trash_restore
+from crowd.models import Answer, Example, PreferenceCampaign
+from demo.seed import COLLECTION_NAME, demo_seed
+from evaluation.models import Leaderboard
+from relevance.models import RelevanceCampaign
+from tests.helpers.crowd_fixtures import answer_all, arrive, build_crowd_collection, make_campaign
+from tests.helpers.migrating import latest, migrate
+from work.handoff import COLLECTION_CHANGED_TASK
+from work.models import Job, PendingHandoff
+
+MOVED_APPS = ("people", "work", "catalog", "listening", "ingest", "relevance", "crowd")
+MEASURE = "CG(scale=fine)@5"
+VOLATILE = ("computed_at", "seconds", "elapsed")
+
+
+def before_the_move() -> list[tuple[str, str | None]]:
+    """The migration targets of the layout before the move: the migrations judging's and
+    evaluation's move migrations follow, none of the new apps', the other apps' latest."""
+    graph = MigrationLoader(connection).graph
+    moves = {
+        app: name for app, name in graph.nodes
+        if (app, name[5:]) in (("judging", "models_moved_to_apps"),
+                               ("evaluation", "foreign_keys_to_moved_models"))
+    }  # fmt: skip
+    assert set(moves) == {"judging", "evaluation"}, moves
+    targets = []
+    for app, name in moves.items():
+        (parent,) = [dep for dep in graph.node_map[(app, name)].parents if dep.key[0] == app]
+        targets.append(parent.key)
+    others = [leaf for leaf in graph.leaf_nodes() if leaf[0] not in (*moves, *MOVED_APPS)]
+    return targets + others + [(app, None) for app in MOVED_APPS]
+
+
+def row_counts() -> dict[str, int]:
+    with connection.cursor() as cursor:
+        counts = {}
+        for table in connection.introspection.table_names(cursor):
+            cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(table)}")
+            counts[table] = cursor.fetchone()[0]
+    return counts
+
+
+def steady(document):
+    """A leaderboard document without the fields that say when and how fast it was made."""
+    if isinstance(document, dict):
+        return {k: steady(v) for k, v in document.items() if k not in VOLATILE}
+    if isinstance(document, list):
+        return [steady(v) for v in document]
+    return document
+
+
+def old_labels(item: TrashItem) -> None:
+    """Write a trash item's rows as the code before the move did: ``judging.<model>``."""
+    payload = item.rows
+    for row in payload["rows"]:
+        row["model"] = "judging." + row["model"].partition(".")[2]
+    for link in payload["emptied"]:
+        link[0] = "judging." + link[0].partition(".")[2]
+    TrashItem.objects.filter(pk=item.pk).update(rows=payload)
+
+
+def fill(old_apps) -> dict:
+    """The database of the layout before the move, as its code filled it."""
+    demo_seed(audio=False)  # the demo: collections, judgments, two campaigns, low-cost too
+    demo = Collection.objects.get(name=COLLECTION_NAME)
+    owner = demo.owner
+    crowd = build_crowd_collection(owner)
+    campaign = make_campaign(crowd, traps=4, quiz_length=2, trap_rate=0.2)
+    for worker_id in ("w1", "w2", "w3"):
+        answer_all(arrive(campaign, worker_id))
+    Job.objects.create(kind="upload_runs", owner=owner, collection=crowd, state="done",
+                       params={"upload": 1}, result={"counts": []})  # fmt: skip
+    PendingHandoff.objects.create(task=COLLECTION_CHANGED_TASK, target_id=crowd.pk)
+    spare = Example.objects.filter(campaign=campaign, trap__isnull=True).last()
+    item = trash_put(root=spare, kind="example", collection=crowd, by=owner, with_answers=True)
+    old_labels(item)
+    call_command("recompute", "--collection", str(demo.pk), verbosity=0)
+
+    # what the admin and the permissions hold, under the old app label
+    old_type = old_apps.get_model("contenttypes", "ContentType")
+    collection_type = old_type.objects.get(app_label="judging", model="collection")
+    old_apps.get_model("admin", "LogEntry").objects.create(
+        user_id=owner.pk, content_type_id=collection_type.pk, object_id=str(demo.pk),
+        object_repr=demo.name, action_flag=2, change_message="renamed",
+    )  # fmt: skip
+    permission = old_apps.get_model("auth", "Permission").objects.get(
+        content_type=collection_type, codename="change_collection"
+    )
+    old_apps.get_model("auth", "User").objects.get(pk=owner.pk).user_permissions.add(permission)
+    return {"demo": demo, "campaign": campaign, "trash": item, "owner": owner}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_database_of_the_old_layout_keeps_every_row_and_its_leaderboard():
+    old_apps = migrate(before_the_move())
+    try:
+        ContentType.objects.clear_cache()
+        assert not ContentType.objects.filter(app_label__in=MOVED_APPS).exists()
+        assert ContentType.objects.filter(app_label="judging", model="worker").exists()
+        filled = fill(old_apps)
+        demo, campaign = filled["demo"], filled["campaign"]
+        board = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+        before = row_counts()
+        assert before["judging_answer"] == Answer.objects.count() > 0
+        assert before["judging_relevancecampaign"] == RelevanceCampaign.objects.count() >= 2
+        assert before["judging_trashitem"] == 1 and before["judging_job"] == 1
+
+        migrate(latest())
+        ContentType.objects.clear_cache()
+
+        after = row_counts()
+        assert {t: n for t, n in after.items() if t != "django_migrations"} == {
+            t: n for t, n in before.items() if t != "django_migrations"
+        }
+        stored = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+        assert (stored.pk, stored.payload, stored.computed_at) == (
+            board.pk, board.payload, board.computed_at
+        )  # fmt: skip
+        call_command("recompute", "--collection", str(demo.pk), verbosity=0)
+        again = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+        assert steady(again.payload) == steady(board.payload)
+
+        # What named judging names the models' apps now.
+        assert not ContentType.objects.filter(app_label="judging").exists()
+        moved = current_apps.get_model("catalog", "Collection")
+        log = current_apps.get_model("admin", "LogEntry").objects.get()
+        assert log.get_edited_object() == demo and log.content_type.model_class() is moved
+        owner = type(filled["owner"]).objects.get(pk=filled["owner"].pk)
+        assert owner.has_perm("catalog.change_collection")
+        assert Permission.objects.filter(content_type__app_label="judging").count() == 0
+        examples = campaign.examples.count()
+        trash_restore(item=TrashItem.objects.get())
+        assert campaign.examples.count() == examples + 1  # the deleted example is back
+        assert PreferenceCampaign.objects.filter(pk=campaign.pk).exists()
+    finally:
+        migrate(latest())
