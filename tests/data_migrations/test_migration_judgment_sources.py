@@ -35,9 +35,9 @@ def test_source_strings_become_sources_of_their_collection_and_back():
                 query=query, clip=doc, source=text, fine=n
             ).pk
 
-    apps = migrate(latest())
-    Source = apps.get_model("judging", "JudgmentSource")
-    Judgment = apps.get_model("judging", "RelevanceJudgment")
+    apps = migrate(latest())  # after issue 30's move: the models are catalog's, same tables
+    Source = apps.get_model("catalog", "JudgmentSource")
+    Judgment = apps.get_model("catalog", "RelevanceJudgment")
     for (collection_name, text), pk in made.items():
         judgment = Judgment.objects.select_related("source").get(pk=pk)
         source = judgment.source
