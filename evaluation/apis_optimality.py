@@ -7,9 +7,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.response import Response
 
-from catalog.apis.contents import OrganiserApi
 from evaluation import selectors_studies
-from evaluation.apis import RecomputeSerializer
+from evaluation.apis import RecomputeSerializer, ResultsApi
 from evaluation.forms import OptimalityForm
 from evaluation.services.optimality import collection_optimality_request
 
@@ -17,7 +16,7 @@ _TRIALS = OptimalityForm.base_fields["trials"]
 _RESAMPLES = OptimalityForm.base_fields["resamples"]
 
 
-class OptimalityDetailApi(OrganiserApi):
+class OptimalityDetailApi(ResultsApi):
     class OutputSerializer(serializers.Serializer):
         trials = serializers.IntegerField(allow_null=True)
         resamples = serializers.IntegerField(allow_null=True)
@@ -42,7 +41,7 @@ class OptimalityDetailApi(OrganiserApi):
         )
 
 
-class OptimalityComputeApi(OrganiserApi):
+class OptimalityComputeApi(ResultsApi):
     class InputSerializer(serializers.Serializer):
         trials = serializers.IntegerField(
             min_value=_TRIALS.min_value, max_value=_TRIALS.max_value, default=_TRIALS.initial

@@ -4,7 +4,7 @@ nested G-study (thesis §6.4)."""
 
 from __future__ import annotations
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation.core.assessor_judgments import AssessorJudgment
 from evaluation.models import OptimalityStudy, Recompute
 from evaluation.selectors import collection_judgments

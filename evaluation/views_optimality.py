@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from catalog.models import Collection
+from catalog.published import Collection
 from common.roles import organiser_required
 from evaluation import plots, selectors_studies
 from evaluation.core.optimality_verdicts import TEST_NAMES, closest_alpha

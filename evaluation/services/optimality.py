@@ -13,7 +13,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from catalog.models import Collection
+from catalog.published import Collection
 from evaluation import selectors
 from evaluation.core import evaluate
 from evaluation.core.optimality import TABLE_5_2, split_half_optimality

@@ -14,9 +14,9 @@ from catalog.models import JudgmentSource, RelevanceJudgment
 from evaluation.core.cli import main as cli_main
 from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.services import collection_results_compute
-from evaluation.tests.test_optimality_pages import folder
 from ingest.importers import mirex_import
 from tests.helpers.personas import make_user
+from tests.helpers.small_study import four_systems_folder
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,9 @@ def three_assessors(collection, owner, *, status=JudgmentSource.OFFICIAL):
 @pytest.fixture
 def imported(tmp_path):
     owner = make_user("nested-owner", "organiser")
-    summary = mirex_import(owner=owner, folder=folder(tmp_path, queries=8), name="Nested")
+    summary = mirex_import(
+        owner=owner, folder=four_systems_folder(tmp_path, queries=8), name="Nested"
+    )
     collection = owner.collections.get(pk=summary.collection_id)
     ResultsConfig.objects.create(collection=collection, measures=[MEASURE], test="t")
     return owner, collection, tmp_path

@@ -16,22 +16,15 @@ from evaluation.services.computers import recompute_run
 from evaluation.services.optimality import collection_optimality_request
 from ingest.importers import mirex_import
 from tests.helpers.personas import make_user
-from tests.helpers.small_study import small_folder
+from tests.helpers.small_study import four_systems_folder
 
 pytestmark = pytest.mark.django_db
-
-SYSTEMS = ("0fd93c", "207f1d", "2b08eb", "3f1baf")
-
-
-def folder(tmp_path, *, queries: int = 12):
-    """MIREX 2011 cut to SYSTEMS and their first ``queries`` queries."""
-    return small_folder(tmp_path, systems=SYSTEMS, n_queries=queries)
 
 
 @pytest.fixture
 def study(tmp_path):
     owner = make_user("choosing-owner", "organiser")
-    summary = mirex_import(owner=owner, folder=folder(tmp_path), name="Choosing")
+    summary = mirex_import(owner=owner, folder=four_systems_folder(tmp_path), name="Choosing")
     collection = owner.collections.get(pk=summary.collection_id)
     ResultsConfig.objects.create(collection=collection, test="t", seed=7, alpha=0.05)
     return owner, collection, tmp_path
@@ -110,7 +103,7 @@ def test_a_study_over_the_limit_fails_before_work_and_the_page_says_why(study, c
 
 def test_too_few_queries_are_refused_in_words(tmp_path):
     owner = make_user("few-owner", "organiser")
-    summary = mirex_import(owner=owner, folder=folder(tmp_path, queries=3), name="Few")
+    summary = mirex_import(owner=owner, folder=four_systems_folder(tmp_path, queries=3), name="Few")
     collection = owner.collections.get(pk=summary.collection_id)
     row = compute(collection)
     assert row.status == "failed"

@@ -15,9 +15,9 @@ from evaluation.core.goodness_of_fit import LEADERBOARD_TRIALS, fit_study
 from evaluation.core.scores import ScoreMatrix
 from evaluation.models import Leaderboard, ResultsConfig
 from evaluation.services import collection_results_compute
-from evaluation.tests.test_optimality_pages import folder
 from ingest.importers import mirex_import
 from tests.helpers.personas import make_user
+from tests.helpers.small_study import four_systems_folder
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,9 @@ MEASURE = "CG(scale=fine)@5"
 
 def collection_of(tmp_path, queries):
     owner = make_user(f"fits-{queries}", "organiser")
-    summary = mirex_import(owner=owner, folder=folder(tmp_path, queries=queries), name="Fits")
+    summary = mirex_import(
+        owner=owner, folder=four_systems_folder(tmp_path, queries=queries), name="Fits"
+    )
     collection = owner.collections.get(pk=summary.collection_id)
     ResultsConfig.objects.create(collection=collection, measures=[MEASURE], test="t", seed=3)
     collection_results_compute(target_id=collection.pk)

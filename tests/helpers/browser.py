@@ -106,3 +106,16 @@ def log_in(page, username: str, password: str) -> None:
     # The next page, not the login page still loaded: a goto before the answer to the
     # POST arrives would cancel it (and its session cookie) under a busy machine.
     expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+AXE = (Path(__file__).resolve().parent.parent / "assets" / "axe-core-4.14.1.min.js").read_text()
+
+
+def violations(page) -> list[str]:
+    page.evaluate(AXE)
+    found = page.evaluate(
+        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
+        ".filter(v => ['serious', 'critical'].includes(v.impact))"
+        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
+    )
+    return found

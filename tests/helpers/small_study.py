@@ -72,3 +72,12 @@ def small_study(tmp_path, *, pool_filter: str | None = None, **options):
     )
     collection_results_compute(target_id=collection.pk)
     return owner, collection
+
+
+FOUR_SYSTEMS = ("0fd93c", "207f1d", "2b08eb", "3f1baf")
+
+
+def four_systems_folder(tmp_path, *, queries: int = 12):
+    """MIREX 2011 cut to FOUR_SYSTEMS and their first ``queries`` queries (the studies of
+    issue 33: choosing a test, score distributions, nested reliability)."""
+    return small_folder(tmp_path, systems=FOUR_SYSTEMS, n_queries=queries)

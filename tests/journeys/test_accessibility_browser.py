@@ -6,12 +6,10 @@ Content-Security-Policy does not block: it is the browser's own tooling, not a s
 the page). Each page type is visited as the person who uses it.
 """
 
-from pathlib import Path
-
 import pytest
 
 from relevance.services.campaigns import assignment_next
-from tests.helpers.browser import log_in
+from tests.helpers.browser import log_in, violations
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.personas import PASSWORD
 from tests.helpers.platform_links import prolific_id
@@ -19,18 +17,6 @@ from tests.helpers.relevance_data import make_campaign as make_relevance_campaig
 from tests.helpers.results_payloads import MEASURE, store_results
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-AXE = (Path(__file__).resolve().parent.parent / "assets" / "axe-core-4.14.1.min.js").read_text()
-
-
-def violations(page) -> list[str]:
-    page.evaluate(AXE)
-    found = page.evaluate(
-        "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"
-        ".filter(v => ['serious', 'critical'].includes(v.impact))"
-        ".map(v => v.id + ': ' + v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))"
-    )
-    return found
 
 
 def test_no_page_type_has_a_serious_or_critical_violation(page, personas, crowd_collection):

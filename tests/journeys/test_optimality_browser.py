@@ -9,11 +9,10 @@ import pytest
 from playwright.sync_api import expect
 
 from evaluation.models import OptimalityStudy
-from evaluation.tests.test_optimality_pages import folder
 from ingest.importers import mirex_import
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in, violations
 from tests.helpers.personas import PASSWORD
-from tests.journeys.test_accessibility_browser import violations
+from tests.helpers.small_study import four_systems_folder
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,7 +25,9 @@ def test_an_organiser_computes_which_test_to_trust_and_reads_it(
     page, personas, tmp_path, celery_worker_process
 ):
     owner = personas.organiser
-    summary = mirex_import(owner=owner, folder=folder(tmp_path, queries=12), name="Choosing")
+    summary = mirex_import(
+        owner=owner, folder=four_systems_folder(tmp_path, queries=12), name="Choosing"
+    )
     log_in(page, owner.username, PASSWORD)
     page.goto(f"/collections/{summary.collection_id}/results/")
     page.get_by_role(

@@ -21,6 +21,9 @@ Round 3, part {a, g}, pivot g; part {b, d} (c an earlier pivot), pivot b:
 Groups: (a, g), (b, c), (d), (e, f) after 3 rounds, 12 pairs, 120 answers.
 """
 
+import csv
+import io
+
 from evaluation.core.ordered_groups import PairVotes
 
 QUERY = "q1"
@@ -53,3 +56,24 @@ def votes(rounds=ROUNDS) -> PairVotes:
     for a, b, answer in answers(rounds):
         tally.add(a, b, answer)
     return tally
+
+
+MTURK_HEADER = [
+    "HITId", "AssignmentId", "WorkerId", "AssignmentStatus", "WorkTimeInSeconds",
+    "Input.query", "Input.doc_a", "Input.doc_b", "Answer.choice",
+]  # fmt: skip
+
+
+def mturk_csv(rejected: int = 0) -> str:
+    """The study's 120 answers as Mechanical Turk batch results: ten workers a pair,
+    the sides as shown, answers written as the form's radio values (A, B, same); and
+    ``rejected`` rejected assignments all preferring e over f."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(MTURK_HEADER)
+    for i, (a, b, answer) in enumerate(answers()):
+        word = {"A": "A", "B": "B", "equal": "same"}[answer]
+        writer.writerow([f"H{i // 10}", f"A{i}", f"W{i % 10}", "Approved", "31", QUERY, a, b, word])
+    for i in range(rejected):
+        writer.writerow(["H99", f"R{i}", f"X{i}", "Rejected", "2", QUERY, "e", "f", "A"])
+    return out.getvalue()

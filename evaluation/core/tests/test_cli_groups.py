@@ -10,7 +10,7 @@ import pytest
 
 from evaluation.core.cli import main
 from evaluation.core.tests import pairwise_study as study
-from evaluation.core.tests.test_past_study import mturk_csv
+from evaluation.core.tests.pairwise_study import mturk_csv
 
 
 def run(*args) -> tuple[int, str, str]:

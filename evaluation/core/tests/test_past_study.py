@@ -1,37 +1,13 @@
 """A past pairwise study read from its answers CSV (Mechanical Turk's batch results
 among others) gives back the groups of the hand-made study of pairwise_study.py."""
 
-import csv
-import io
-
 import pytest
 
 from evaluation.core.ordered_groups import past_study_groups, read_past_study
 from evaluation.core.tests import pairwise_study as study
 from evaluation.core.tests.file_errors import read_error
+from evaluation.core.tests.pairwise_study import mturk_csv
 from evaluation.core.trec import FormatError
-
-MTURK_HEADER = [
-    "HITId", "AssignmentId", "WorkerId", "AssignmentStatus", "WorkTimeInSeconds",
-    "Input.query", "Input.doc_a", "Input.doc_b", "Answer.choice",
-]  # fmt: skip
-
-
-def mturk_csv(rejected: int = 0) -> str:
-    """The study's 120 answers as Mechanical Turk batch results: ten workers a pair,
-    the sides as shown, answers written as the form's radio values (A, B, same); and
-    ``rejected`` rejected assignments all preferring e over f."""
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(MTURK_HEADER)
-    for i, (a, b, answer) in enumerate(study.answers()):
-        word = {"A": "A", "B": "B", "equal": "same"}[answer]
-        writer.writerow(
-            [f"H{i // 10}", f"A{i}", f"W{i % 10}", "Approved", "31", study.QUERY, a, b, word]
-        )
-    for i in range(rejected):
-        writer.writerow(["H99", f"R{i}", f"X{i}", "Rejected", "2", study.QUERY, "e", "f", "A"])
-    return out.getvalue()
 
 
 def test_importing_the_study_as_mturk_batch_results_reproduces_its_groups(tmp_path):
