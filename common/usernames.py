@@ -17,7 +17,7 @@ between two requests at once:
   admin's login, ``POST /api/token/`` through :class:`people.auth_backend.CanonicalUsernameBackend`;
   sharing, ``manage.py invite``);
 - :func:`username_canonical_on_save` (a ``pre_save`` receiver on the user model,
-  connected in :mod:`judging.apps`) stores the canonical form whoever creates the
+  connected in :mod:`people.apps`) stores the canonical form whoever creates the
   account — the People page, the admin, ``createsuperuser``, ``create_user`` — and
   refuses a name another account already has in that form;
 - the throttles count the canonical form (:func:`common.throttles.account_key`).

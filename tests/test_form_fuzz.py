@@ -3,7 +3,7 @@
 The forms are found by crawling the pages (:mod:`tests.helpers.form_crawler`), as an organiser,
 an assessor, two crowd workers (one before and one after consent, one of them in a
 campaign with the headphone screen) and an anonymous visitor, in the world of the
-permission matrix (``tests/test_permission_matrix.py``: a shared collection with every
+permission matrix (``tests/helpers/pages.py``: a shared collection with every
 kind of campaign, job, worker, trash item and upload). Each form is sent as the page
 shows it, then once per field with that field left out and once per field and hostile
 value (:data:`VALUES`: empty, a digit that is no ASCII digit, 3,000 nines, NUL and a byte
@@ -37,7 +37,6 @@ from relevance.services.campaigns import assignment_next, relevance_campaign_cre
 from tests.helpers.crowd_http import Browser
 from tests.helpers.form_crawler import Form, crawl
 from tests.helpers.fuzzing import rolled_back, tally
-from tests.test_permission_matrix import world  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -141,7 +140,7 @@ def run(client: Client, who: str, seeds: list[str], tmp_path, found: dict) -> li
 
 
 def test_no_field_of_any_form_gives_a_500_or_a_redirect_off_the_site(
-    world,  # noqa: F811
+    world,
     personas,
     redis_cache,
     settings,

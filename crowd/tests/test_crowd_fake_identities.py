@@ -136,7 +136,7 @@ def test_a_campaign_whose_trap_pools_are_too_small_is_not_opened_and_says_how_ma
     crowd_collection,
 ):
     # 12 examples: 3 quiz + 1 work trap leave 8 ordinary examples, and a trap rate of 0.2
-    # needs ceil(8 * 0.2 / 0.8) = 2 work traps (selectors.crowd_integrity.PoolNeeds). The
+    # needs ceil(8 * 0.2 / 0.8) = 2 work traps (crowd.selectors.integrity.PoolNeeds). The
     # quiz needs no pool: the judgments make each worker's questions (issue 29), unless
     # they cannot (every clip at 50: no list clearly good or bad), and then one quiz, 2.
     campaign = make_campaign(crowd_collection, traps=4, quiz_traps=3, quiz_length=2, trap_rate=0.2)

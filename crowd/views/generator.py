@@ -6,6 +6,7 @@ from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods
 
+from catalog.selectors import collection_judged_scales
 from common.roles import organiser_required
 from crowd import selectors
 from crowd.forms.generator import GeneratorForm
@@ -59,6 +60,6 @@ def generator(request, pk: int):
         "bin_labels": [bin_label(b) for b in range(N_BINS)],
         "jobs": Job.objects.filter(kind=KIND, key=f"campaign:{campaign.pk}")[:5],
         # It builds lists from Fine judgments: a collection of TREC qrels has none (issue 31).
-        "no_fine": "fine" not in selectors.collection_judged_scales(collection=campaign.collection),
+        "no_fine": "fine" not in collection_judged_scales(collection=campaign.collection),
     }
     return render(request, "crowd/preference_generator.html", context)

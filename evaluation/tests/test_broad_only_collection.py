@@ -15,9 +15,9 @@ import pytest
 from catalog.models import RelevanceJudgment, RunEntry
 from evaluation.models import Leaderboard, ReliabilityStudy, SatisfactionMapping
 from evaluation.services import campaign_mapping_compute, collection_results_compute
-from evaluation.tests.test_campaign_mapping import judged_on_broad_only
 from relevance.services.lowcost import lowcost_default_measure
 from tests.helpers.crowd_fixtures import make_campaign
+from tests.helpers.mappings import judged_on_broad_only
 from tests.helpers.plain_words import problems
 
 pytestmark = pytest.mark.django_db

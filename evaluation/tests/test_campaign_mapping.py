@@ -15,7 +15,14 @@ from evaluation.models import Leaderboard, MappingConfig, SatisfactionMapping
 from evaluation.services import campaign_mapping_compute, collection_results_compute
 from evaluation.services.mappings import campaign_measures, example_lambdas
 from tests.helpers.crowd_fixtures import arrive, make_campaign
-from tests.helpers.mappings import ANSWERS, MEASURE, answered_campaign, check_hand_made, columns
+from tests.helpers.mappings import (
+    ANSWERS,
+    MEASURE,
+    answered_campaign,
+    check_hand_made,
+    columns,
+    judged_on_broad_only,
+)
 
 
 def test_nonpreferences_label_both_lists_and_preferences_label_the_difference():
@@ -141,15 +148,6 @@ def test_a_burst_of_handed_over_answers_asks_for_one_campaign_recompute(
     row = Recompute.objects.get(kind="campaign", target_id=campaign.pk)
     assert (row.requests, row.status) == (20, "pending")
     assert preference_answers_accepted(campaign_id=999_999) is False  # deleted campaign
-
-
-def judged_on_broad_only(collection) -> None:
-    """The collection's judgments as TREC qrels hold them: Broad only, the Fine score
-    split in three as the thesis splits it (§3.1.2): 0–33 → 0, 34–66 → 1, 67–100 → 2."""
-    for judgment in RelevanceJudgment.objects.filter(query__collection=collection):
-        judgment.broad = 0 if judgment.fine < 34 else 1 if judgment.fine < 67 else 2
-        judgment.fine = None
-        judgment.save(update_fields=["broad", "fine"])
 
 
 @pytest.mark.django_db

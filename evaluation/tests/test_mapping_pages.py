@@ -6,8 +6,11 @@ import json
 from urllib.parse import quote
 
 import pytest
+from django.utils import timezone
 
-from evaluation.models import Recompute
+from crowd.models import PreferenceCampaign
+from evaluation.core.answers import mapping_payload
+from evaluation.models import Recompute, SatisfactionMapping
 from tests.helpers.mappings import MEASURE, store_mapping
 from tests.helpers.personas import PASSWORD
 from tests.helpers.plain_words import problems
@@ -115,8 +118,8 @@ def test_a_broad_only_collections_mapping_page_says_why_its_measure_is_broad(
     measure chosen for a collection judged on the Broad scale only."""
     from evaluation.models import MappingConfig
     from evaluation.services import campaign_mapping_compute
-    from evaluation.tests.test_campaign_mapping import judged_on_broad_only
     from tests.helpers.crowd_fixtures import make_campaign
+    from tests.helpers.mappings import judged_on_broad_only
 
     judged_on_broad_only(crowd_collection)
     campaign = make_campaign(crowd_collection, traps=0)

@@ -9,6 +9,7 @@ import pytest
 from django.utils import timezone
 from scipy.stats import binomtest
 
+from catalog.models import RelevanceJudgment
 from crowd.models import PreferenceCampaign, choice_as_stored
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
@@ -132,3 +133,12 @@ AGR_POSITIVE = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0]
 
 
 AGR_NEGATIVE = [0, 0, 0, 0, 0, 2, 0, 0, 0, 0]
+
+
+def judged_on_broad_only(collection) -> None:
+    """The collection's judgments as TREC qrels hold them: Broad only, the Fine score
+    split in three as the thesis splits it (§3.1.2): 0–33 → 0, 34–66 → 1, 67–100 → 2."""
+    for judgment in RelevanceJudgment.objects.filter(query__collection=collection):
+        judgment.broad = 0 if judgment.fine < 34 else 1 if judgment.fine < 67 else 2
+        judgment.fine = None
+        judgment.save(update_fields=["broad", "fine"])

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.helpers.fixtures import log_in
+from tests.helpers.browser import log_in
 from tests.helpers.personas import PASSWORD
 from work import state
 from work.jobs import JOBS, job_claim, job_start

@@ -13,10 +13,10 @@ from playwright.sync_api import expect
 from crowd.models import Answer
 from evaluation.models import ReliabilityStudy
 from evaluation.services import campaign_mapping_compute
-from evaluation.tests.test_campaign_mapping import judged_on_broad_only
+from tests.helpers.browser import log_in
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.crowd_http import Browser
-from tests.helpers.fixtures import log_in
+from tests.helpers.mappings import judged_on_broad_only
 from tests.helpers.personas import PASSWORD
 from tests.helpers.results_payloads import MEASURE, store_results
 

@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.helpers.browser import start
 from tests.helpers.crowd_fixtures import make_campaign
-from tests.journeys.test_crowd_task_browser import start
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
