@@ -98,7 +98,7 @@ def code_folder(revision: str | None, scratch: Path) -> Path:
     folder = scratch / "code"
     folder.mkdir(exist_ok=True)
     if revision is None:
-        text = (ROOT / "judging" / "loudness.py").read_text()
+        text = (ROOT / "listening" / "loudness.py").read_text()
     else:
         text = subprocess.run(["git", "show", f"{revision}:listening/loudness.py"], cwd=ROOT,
                               check=True, capture_output=True, text=True).stdout  # fmt: skip

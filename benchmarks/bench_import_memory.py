@@ -81,16 +81,16 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.contrib.auth import get_user_model
-from judging.models import Clip, Collection, Query
+from catalog.models import Clip, Collection, Query
 owner = get_user_model().objects.create(username="bench")
 collection = Collection.objects.create(owner=owner, name="bench")
 Clip.objects.bulk_create([Clip(collection=collection, external_id=f"q{i:03d}") for i in range(%(queries)d)]
                          + [Clip(collection=collection, external_id=f"d{i:05d}") for i in range(%(clips)d)])
 queries = Clip.objects.filter(collection=collection, external_id__startswith="q")
 Query.objects.bulk_create([Query(collection=collection, clip=c) for c in queries])
-from judging.models import RelevanceJudgment
+from catalog.models import RelevanceJudgment
 try:  # the answers need a judgment of every (query, clip) they show
-    from judging.models import JudgmentSource
+    from catalog.models import JudgmentSource
     source = JudgmentSource.objects.create(collection=collection, name="bench", kind="import")
 except ImportError:
     source = "import:bench"

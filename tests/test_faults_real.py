@@ -191,7 +191,7 @@ def test_a_job_whose_pool_process_is_killed_is_taken_over_by_its_redelivered_tas
     job = upload_start(
         upload=upload
     )  # recorded, not sent (tests.helpers.crowd_fixtures.handed_over)
-    send = f"from judging import handoff; handoff.job_queued(job_id={job.pk}, queue='{job.queue}', on_error=print)"
+    send = f"from work import handoff; handoff.job_queued(job_id={job.pk}, queue='{job.queue}', on_error=print)"
     subprocess.run([sys.executable, "manage.py", "shell", "-c", send], cwd=ROOT, env=env,
                    check=True, timeout=60)  # fmt: skip  # as the page would, to this Redis
     running = wait_for(

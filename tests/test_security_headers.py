@@ -21,7 +21,7 @@ EARLY = {
     "a control character's 400": ("/login/?x=%00", {}, 400),
     "the API's control-character 400": ("/api/collections/?q=%00", {}, 400),
     "a host not allowed": ("/login/", {"HTTP_HOST": "evil.example"}, 400),
-    "a static file": ("/static/judging/task.js", {}, 200),
+    "a static file": ("/static/crowd/task.js", {}, 200),
 }
 
 

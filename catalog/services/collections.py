@@ -5,9 +5,6 @@ one transaction, and raises :class:`django.core.exceptions.ValidationError` with
 message naming the bad item. Everything is looked up *inside the given collection*:
 an external id or system name never reaches another collection's rows, so nothing a
 client sends can touch another organiser's data.
-
-(This module lives in ``judging/services/`` without an ``__init__`` of its own so that
-it merges with the crowd branch's ``judging/services`` package.)
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ def test_a_campaigns_older_code_with_look_alikes_still_works(client, crowd_colle
     campaign.full_clean()
     campaign.save(update_fields=["completion_code"])
     browser = Browser(campaign)
-    browser.start(PROLIFIC.format(id="old-code"))
+    browser.start(prolific("old-code"))
     work(browser, answers=1)
     assert "3Y8RYPW8OOWK" in browser.done().content.decode()
     organiser = Client()

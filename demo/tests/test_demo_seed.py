@@ -248,7 +248,8 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 @pytest.mark.django_db
 def test_the_readme_describes_the_demo_that_make_run_seeds(media):
     """Issue 31: the README promised a quiz of 2 from 3 and 7 work traps; the demo had a quiz
-    of 1 from 4 and 6. Its description is read here and compared with the demo itself."""
+    of 1 from 4 and 6. Its description is read here and compared with the demo itself (since
+    issue 29 the quiz is made for each worker from the judgments: no quiz pool to count)."""
     from crowd.models import TrapQuestion
 
     text = " ".join(README.read_text().split())
@@ -257,9 +258,9 @@ def test_the_readme_describes_the_demo_that_make_run_seeds(media):
         r"a collection of (\d+) generated clips .*?, (\d+) queries, (\w+) systems of", text
     )
     quiz = re.search(
-        r"a (\d+)-question quiz drawn from (\d+) quiz trap questions, (\d+) more trap questions",
+        r"a (\d+)-question quiz made for each worker from the judgments, (\d+) trap questions",
         text,
-    )
+    )  # issue 29: every quiz question goes to one worker, made from the judgments
     assert shown and quiz, "the README's demo paragraph changed its wording: read it again"
     summary = demo_seed(audio=False)
     collection = Collection.objects.get(pk=summary.collection_id)
@@ -269,5 +270,4 @@ def test_the_readme_describes_the_demo_that_make_run_seeds(media):
     assert int(shown[2]) == collection.queries.count()
     assert words[shown[3]] == collection.systems.count()
     assert int(quiz[1]) == campaign.quiz_length
-    assert int(quiz[2]) == traps.filter(pool=TrapQuestion.QUIZ).count()
-    assert int(quiz[3]) == traps.filter(pool=TrapQuestion.WORK).count()
+    assert int(quiz[2]) == traps.filter(pool=TrapQuestion.WORK).count()
