@@ -1,4 +1,8 @@
-"""The demo collection: ``judging.demo.seed.demo_seed`` and ``manage.py seed_demo``."""
+"""The demo collection: ``judging.demo.seed.demo_seed`` and ``manage.py seed_demo``.
+
+This module is long because the demo is one thing — its collection, campaigns, workers,
+audio and the README's description of it — and its tests read best side by side.
+"""
 
 from __future__ import annotations
 
