@@ -37,6 +37,7 @@ from relevance.services.campaigns import assignment_next, relevance_campaign_cre
 from tests.helpers.crowd_http import Browser
 from tests.helpers.form_crawler import Form, crawl
 from tests.helpers.fuzzing import rolled_back, tally
+from tests.helpers.platform_links import prolific_id
 
 pytestmark = pytest.mark.django_db
 
@@ -176,16 +177,16 @@ def test_no_field_of_any_form_gives_a_500_or_a_redirect_off_the_site(
                     f"/judge/campaigns/{relevance.pk}/headphones/"], tmp_path, found)  # fmt: skip
 
     arrived = Browser(campaign)
-    arrived.arrive("PROLIFIC_PID=fuzz-a&STUDY_ID=S&SESSION_ID=a")
+    arrived.arrive(f"PROLIFIC_PID={prolific_id('fuzz-a')}&STUDY_ID=S&SESSION_ID=a")
     token = campaign.token
     failures += run(arrived.client, "worker", [f"/t/{token}/consent/"], tmp_path, found)
     working = Browser(campaign)
-    working.start("PROLIFIC_PID=fuzz-b&STUDY_ID=S&SESSION_ID=b")
+    working.start(f"PROLIFIC_PID={prolific_id('fuzz-b')}&STUDY_ID=S&SESSION_ID=b")
     failures += run(
         working.client, "worker", [f"/t/{token}/task/", f"/t/{token}/end/"], tmp_path, found
     )
     listener = Browser(screened)
-    listener.arrive("PROLIFIC_PID=fuzz-c&STUDY_ID=S&SESSION_ID=c")
+    listener.arrive(f"PROLIFIC_PID={prolific_id('fuzz-c')}&STUDY_ID=S&SESSION_ID=c")
     listener.consent()
     failures += run(listener.client, "worker", [f"/t/{screened.token}/task/"], tmp_path, found)
 

@@ -87,11 +87,15 @@ def answered_campaign(crowd_collection):
         answer_submit(
             worker=trusted, key=task.key, choice=choice_as_stored(stored, swapped=task.swapped)
         )
-    # A careless worker misses the quiz: stopped, their answers never count.
+    # A careless worker misses the quiz: stopped, their answers never count. (Their quiz
+    # question is made for them from the judgments, issue 29, so its answer is drawn:
+    # they give one it does not accept.)
     careless = arrive(campaign, "careless")
     task = task_serve(worker=careless)
+    accepted = trap_of(task).accepted_answers
+    wrong = next(c for c in ("both_bad", "both_good", "a_better", "b_better") if c not in accepted)
     answer_submit(
-        worker=careless, key=task.key, choice=choice_as_stored("both_bad", swapped=task.swapped)
+        worker=careless, key=task.key, choice=choice_as_stored(wrong, swapped=task.swapped)
     )
     return campaign
 

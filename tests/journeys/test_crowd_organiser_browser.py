@@ -45,21 +45,23 @@ def test_the_organiser_excludes_a_worker_with_a_reason_then_reinstates_them(
     assert Answer.objects.filter(worker=copycat, accepted_at__isnull=False).count() == accepted
 
 
-def test_the_organiser_fills_a_quiz_pool_too_small_to_open_in_one_click(
+def test_the_organiser_fills_a_work_pool_too_small_to_open_in_one_click(
     page, personas, crowd_collection
 ):
-    """A 1-question quiz needs a pool of 4 (no worker sees more than a quarter of it);
-    the collection's S1 and S3 lists (best 5 and worst 5 clips of every query by its
-    official judgments) give 4 clear-cut examples at least."""
-    campaign = make_campaign(crowd_collection, traps=0, quiz_length=1)
+    """A trap rate of 0.2 over the 12 examples needs a work pool of 3: the least k with
+    k ≥ ⌈(12 − k)·0.2 / 0.8⌉ (k = 2: ⌈2.5⌉ = 3 > 2; k = 3: ⌈2.25⌉ = 3). The collection's S1
+    and S3 lists (best 5 and worst 5 clips of every query by its official judgments) give
+    4 clear-cut examples at least. (The quiz needs no pool here: since issue 29 the
+    judgments make each worker's quiz questions.)"""
+    campaign = make_campaign(crowd_collection, traps=0, trap_rate=0.2)
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/campaigns/{campaign.pk}/")
     notice = page.get_by_role("alert").filter(has_text="The trap pools are too small")
     expect(notice).to_contain_text("Fill the pools from the official judgments")
     page.get_by_role("button", name="Fill the pools from the official judgments").click()
     expect(
-        page.get_by_text("Marked from the official judgments: 4 quiz questions.")
+        page.get_by_text("Marked from the official judgments: 3 work trap questions.")
     ).to_be_visible()
     expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
     traps = page.get_by_role("region", name="Trap questions")
-    expect(traps.get_by_role("row").filter(has_text="quiz")).to_have_count(4)
+    expect(traps.get_by_role("row").filter(has_text="work")).to_have_count(3)

@@ -128,16 +128,17 @@ def create_the_collection_and_upload(page, folder):
         audio[-1].write_bytes(tone(suffix, 1.0, freq=pitch))
     (folder / "runs.txt").write_text(RUNS)
     (folder / "judgments.txt").write_text(JUDGMENTS)
-    uploads = [
-        ("audio clips", "Audio files or a zip of them", audio, {"Clips created": "8"}),
-        ("runs", "Run files", folder / "runs.txt",
+    uploads = [  # the uploads page's link, the job's title, the form's field, the counts
+        ("Upload audio clips", "audio clips", "Audio files or a zip of them", audio,
+         {"Clips created": "8"}),
+        ("Upload run files", "runs", "Run files", folder / "runs.txt",
          {"Systems created": "3", "Queries created": "2", "Run entries created": "18"}),
-        ("judgments", "Judgments file", folder / "judgments.txt",
+        ("Upload judgments", "judgments", "Judgments file", folder / "judgments.txt",
          {"Judgments created": "12"}),  # 6 clips × 2 queries
     ]  # fmt: skip
-    for title, label, files, counts in uploads:
+    for link, title, label, files, counts in uploads:
         page.get_by_role("link", name="Upload files").click()
-        page.get_by_role("link", name=f"Upload {title}").click()
+        page.get_by_role("link", name=link, exact=True).click()
         page.get_by_label(label).set_input_files(files)
         page.get_by_role("button", name="Upload and import").click()  # the default options
         watch_to_the_result(page, f"Upload of {title}")
