@@ -41,7 +41,7 @@ from tests.audio_files import sine_wav
 from tests.crowd_fixtures import right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.personas import make_user
-from tests.platform_links import prolific_id
+from tests.platform_links import mturk_id, prolific_id
 
 Pages = list[tuple[str, str]]
 
@@ -266,7 +266,8 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
     pages.append(_page(turk, "MTurk preview", turk.get(
         f"{turk.base}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1")))  # fmt: skip
     turk.arrive(
-        f"workerId=t1{tag}&assignmentId=a1&hitId=h1&turkSubmitTo=https://workersandbox.mturk.com"
+        f"workerId={mturk_id(f't1{tag}')}&assignmentId=ASG1&hitId=HIT1"
+        "&turkSubmitTo=https://workersandbox.mturk.com"
     )
     turk.consent()
     _answer_all(turk, "MTurk worker", right=True, pages=pages)

@@ -13,6 +13,9 @@ page, and no page may log a script or Content-Security-Policy error. Audio is 1 
 the campaigns ask for 1 s of listening (settings an organiser chooses on their pages; the
 listening rules stay on) and the crowd's quiz has one question, so that the whole study
 takes well under a minute. A screenshot of the leaderboard goes to ``var/screenshots/``.
+
+This module is long because it is one study told step by step, each person's part in the
+order they take it; split, the story would be lost.
 """
 
 from __future__ import annotations
