@@ -41,6 +41,7 @@ from tests.audio_files import sine_wav
 from tests.crowd_fixtures import right_choice, wrong_choice
 from tests.crowd_http import Browser
 from tests.personas import make_user
+from tests.planner import statistics_update
 from tests.platform_links import mturk_id, prolific_id
 
 Pages = list[tuple[str, str]]
@@ -88,6 +89,7 @@ def demo_world(media_root) -> DemoWorld:
         call_command("recompute", "--collection", str(collection.pk), stdout=_Quiet())
     for study in PreferenceCampaign.objects.all():
         call_command("recompute", "--campaign", str(study.pk), stdout=_Quiet())
+    statistics_update()  # PostgreSQL plans for the rows made here (tests/planner.py)
     reader = make_user("rita", ORGANISER)
     reader.set_password("rita-reads")
     reader.save()
