@@ -72,8 +72,11 @@ def test_the_nested_study_is_the_command_lines_and_the_page_shows_it(imported, c
         f"/collections/{collection.pk}/results/reliability/?measure={quote(MEASURE)}"
     ).content.decode()
     assert "Several assessors per query" in page
-    assert "assessors within queries (σ²_h:q)" in page and 'data-plot="nested"' in page
-    assert "Left out: 1 queries with fewer than 3 assessors." in page
+    assert (
+        "Assessors within queries (σ<sup>2</sup><sub>h:q</sub>)" in page
+        and 'data-plot="nested"' in page
+    )
+    assert "Left out: 1 query with fewer than 3 assessors." in page
 
 
 def test_a_pilot_sources_assessors_do_not_make_a_nested_study(imported):

@@ -36,7 +36,8 @@ from tests.helpers.audio_files import sine_wav
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
 from tests.helpers.crowd_http import Browser
 from tests.helpers.personas import make_user
-from tests.helpers.platform_links import prolific_id
+from tests.helpers.planner import statistics_update
+from tests.helpers.platform_links import mturk_id, prolific_id
 
 Pages = list[tuple[str, str]]
 
@@ -83,6 +84,7 @@ def demo_world(media_root) -> DemoWorld:
         call_command("recompute", "--collection", str(collection.pk), stdout=_Quiet())
     for study in PreferenceCampaign.objects.all():
         call_command("recompute", "--campaign", str(study.pk), stdout=_Quiet())
+    statistics_update()  # PostgreSQL plans for the rows made here (tests/helpers/planner.py)
     reader = make_user("rita", ORGANISER)
     reader.set_password("rita-reads")
     reader.save()
@@ -261,7 +263,8 @@ def worker_pages(world: DemoWorld, *, tag: str = "") -> Pages:
     pages.append(_page(turk, "MTurk preview", turk.get(
         f"{turk.base}/?assignmentId=ASSIGNMENT_ID_NOT_AVAILABLE&hitId=h1")))  # fmt: skip
     turk.arrive(
-        f"workerId=t1{tag}&assignmentId=a1&hitId=h1&turkSubmitTo=https://workersandbox.mturk.com"
+        f"workerId={mturk_id(f't1{tag}')}&assignmentId=ASG1&hitId=HIT1"
+        "&turkSubmitTo=https://workersandbox.mturk.com"
     )
     turk.consent()
     _answer_all(turk, "MTurk worker", right=True, pages=pages)
