@@ -15,7 +15,7 @@ from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
 from evaluation.core.answers import mapping_payload
 from evaluation.models import SatisfactionMapping
-from tests.helpers.crowd_fixtures import arrive, make_campaign, trap_of
+from tests.helpers.crowd_fixtures import arrive, make_campaign, trap_of, wrong_choice
 
 MEASURE = "CG(scale=fine)@5"
 
@@ -92,11 +92,7 @@ def answered_campaign(crowd_collection):
     # they give one it does not accept.)
     careless = arrive(campaign, "careless")
     task = task_serve(worker=careless)
-    accepted = trap_of(task).accepted_answers
-    wrong = next(c for c in ("both_bad", "both_good", "a_better", "b_better") if c not in accepted)
-    answer_submit(
-        worker=careless, key=task.key, choice=choice_as_stored(wrong, swapped=task.swapped)
-    )
+    answer_submit(worker=careless, key=task.key, choice=wrong_choice(task))
     return campaign
 
 
