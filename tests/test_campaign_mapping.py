@@ -17,7 +17,7 @@ from judging.models import Answer, RelevanceJudgment
 from judging.models.crowd import choice_as_stored
 from judging.services.crowd.answers import answer_submit
 from judging.services.crowd.tasks import task_serve
-from tests.crowd_fixtures import make_campaign, trap_of
+from tests.crowd_fixtures import make_campaign, trap_of, wrong_choice
 from tests.test_task_serve import arrive
 
 MEASURE = "CG(scale=fine)@5"
@@ -147,11 +147,7 @@ def answered_campaign(crowd_collection):
     # they give one it does not accept.)
     careless = arrive(campaign, "careless")
     task = task_serve(worker=careless)
-    accepted = trap_of(task).accepted_answers
-    wrong = next(c for c in ("both_bad", "both_good", "a_better", "b_better") if c not in accepted)
-    answer_submit(
-        worker=careless, key=task.key, choice=choice_as_stored(wrong, swapped=task.swapped)
-    )
+    answer_submit(worker=careless, key=task.key, choice=wrong_choice(task))
     return campaign
 
 
