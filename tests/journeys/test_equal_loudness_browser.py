@@ -58,7 +58,7 @@ def test_after_the_copies_the_organisers_table_shows_what_listeners_hear(
 ):
     """Issue 31: after making −23 LUFS copies the table still showed the uploaded loudness."""
     from listening.loudness import loudness_measure
-    from tests.helpers.fixtures import log_in
+    from tests.helpers.browser import log_in
     from tests.helpers.personas import PASSWORD
 
     collection = audible_collection
