@@ -315,3 +315,43 @@ def test_a_module_over_450_lines_says_at_its_top_why_it_is_long():
             if LONG_BECAUSE not in docstring:
                 unexplained.append(f"{module} ({text.count(chr(10))} lines)")
     assert unexplained == []
+
+
+# --- One place per rule (issue 30, item 4) ----------------------------------------------
+
+PRODUCT = ("common", "people", "work", "catalog", "listening", "ingest", "relevance", "crowd",
+           "evaluation", "demo", "config")  # fmt: skip
+
+
+def _product_modules():
+    for module, path in modules().items():
+        if _app(module) in PRODUCT and not _is_test(module):
+            yield module, ast.parse(path.read_text(encoding="utf-8"))
+
+
+COVERAGE_READERS = {
+    "listening.selectors",  # coverage_share(): the rule's one reading of the setting
+    "evaluation.glossary",  # states the installation's rule in words; decides nothing
+}
+
+
+def test_only_the_listening_app_decides_what_coverage_counts_as_played():
+    """The coverage rule (a clip counts as played once ``EARSHOT_LISTEN_COVERAGE`` of its
+    listening window was sent) is written once, in :mod:`listening.selectors`
+    (``window_covered`` and the same in SQL, ``window_covered_sql``): no other module reads
+    the setting or compares bytes sent itself; they call those."""
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            setting = isinstance(node, ast.Attribute) and node.attr == "EARSHOT_LISTEN_COVERAGE"
+            if setting and module not in COVERAGE_READERS:
+                found.append(f"{module}:{node.lineno} reads the setting")
+            if isinstance(node, ast.Compare) and _app(module) != "listening":
+                names = {n.attr if isinstance(n, ast.Attribute) else getattr(n, "id", "")
+                         for n in ast.walk(node)}  # fmt: skip
+                if names & {"window_bytes_sent", "bytes_sent"}:
+                    found.append(f"{module}:{node.lineno} compares bytes sent")
+            sql = isinstance(node, ast.Constant) and "window_bytes_sent >=" in str(node.value)
+            if sql and module != "listening.selectors":
+                found.append(f"{module}:{node.lineno} writes the rule in SQL")
+    assert found == []

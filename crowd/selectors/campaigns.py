@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.conf import settings
 from django.db import connection
 from django.db.models import BooleanField, Count, ExpressionWrapper, Q, QuerySet
 from django.shortcuts import get_object_or_404
@@ -20,6 +19,7 @@ from common.needs import Need
 from common.validation import parse_id
 from crowd.models import Answer, Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from crowd.selectors.access import organiser_campaigns
+from listening.selectors import window_covered_sql
 
 # --- worker side ----------------------------------------------------------------------
 
@@ -55,8 +55,8 @@ class ExampleClips:
     """The clips of an example as stored: the query's, and lists a and b in rank order.
 
     Each clip is ``(clip id, has audio)``. ``heard``: the clips whose listening window the
-    server sent enough of for a task (``EARSHOT_LISTEN_COVERAGE``,
-    :mod:`listening.services.audio_served`), and ``first_audio_at`` when it first sent any audio
+    server sent enough of for a task (the coverage rule,
+    :func:`listening.selectors.window_covered_sql`), and ``first_audio_at`` when it first sent any audio
     for it, when asked for (:func:`example_clips` with ``task_id``).
     """
 
@@ -74,20 +74,21 @@ class ExampleClips:
 
 _HEARD = (
     "EXISTS (SELECT 1 FROM judging_audioserved s WHERE s.task_id = %s AND s.clip_id = {clip} "
-    "AND s.window_bytes_sent > 0 AND s.window_bytes_sent >= s.window_bytes * %s)"
-)
+    "AND {covered})"
+)  # the coverage rule itself: listening.selectors.window_covered_sql
 _FIRST_AUDIO = "(SELECT MIN(s.first_sent_at) FROM judging_audioserved s WHERE s.task_id = %s)"
 
 
 def example_clips(example_id: int, *, task_id: int | None = None) -> ExampleClips:
     """The query and both lists of an example, in one statement (issue 14); with
     ``task_id``, also which of them the server sent audio of for that task."""
+    covered, share = window_covered_sql("s")
     heard = (
-        f"{_HEARD.format(clip='i.clip_id')}, {_HEARD.format(clip='q.clip_id')}, {_FIRST_AUDIO}"
+        f"{_HEARD.format(clip='i.clip_id', covered=covered)}, "
+        f"{_HEARD.format(clip='q.clip_id', covered=covered)}, {_FIRST_AUDIO}"
         if task_id is not None
         else "0, 0, NULL"
     )
-    coverage = settings.EARSHOT_LISTEN_COVERAGE
     rows = sql.rows(
         f"SELECT i.side, i.clip_id, c.audio, q.clip_id, qc.audio, c.duration, qc.duration, {heard} "
         "FROM judging_exampleitem i "
@@ -97,7 +98,7 @@ def example_clips(example_id: int, *, task_id: int | None = None) -> ExampleClip
         "INNER JOIN judging_clip qc ON qc.id = q.clip_id "
         "WHERE i.example_id = %s ORDER BY i.side, i.rank",
         (
-            *([task_id, coverage, task_id, coverage, task_id] if task_id is not None else []),
+            *([task_id, *share, task_id, *share, task_id] if task_id is not None else []),
             example_id,
         ),
     )  # on every task page and answer: plain SQL (common.sql, issue 14)

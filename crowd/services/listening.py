@@ -24,7 +24,7 @@ from django.conf import settings
 
 from crowd.models import PreferenceCampaign, PreferenceTask
 from crowd.selectors import example_clips
-from listening.selectors import clip_listening_seconds
+from listening.selectors import clip_listening_seconds, coverage_in_words
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ class Listening:
             parts.append(
                 f"Please listen before answering: play the query and at least {clips} of "
                 f"list A and of list B (still to play: {', '.join(missing)}). A clip counts "
-                f"once you have played {listening_rule()}."
+                f"once you have played {coverage_in_words()}."
             )
         if self.seconds_left:
             parts.append(
@@ -114,12 +114,6 @@ def task_listening(
         seconds_left=seconds_left,
         listening_left=max(0, math.ceil(needed - listened)),
     )
-
-
-def listening_rule() -> str:
-    """The coverage rule in words, for the pages that state it."""
-    share = round(settings.EARSHOT_LISTEN_COVERAGE * 100)
-    return f"{share} % of its first {settings.EARSHOT_LISTEN_WINDOW_SECONDS} seconds"
 
 
 def task_heard(*, task: PreferenceTask, campaign: PreferenceCampaign, now: datetime) -> dict:

@@ -9,7 +9,7 @@ candidate.
 from django import template
 from django.conf import settings
 
-from crowd.services.listening import listening_rule as coverage_rule
+from listening.selectors import coverage_in_words as coverage_rule
 
 register = template.Library()
 

@@ -14,6 +14,7 @@ from django.db import models
 from django.db.models import Q
 
 from catalog.models import Clip
+from listening.selectors import window_coverage, window_covered
 
 
 class AudioServed(models.Model):
@@ -77,5 +78,13 @@ class AudioServed(models.Model):
 
     @property
     def coverage(self) -> float:
-        """Share of the clip's listening window sent, 0–1 (what the must-listen rules read)."""
-        return min(1.0, self.window_bytes_sent / self.window_bytes) if self.window_bytes else 0.0
+        """Share of the clip's listening window sent, 0–1 (what pages show)."""
+        return window_coverage(self.window_bytes, self.window_bytes_sent)
+
+    @property
+    def covered(self) -> bool:
+        """Whether enough of the window was sent for the clip to count as played (the
+        coverage rule: :func:`listening.selectors.window_covered`)."""
+        return window_covered(
+            window_bytes=self.window_bytes, window_bytes_sent=self.window_bytes_sent
+        )

@@ -38,6 +38,7 @@ from catalog.models import Clip
 from common import sql
 from common.audio import ByteRange
 from listening.models import AudioServed
+from listening.selectors import coverage_in_words
 
 if TYPE_CHECKING:  # the rows listening records for sit above it: named, never imported
     from crowd.models import PreferenceTask
@@ -222,13 +223,11 @@ def assignment_listening_problem(
             f"(so far the server has sent {heard:.1f} s of it)."
         )
     served = AudioServed.objects.filter(assignment=assignment, clip=clip).first()
-    needed_share = settings.EARSHOT_LISTEN_COVERAGE
-    if served is None or served.window_bytes_sent == 0 or served.coverage < needed_share:
+    if served is None or not served.covered:
         got = 0 if served is None else round(served.coverage * 100)
         return (
-            f"Play more of this clip first: a clip counts once {round(needed_share * 100)} % of "
-            f"its first {settings.EARSHOT_LISTEN_WINDOW_SECONDS} seconds has reached your "
-            f"browser (so far {got} %)."
+            f"Play more of this clip first: a clip counts once {coverage_in_words()} has "
+            f"reached your browser (so far {got} %)."
         )
     first = AudioServed.objects.filter(assignment=assignment).order_by("first_sent_at").first()
     needed = (scored_before + 1) * must_listen_seconds
