@@ -355,3 +355,19 @@ def test_only_the_listening_app_decides_what_coverage_counts_as_played():
             if sql and module != "listening.selectors":
                 found.append(f"{module}:{node.lineno} writes the rule in SQL")
     assert found == []
+
+
+def test_every_json_error_has_the_rest_apis_shape():
+    """One JSON error shape for every API: ``{"detail": "…"}``, what Django REST
+    framework's handler answers; the judging page's own endpoint answers the same (it
+    answered ``{"error": …}`` before issue 30), and its script reads ``detail``."""
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            call = isinstance(node, ast.Call) and getattr(node.func, "id", "") == "JsonResponse"
+            if call and node.args and isinstance(node.args[0], ast.Dict):
+                keys = {k.value for k in node.args[0].keys if isinstance(k, ast.Constant)}
+                if "error" in keys:
+                    found.append(f"{module}:{node.lineno}")
+    scripts = [p for p in ROOT.glob("*/static/**/*.js") if "data.error" in p.read_text()]
+    assert (found, scripts) == ([], [])

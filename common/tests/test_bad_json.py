@@ -60,4 +60,4 @@ def test_the_judging_page_answers_a_deeply_nested_body_with_a_400(client, person
         f"/judge/assignments/{work.pk}/judgments", DEEP, content_type="application/json"
     )
     assert response.status_code == 400
-    assert response.json() == {"error": "The request is not JSON."}
+    assert response.json() == {"detail": "The request is not JSON."}

@@ -318,7 +318,7 @@ def test_a_forged_listened_seconds_on_the_assessor_page_is_refused(
 
     forged = post_json(assessor, url, {"candidate": entry.pk, "broad": 2, "fine": 90,
                                        "listened_seconds": 86_400, "plays": 0})  # fmt: skip
-    assert forged.status_code == 400 and "Listen to at least 5 s" in forged.json()["error"]
+    assert forged.status_code == 400 and "Listen to at least 5 s" in forged.json()["detail"]
     assert not RelevanceJudgment.objects.exists()
 
     audio = played(

@@ -273,7 +273,7 @@ def test_an_assessor_bot_that_hangs_up_saves_nothing_and_its_forged_figures_are_
             json.dumps({"candidate": candidate, **forged}).encode(),
             {"Content-Type": "application/json", "X-CSRFToken": token},
         )
-        assert status == 400 and "Listen to at least 2 s" in json.loads(body)["error"]
+        assert status == 400 and "Listen to at least 2 s" in json.loads(body)["detail"]
     waited = time.monotonic() - started
     assert not RelevanceJudgment.objects.filter(source=campaign.source).exists()
     kept = list(JudgmentActivity.objects.filter(assignment=work))

@@ -86,7 +86,7 @@ def test_fetching_every_candidate_at_once_counts_as_hearing_one(
     ]
     assert len(entries) >= 2 and statuses == [200] + [400] * (len(entries) - 1)
     assert RelevanceJudgment.objects.count() == 1
-    refused = post_json(assessor, url, {"candidate": entries[1].pk, "broad": 1}).json()["error"]
+    refused = post_json(assessor, url, {"candidate": entries[1].pk, "broad": 1}).json()["detail"]
     assert "Listen to the candidates one at a time: judging 2 of them needs at least 10 s" in (
         refused
     )
@@ -119,7 +119,7 @@ def test_a_judgment_needs_half_of_the_clips_first_thirty_seconds_sent(
     )
     url = f"/judge/assignments/{work.pk}/judgments"
     refused = post_json(assessor, url, {"candidate": entry.pk, "broad": 2})
-    assert refused.status_code == 400 and "so far 40 %" in refused.json()["error"]
+    assert refused.status_code == 400 and "so far 40 %" in refused.json()["detail"]
     played(assessor, audio_url, HTTP_RANGE=f"bytes={size // 5}-{size // 2}")
     assert post_json(assessor, url, {"candidate": entry.pk, "broad": 2}).status_code == 200
 

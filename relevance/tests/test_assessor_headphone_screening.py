@@ -114,7 +114,7 @@ def test_failing_twice_blocks_judging_and_keeps_what_was_judged_before(personas)
     before = list(RelevanceJudgment.objects.values_list("pk", "fine", "updated_at"))
 
     refused = judge(client, work, 90)
-    assert refused.status_code == 403 and "needs headphones" in refused.json()["error"]
+    assert refused.status_code == 403 and "needs headphones" in refused.json()["detail"]
     assert client.get(f"/judge/assignments/{work.pk}/")["Location"] == (
         f"/judge/campaigns/{campaign.pk}/headphones/"
     )

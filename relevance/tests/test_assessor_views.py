@@ -167,7 +167,7 @@ def test_a_score_before_the_must_listen_time_is_refused_with_a_message(client, p
         {"candidate": entry.pk, "broad": 1, "listened_seconds": 1},
     )  # fmt: skip
     assert response.status_code == 400
-    assert "Listen to at least 5 s" in response.json()["error"]
+    assert "Listen to at least 5 s" in response.json()["detail"]
 
 
 # --- Audio: an assessor hears only the clips of their own assignments --------------------

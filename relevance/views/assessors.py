@@ -126,20 +126,20 @@ def judgment_save_api(request, pk: int):
     try:
         assignment = _own_assignment(request, pk)
     except Http404:
-        return JsonResponse({"error": "This query is no longer assigned to you."}, status=409)
+        return JsonResponse({"detail": "This query is no longer assigned to you."}, status=409)
     try:
         payload = json_body(request.body or b"{}")
     except BadJson:
-        return JsonResponse({"error": "The request is not JSON."}, status=400)
+        return JsonResponse({"detail": "The request is not JSON."}, status=400)
     form = JudgmentSaveForm(payload if isinstance(payload, dict) else {})
     if not form.is_valid():
-        return JsonResponse({"error": "Invalid values.", "fields": form.errors}, status=400)
+        return JsonResponse({"detail": "Invalid values.", "fields": form.errors}, status=400)
     data = form.cleaned_data
     pool_entry = assignment.campaign.pool.filter(
         pk=data["candidate"], query=assignment.query
     ).first()
     if pool_entry is None:
-        return JsonResponse({"error": "No such candidate in this query."}, status=400)
+        return JsonResponse({"detail": "No such candidate in this query."}, status=400)
     try:
         saved = judgment_save(
             assignment=assignment,
@@ -152,11 +152,11 @@ def judgment_save_api(request, pk: int):
             plays=data["plays"] or 0,
         )
     except AssignmentTakenBack as error:
-        return JsonResponse({"error": str(error)}, status=409)
+        return JsonResponse({"detail": str(error)}, status=409)
     except HeadphonesFirst as error:
-        return JsonResponse({"error": str(error)}, status=403)
+        return JsonResponse({"detail": str(error)}, status=403)
     except ValidationError as error:
-        return JsonResponse({"error": " ".join(error.messages)}, status=400)
+        return JsonResponse({"detail": " ".join(error.messages)}, status=400)
     return JsonResponse(
         {
             "candidate": pool_entry.pk,

@@ -206,9 +206,9 @@ async function send(c, attempt = 0) {
     } else if (response.status >= 500) {
       retry = true;
     } else {
-      setStatus(`Not saved: ${data.error || response.statusText}`, "error");
+      setStatus(`Not saved: ${data.detail || response.statusText}`, "error");
       // beside the candidate too: what the server still needs before this score counts
-      c.listenEl.textContent = `Not saved: ${data.error || response.statusText}`;
+      c.listenEl.textContent = `Not saved: ${data.detail || response.statusText}`;
       c.listenEl.hidden = false;
     }
   } catch {
