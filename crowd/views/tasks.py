@@ -59,7 +59,12 @@ from crowd.services.tasks import (
     task_is_live,
     task_serve,
 )
-from crowd.services.workers import ArrivalRefused, worker_arrive, worker_consent
+from crowd.services.workers import (
+    ArrivalRefused,
+    worker_arrive,
+    worker_consent,
+    worker_end_shown,
+)
 from crowd.worker_session import (
     consent_token,
     consent_token_valid,
@@ -195,6 +200,7 @@ def task_consent(request, campaign, worker):
     if request.method == "POST" and request.POST.get("decline"):
         # Prolific's convention: someone who does not consent gets a code of their own
         code = campaign.no_consent_code
+        worker_end_shown(worker=worker, page=Worker.NO_CONSENT)
         context = {"campaign": campaign, "code": code, "platform": worker.platform}
         if worker.platform == Worker.PROLIFIC:
             context["prolific_url"] = _prolific_url(code)
@@ -345,10 +351,13 @@ def task_done(request, campaign, worker):
     worker = worker_or_403(worker)
     worker.refresh_from_db()
     if worker.status == Worker.STOPPED:
+        # Mechanical Turk has no screen-out: its worker is asked to return the HIT, and
+        # shown no code (there is nowhere to submit one).
+        worker_end_shown(worker=worker, page=Worker.SCREEN_OUT)
         context = {
             "campaign": campaign,
             "worker": worker,
-            "code": campaign.screen_out_code,
+            "code": "" if worker.platform == Worker.MTURK else campaign.screen_out_code,
             "headphones": worker.stop_reason == Worker.HEADPHONES,
         }
         if worker.platform == Worker.PROLIFIC:
@@ -374,6 +383,7 @@ def task_done(request, campaign, worker):
         context = {"campaign": campaign, "work_answers": work_answers, "too_few": True}
         return render(request, "crowd/task_nothing_to_do.html", context)
     code = worker.completion_code_shown()
+    worker_end_shown(worker=worker, page=Worker.COMPLETION)
     context = {"campaign": campaign, "worker": worker, "code": code}
     if worker.platform == Worker.PROLIFIC:
         context["prolific_url"] = _prolific_url(code)
