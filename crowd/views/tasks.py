@@ -123,8 +123,12 @@ REFUSALS = {
     ),
     ArrivalRefused.BROWSER_STOPPED: (
         "This browser has already taken part in this study",
-        "Someone already took part in this study from this browser, and the study "
-        "ended for them. It cannot be started again here under another id.",
+        "Someone already took part in this study from this browser, under another id, and "
+        "the study ended for them; it cannot start again here under a new id. If that was "
+        "you, open the study from that id's own link on your platform: the end page shows "
+        "your code again, if the study gave you one. If you are a different person "
+        "sharing this computer, please take part from your own device, or contact the "
+        "researcher through your platform and give them your id.",
     ),
     ArrivalRefused.OTHER_ID: (
         "This browser is already taking part in this study under another id",
@@ -182,7 +186,14 @@ def task_arrive(request, campaign, browser_worker):
         )
     except ArrivalRefused as refused:
         heading, text = REFUSALS[refused.reason]
-        context = {"campaign": campaign, "heading": heading, "text": text}
+        # No code on these pages, whoever's: the id that arrived is not the one this
+        # browser took part under (a code shown here would pay a throwaway id).
+        context = {
+            "campaign": campaign,
+            "heading": heading,
+            "text": text,
+            "platform": arrival.platform,
+        }
         status = 429 if refused.reason == ArrivalRefused.TOO_MANY_IDS else 409
         return render(request, "crowd/task_refused.html", context, status=status)
     response = redirect("crowd:task_consent", campaign.token)
