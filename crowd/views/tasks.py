@@ -18,8 +18,10 @@ button, then redirects; Mechanical Turk's submit form; or the code on the page) 
 only to a worker who consented, gave at least the campaign's ``min_work_answers``
 answers outside the quiz (so never to one who only took the quiz, or failed it), and
 has nothing left to do (the cap is reached, no example is left, or the campaign
-closed). A stopped worker gets the screen-out page; anyone else is sent back to their
-task.
+closed). A stopped worker gets the screen-out page (its code; on Mechanical Turk, which
+has no screen-out, no code and a request to return the HIT); anyone else is sent back to
+their task. Each end page a worker is shown is recorded
+(:func:`~crowd.services.workers.worker_end_shown`): the approvals follow it (issue 31).
 
 CSRF: these pages run inside Mechanical Turk's iframe, where the CSRF cookie is not
 sent, so they are exempt from Django's CSRF check. Forged posts are still useless: an
