@@ -257,6 +257,13 @@ class PreferenceCampaign(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("crowd:preference_campaign", args=[self.pk])
 
+    def completion_earned(self, work_answers: int) -> bool:
+        """Whether a worker with ``work_answers`` answers outside the quiz has earned the
+        completion code: at least ``min_work_answers``. The one place the rule is written:
+        the end page (:func:`crowd.views.tasks.task_done`, for a worker who is not
+        stopped) and the approvals (:mod:`crowd.selectors.approvals`) both ask it."""
+        return work_answers >= self.min_work_answers
+
     def task_link(self) -> str:
         return reverse("crowd:task_arrive", args=[self.token])
 

@@ -371,3 +371,20 @@ def test_every_json_error_has_the_rest_apis_shape():
                     found.append(f"{module}:{node.lineno}")
     scripts = [p for p in ROOT.glob("*/static/**/*.js") if "data.error" in p.read_text()]
     assert (found, scripts) == ([], [])
+
+
+def test_only_the_campaign_says_when_the_completion_code_is_earned():
+    """Whether a worker earned the completion code is written once,
+    ``PreferenceCampaign.completion_earned`` (in :mod:`crowd.models`): the end page, the
+    approvals and the serving of owed work ask it; no other module compares a count with
+    ``min_work_answers`` (the campaign settings' check that the minimum can be reached at
+    all, :mod:`crowd.services.settings`, compares the setting with the campaign's size)."""
+    allowed = {"crowd.models", "crowd.services.settings"}
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Compare) and module not in allowed:
+                names = {getattr(n, "attr", "") for n in ast.walk(node)}
+                if "min_work_answers" in names:
+                    found.append(f"{module}:{node.lineno}")
+    assert found == []

@@ -82,7 +82,7 @@ def _stop_words(worker: Worker, work_answers: int) -> str:
     return "earlier; reinstated by you since"
 
 
-def end_shown(worker: Worker, work_answers: int, min_work_answers: int) -> str:
+def end_shown(worker: Worker, work_answers: int, campaign: PreferenceCampaign) -> str:
     """The end page ``worker`` was shown; for a worker who arrived before it was recorded
     (``unrecorded``), the one their status leads to (a stopped worker's end is the
     screen-out page, a worker with the minimum of work answers the completion code)."""
@@ -90,12 +90,15 @@ def end_shown(worker: Worker, work_answers: int, min_work_answers: int) -> str:
         return worker.end_shown
     if worker.status == Worker.STOPPED:
         return Worker.SCREEN_OUT
-    return Worker.COMPLETION if work_answers >= min_work_answers else ""
+    return Worker.COMPLETION if campaign.completion_earned(work_answers) else ""
 
 
-def recommendation(worker: Worker, *, work_answers: int, min_work_answers: int) -> tuple[str, str]:
+def recommendation(
+    worker: Worker, *, work_answers: int, campaign: PreferenceCampaign
+) -> tuple[str, str]:
     """``(recommendation, reason)`` for one worker on their platform (the module doc)."""
-    shown = end_shown(worker, work_answers, min_work_answers)
+    min_work_answers = campaign.min_work_answers
+    shown = end_shown(worker, work_answers, campaign)
     stopped = worker.status == Worker.STOPPED
     mturk = worker.platform == Worker.MTURK
     prolific = worker.platform == Worker.PROLIFIC
@@ -127,7 +130,7 @@ def recommendation(worker: Worker, *, work_answers: int, min_work_answers: int) 
             f"stopped ({_stop_words(worker, work_answers)}) and left before their end page: "
             f"shown no code; ask them to return {back}, nothing to pay"
         )
-    if work_answers >= min_work_answers:
+    if campaign.completion_earned(work_answers):
         return APPROVE, (
             "did the work the completion code needs, and left before their end page "
             "showed it: they may submit without it"
@@ -167,9 +170,7 @@ def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
         Worker.campaign.field.set_cached_value(w, campaign)
         answers = len(seconds.get(w.pk, []))
         work = answers - quiz.get(w.pk, 0)
-        advice, reason = recommendation(
-            w, work_answers=work, min_work_answers=campaign.min_work_answers
-        )
+        advice, reason = recommendation(w, work_answers=work, campaign=campaign)
         extra = max(work - campaign.min_work_answers, 0) if advice == APPROVE else 0
         result.append(
             ApprovalRow(

@@ -335,9 +335,9 @@ def _serve_new(
         is_quiz = example_id is not None  # else no question is left: the quiz ends here
     if example_id is None:
         if mode == _OWED and (
-            not worker.served_count or worker.served_count - quizzed >= campaign.min_work_answers
+            not worker.served_count or campaign.completion_earned(worker.served_count - quizzed)
         ):
-            raise _NothingToServe  # owed to a worker who started, up to the code's minimum
+            raise _NothingToServe  # owed to a worker who started, up to what earns the code
         # Beyond redundancy, an example is claimed whatever its slots say.
         limit = campaign.answers_per_example if mode is None else _UNLIMITED
         for pk in _work_candidates(worker, campaign, mode):

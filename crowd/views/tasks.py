@@ -391,7 +391,7 @@ def task_done(request, campaign, worker):
         campaign.refresh_from_db(fields=["is_open"])
         return render(request, "crowd/task_nothing_to_do.html", {"campaign": campaign})
     work_answers = selectors.worker_work_answers(worker=worker)
-    if work_answers < campaign.min_work_answers:  # e.g. the quiz alone, then nothing left
+    if not campaign.completion_earned(work_answers):  # e.g. the quiz alone, then nothing left
         campaign.refresh_from_db(fields=["is_open"])
         context = {"campaign": campaign, "work_answers": work_answers, "too_few": True}
         return render(request, "crowd/task_nothing_to_do.html", context)
