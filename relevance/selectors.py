@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.shortcuts import get_object_or_404
 
 from catalog import qrels
 from catalog.models import Clip, RelevanceJudgment
@@ -52,6 +53,27 @@ def relevance_campaigns_for_organiser(*, user, need: Need = "write") -> QuerySet
     return organiser_relevance_campaigns(user=user, need=need).annotate(
         query_count=Count("assignments__query", distinct=True),
         pool_size=Count("pool", distinct=True),
+    )
+
+
+def campaign_for_assessor(*, user, campaign_id: int, open_only: bool = False) -> RelevanceCampaign:
+    """A campaign ``user`` judges in (an open one with ``open_only``), or 404: the
+    assessor's side of the access rule, for every assessor page of a campaign."""
+    campaigns = (
+        user.relevance_campaigns.filter(is_open=True) if open_only else user.relevance_campaigns
+    )
+    return get_object_or_404(campaigns, pk=campaign_id)
+
+
+def assignment_for_assessor(*, user, assignment_id: int) -> Assignment:
+    """One of ``user``'s assignments in a campaign they still judge in, or 404 (an
+    assessor removed from a campaign no longer reaches their assignments in it): the
+    assessor's side of the access rule, for the judging page, its audio and its saves."""
+    return get_object_or_404(
+        Assignment.objects.select_related("campaign", "query__clip"),
+        pk=assignment_id,
+        assessor=user,
+        campaign__assessors=user,
     )
 
 

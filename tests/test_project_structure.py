@@ -388,3 +388,25 @@ def test_only_the_campaign_says_when_the_completion_code_is_earned():
                 if "min_work_answers" in names:
                     found.append(f"{module}:{node.lineno}")
     assert found == []
+
+
+def test_no_view_writes_its_own_assessor_access():
+    """Which campaigns and assignments an assessor reaches is decided in one place,
+    :func:`relevance.selectors.campaign_for_assessor` and
+    :func:`~relevance.selectors.assignment_for_assessor` (the assessor's side of the access
+    rule, as :mod:`catalog.selectors.access` is the organiser's): no view filters rows by
+    their assessors itself."""
+    found = []
+    for module, tree in _product_modules():
+        if ".views" not in f".{module}":
+            continue
+        for node in ast.walk(tree):
+            func = node.func if isinstance(node, ast.Call) else None
+            name = getattr(func, "attr", None) or getattr(func, "id", "")
+            if name in LOOKUPS and any((k.arg or "").endswith("assessors") for k in node.keywords):
+                found.append(f"{module}:{node.lineno}")
+    assert found == []
+
+
+LOOKUPS = {"get_object_or_404", "get_list_or_404", "filter", "exclude", "get"}
+"""Calls whose keyword arguments are field lookups."""

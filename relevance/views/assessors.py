@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.exceptions import ValidationError
 from django.http import Http404, HttpResponseForbidden, JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
@@ -41,7 +41,7 @@ def assessor_home(request):
 @require_POST
 @assessor_required
 def assignment_next_view(request, pk: int):
-    campaign = get_object_or_404(RelevanceCampaign, pk=pk, is_open=True, assessors=request.user)
+    campaign = selectors.campaign_for_assessor(user=request.user, campaign_id=pk, open_only=True)
     return work_next(request, campaign)
 
 
@@ -59,12 +59,7 @@ def work_next(request, campaign: RelevanceCampaign):
 
 
 def _own_assignment(request, pk: int) -> Assignment:
-    return get_object_or_404(
-        Assignment.objects.select_related("campaign", "query__clip"),
-        pk=pk,
-        assessor=request.user,
-        campaign__assessors=request.user,  # removed from the campaign: no longer theirs
-    )
+    return selectors.assignment_for_assessor(user=request.user, assignment_id=pk)
 
 
 @require_GET

@@ -11,7 +11,7 @@ and decided is :mod:`relevance.services.headphones`.
 from __future__ import annotations
 
 from django.http import Http404
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -33,7 +33,7 @@ from relevance.views.assessors import work_next
 
 
 def _campaign(request, pk: int) -> RelevanceCampaign:
-    return get_object_or_404(RelevanceCampaign, pk=pk, assessors=request.user)
+    return selectors.campaign_for_assessor(user=request.user, campaign_id=pk)
 
 
 def _due(campaign: RelevanceCampaign, assessor) -> AssessorScreen | None:
