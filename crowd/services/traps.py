@@ -16,6 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 
+from crowd.explanations import explanation_check
 from crowd.models import (
     A_BETTER,
     B_BETTER,
@@ -55,7 +56,10 @@ def trap_question_mark(
 ) -> TrapQuestion:
     """Make ``example`` a trap question (or change its accepted answers or pool).
 
-    Accepted answers speak of the stored lists a and b. ``pool`` is ``"quiz"`` (shown
+    Accepted answers speak of the stored lists a and b, and so does the explanation, which
+    names them only as ``{a}`` and ``{b}`` (:func:`~crowd.explanations.explanation_check`
+    refuses one that names a side in letters: a worker may see the lists the other way
+    round). ``pool`` is ``"quiz"`` (shown
     first, with feedback), ``"work"`` (mixed in, never revealed) or ``"practice"`` (the
     practice tasks before the quiz: shown to every worker with its answer, counting
     nowhere). Answers already given to the example are re-marked and their workers'
@@ -73,6 +77,7 @@ def trap_question_mark(
     if pool not in dict(TrapQuestion.POOLS):
         raise ValidationError(f"pool must be quiz, work or practice; got {pool!r}")
     _practice_pool_check(example=example, pool=pool)
+    explanation_check(explanation)
     with transaction.atomic():
         trap, _ = TrapQuestion.objects.update_or_create(
             example=example,
