@@ -308,7 +308,7 @@ measured and reported, and the bots below use it."""
 def inclusion(campaign, draws: int = 400) -> dict[int, float]:
     """Each example's probability of being drawn a work trap question: the fill's draw
     (``crowd.services.traps``) re-run ``draws`` times on the candidates it had."""
-    candidates, sizes = campaign.draw
+    candidates, sizes = campaign.draw.candidates, campaign.draw.sizes
     counts: Counter = Counter()
     for n in range(draws):
         drawn = _draw_in_proportion(

@@ -258,7 +258,7 @@ def mark_quiz_questions(page, wanted: int) -> None:
     """The organiser marks quiz questions of their own (each goes to one worker, before any
     made from the judgments): the examples whose lists differ most, reading each list's λ
     on the example's trap page, with the better list as the accepted answer."""
-    page.get_by_role("link", name="Answers per example").click()
+    page.get_by_role("link", name="Examples and their answers").click()
     rows = page.locator("table tbody tr")
     ids = rows.locator("td:first-child").all_inner_texts()
     marked = 0
