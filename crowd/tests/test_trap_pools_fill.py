@@ -266,6 +266,14 @@ def answers_marked(campaign) -> dict[tuple[str, str, str], list[str]]:
     }
 
 
+def q3_a_better_explanation(campaign) -> str:
+    """The explanation of the trap question marked on q3's HIGH1 vs LOW1 (a better)."""
+    return TrapQuestion.objects.get(
+        example__campaign=campaign, example__query__clip__external_id="q3",
+        accepted_answers=["a_better"],
+    ).explanation  # fmt: skip
+
+
 def test_on_broad_levels_alone_the_clear_cut_examples_are_those_worked_out_by_hand(
     crowd_collection,
 ):
@@ -286,11 +294,7 @@ def test_on_broad_levels_alone_the_clear_cut_examples_are_those_worked_out_by_ha
     }
     assert filled.marked == {"work": 8}
     assert answers_marked(campaign) == expected
-    trap = TrapQuestion.objects.get(
-        example__campaign=campaign, example__query__clip__external_id="q3",
-        accepted_answers=["a_better"],
-    )  # fmt: skip
-    assert trap.explanation == (
+    assert q3_a_better_explanation(campaign) == (
         "The clips of one list are far more similar to the query (judged 1.6 against 0.8 on "
         "average, where 0 is Not similar, 1 Somewhat similar and 2 Very similar)."
     )
@@ -337,11 +341,7 @@ def test_on_both_scales_a_clip_without_a_fine_score_is_read_from_its_broad_level
     assert filled.marked == {"work": 10}
     assert answers_marked(campaign)[("q1", LOW1, LOW2)] == ["both_bad"]
     assert answers_marked(campaign)[("q1", HIGH1, LOW1)] == ["a_better"]
-    trap = TrapQuestion.objects.get(
-        example__campaign=campaign, example__query__clip__external_id="q3",
-        accepted_answers=["a_better"],
-    )  # fmt: skip
-    assert trap.explanation == (
+    assert q3_a_better_explanation(campaign) == (
         "The clips of one list are far more similar to the query (judged 90 against 0 of 100)."
     )
     assert "Judgments read: the Fine scores, 0 to 100, and the Broad levels where a clip " in (
