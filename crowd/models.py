@@ -39,6 +39,7 @@ from common.validation import (
     name_validator,
     text_validator,
 )
+from crowd.explanations import explanation_check, explanation_names_a_side, explanation_shown
 from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 
 CHOICES = [
@@ -354,7 +355,11 @@ class TrapQuestion(models.Model):
 
     example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
     accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
-    explanation = models.TextField(blank=True, validators=[text_validator()])
+    explanation = models.TextField(
+        blank=True, validators=[text_validator(), explanation_check],
+        help_text="Shown to a worker who misses a quiz question or answers a practice one; "
+        "{a} and {b} stand for the stored lists a and b, shown as that worker saw them.",
+    )  # fmt: skip
     pool = models.CharField(
         max_length=8, choices=POOLS, default=WORK,
         help_text="Quiz and practice questions are revealed in feedback; work questions "
@@ -376,6 +381,18 @@ class TrapQuestion(models.Model):
 
     def accepts(self, stored_choice: str) -> bool:
         return stored_choice in self.accepted_answers
+
+    @property
+    def explanation_as_listed(self) -> str:
+        """The explanation with the lists named as the organiser's pages show them (list a
+        as List A)."""
+        return explanation_shown(self.explanation, swapped=False)
+
+    @property
+    def explanation_side_named(self) -> str | None:
+        """The words naming a side in letters of an explanation stored before issue 31
+        (shown to no worker: :func:`~crowd.explanations.explanation_shown`), else None."""
+        return explanation_names_a_side(self.explanation)
 
 
 class Worker(models.Model):
