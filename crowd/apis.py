@@ -349,7 +349,11 @@ class ApprovalSerializer(serializers.Serializer):
     hit_id = serializers.CharField(source="worker.hit_id")
     status = serializers.CharField(source="worker.status")
     recommendation = serializers.ChoiceField(
-        choices=[selectors.APPROVE, selectors.REJECT, selectors.NOT_EARNED]
+        choices=list(selectors.RECOMMENDATIONS),
+        help_text="approve: shown the completion code. screen_out (since issue 31): shown "
+        "the screen-out code, paid the platform's screen-out reward, never rejected. "
+        "not_earned: shown no code (or the no-consent code): ask them to return the study "
+        "or HIT, nothing to pay. reject: kept for older clients, no longer recommended.",
     )
     reason = serializers.CharField()
     bonus = serializers.DecimalField(max_digits=10, decimal_places=2)
@@ -372,7 +376,7 @@ class ApprovalSerializer(serializers.Serializer):
 
 
 class ApprovalListApi(CampaignApi):
-    """Every submission of the campaign with a recommended approve, reject or bonus (the
+    """Every submission of the campaign with the recommended action and bonus (the
     approvals CSV's rows, ``/campaigns/<id>/approvals.csv``), first arrived first."""
 
     @extend_schema(responses=ApprovalSerializer(many=True))

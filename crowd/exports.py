@@ -73,7 +73,10 @@ are ``participant_id``/``session_id``/``study_id``, Mechanical Turk's
 
 APPROVALS_LAYOUTS = ("full", "prolific-approve", "prolific-bonus")
 """``full``: every column, with a header. ``prolific-approve``: the participant ids
-recommended for approval, one per line, as Prolific's bulk approve box takes them.
+recommended for approval, one per line, as Prolific's bulk approve box takes them
+(screened-out participants are not in it: Prolific pays their screen-out reward itself
+when they submit the screen-out code, and has no bulk box for them; the full layout's
+``recommendation`` says ``screen_out``).
 ``prolific-bonus``: ``participant_id,amount`` per line for those with a bonus, as
 Prolific's bulk bonus box takes them. Both Prolific layouts hold Prolific workers only and
 have no header. A worker whose id is not a Prolific id (one who arrived before ids were

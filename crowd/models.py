@@ -395,6 +395,16 @@ class Worker(models.Model):
         (HEADPHONES, "failed the headphone check"),
     ]
     PASSED, FAILED = "passed", "failed"
+    COMPLETION, SCREEN_OUT, NO_CONSENT = "completion", "screen_out", "no_consent"
+    UNRECORDED = "unrecorded"
+    END_PAGES = [
+        ("", "none"),
+        (NO_CONSENT, "the no-consent code"),
+        (SCREEN_OUT, "the screen-out page"),
+        (COMPLETION, "the completion code"),
+    ]
+    """The end pages a worker may be shown, weakest first: a stronger one is never
+    replaced by a weaker one (:func:`crowd.services.workers.worker_end_shown`)."""
 
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="workers"
@@ -438,6 +448,14 @@ class Worker(models.Model):
         help_text="Reinstated (or imported) by the organiser: their answers count whatever "
         "the automatic rules say.",
     )
+    end_shown = models.CharField(
+        max_length=10, blank=True, default="",
+        choices=[(UNRECORDED, "not recorded"), *END_PAGES],
+        help_text="The strongest end page this worker was shown: the completion code (or "
+        "Mechanical Turk's submission), the screen-out page, or the no-consent code; what "
+        "the approvals recommend follows it (issue 31). Empty: none yet. Not recorded: the "
+        "worker arrived before Earshot recorded it, and their status stands in for it.",
+    )  # fmt: skip
     reinstated_unseen = models.BooleanField(
         default=False, help_text="Reinstated, and not yet told so on their next visit."
     )

@@ -1,6 +1,7 @@
-"""Crowd's reads, one module per area; everything of ``access``, ``campaigns``, ``integrity``, ``listening``, ``practice`` and ``workers`` is re-exported here."""
+"""Crowd's reads, one module per area; everything of ``access``, ``approvals``, ``campaigns``, ``integrity``, ``listening``, ``practice`` and ``workers`` is re-exported here."""
 
 from crowd.selectors.access import *  # noqa: F403
+from crowd.selectors.approvals import *  # noqa: F403
 from crowd.selectors.campaigns import *  # noqa: F403
 from crowd.selectors.integrity import *  # noqa: F403
 from crowd.selectors.judged_levels import *  # noqa: F403

@@ -266,6 +266,12 @@ class CampaignProgress:
     complete_examples: int
     workers: int
     workers_by_status: dict[str, int]
+    shown_completion: int = 0
+    """Workers shown the completion code (or who submitted to Mechanical Turk)."""
+    shown_screen_out: int = 0
+    """Workers shown the screen-out page: on Prolific, each is paid the study's fixed
+    screen-out reward for its code (issue 31: a deliberate quiz failer with many ids
+    shows here, one per id)."""
 
 
 def campaign_progress(*, campaign: PreferenceCampaign) -> CampaignProgress:
@@ -282,9 +288,15 @@ def campaign_progress(*, campaign: PreferenceCampaign) -> CampaignProgress:
         .filter(n__gte=campaign.answers_per_example)
         .count()
     )
-    by_status = dict(
-        campaign.workers.values_list("status").annotate(n=Count("pk")).order_by("status")
-    )
+    by_status: dict[str, int] = {}
+    by_end: dict[str, int] = {}
+    for status, end, n in (
+        campaign.workers.values_list("status", "end_shown")
+        .annotate(n=Count("pk"))
+        .order_by("status", "end_shown")
+    ):
+        by_status[status] = by_status.get(status, 0) + n
+        by_end[end] = by_end.get(end, 0) + n
     return CampaignProgress(
         examples=examples,
         trap_questions=traps,
@@ -295,6 +307,8 @@ def campaign_progress(*, campaign: PreferenceCampaign) -> CampaignProgress:
         complete_examples=complete,
         workers=sum(by_status.values()),
         workers_by_status=by_status,
+        shown_completion=by_end.get(Worker.COMPLETION, 0),
+        shown_screen_out=by_end.get(Worker.SCREEN_OUT, 0),
     )
 
 

@@ -1,17 +1,15 @@
 """Reads for a crowd campaign's integrity (issue 22): how many trap questions its settings
-need, which submissions earned payment (the approvals export, ``crowd.exports``), and
-how the headphone screen went (issue 23)."""
+need and how the headphone screen went (issue 23); who to approve and pay is
+:mod:`crowd.selectors.approvals`."""
 
 from __future__ import annotations
 
 import math
-import statistics
 from dataclasses import dataclass
-from decimal import Decimal
 
 from django.db.models import Count, Q
 
-from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
+from crowd.models import Example, PreferenceCampaign, TrapQuestion, Worker
 from crowd.selectors.judged_levels import quiz_makeable
 from listening.selectors import HeadphoneRates
 
@@ -141,81 +139,6 @@ def worker_work_answers(*, worker: Worker) -> int:
     """The worker's answers outside the quiz (what earns the completion code); practice
     answers are not :class:`~crowd.models.Answer` rows, so they never count here."""
     return worker.answers.filter(task__is_quiz=False).order_by().count()
-
-
-# --- approvals (issue 22) -------------------------------------------------------------
-
-APPROVE, REJECT, NOT_EARNED = "approve", "reject", "not_earned"
-
-
-@dataclass(frozen=True)
-class ApprovalRow:
-    """One platform submission (a worker) with what an organiser checks before paying.
-
-    ``recommendation``: ``approve`` (not stopped, and at least the campaign's
-    ``min_work_answers`` answers outside the quiz: the completion code was earned),
-    ``reject`` (stopped: low trust, too many fast answers, or excluded), or
-    ``not_earned`` (too few work answers: the worker never saw the code; ask them to
-    return the submission). ``bonus``: ``bonus_per_answer`` for every work answer beyond
-    the minimum, for an approved worker only.
-    """
-
-    worker: Worker
-    answers: int
-    work_answers: int
-    quiz_answers: int
-    median_seconds: float | None
-    mean_clips_heard: float | None
-    recommendation: str
-    reason: str
-    bonus: Decimal
-    code: str
-
-
-def campaign_approvals(*, campaign: PreferenceCampaign) -> list[ApprovalRow]:
-    """Every worker of the campaign with answers, first arrived first (see
-    :class:`ApprovalRow`); two statements whatever the number of workers."""
-    workers = list(
-        campaign.workers.filter(answer_count__gt=0).order_by("created_at", "pk")
-    )  # answer_count counts every answer given, excluded ones too
-    seconds: dict[int, list[float]] = {}
-    heard: dict[int, list[int]] = {}
-    quiz: dict[int, int] = {}
-    rows = Answer.objects.filter(worker__campaign=campaign).order_by()
-    for worker_id, secs, clips, is_quiz in rows.values_list(
-        "worker_id", "seconds", "clips_heard", "task__is_quiz"
-    ):
-        seconds.setdefault(worker_id, []).append(secs)
-        heard.setdefault(worker_id, []).append(clips)
-        quiz[worker_id] = quiz.get(worker_id, 0) + bool(is_quiz)
-    result = []
-    for w in workers:
-        Worker.campaign.field.set_cached_value(w, campaign)
-        answers = len(seconds.get(w.pk, []))
-        work = answers - quiz.get(w.pk, 0)
-        if w.status == Worker.STOPPED:
-            recommendation, reason = REJECT, w.status_label
-        elif work >= campaign.min_work_answers:
-            recommendation, reason = APPROVE, "earned the completion code"
-        else:
-            recommendation = NOT_EARNED
-            reason = f"{work} of {campaign.min_work_answers} work answers: no code shown"
-        extra = max(work - campaign.min_work_answers, 0) if recommendation == APPROVE else 0
-        result.append(
-            ApprovalRow(
-                worker=w,
-                answers=answers,
-                work_answers=work,
-                quiz_answers=quiz.get(w.pk, 0),
-                median_seconds=statistics.median(seconds[w.pk]) if answers else None,
-                mean_clips_heard=statistics.fmean(heard[w.pk]) if answers else None,
-                recommendation=recommendation,
-                reason=reason,
-                bonus=(Decimal(extra) * campaign.bonus_per_answer).quantize(Decimal("0.01")),
-                code=w.completion_code_shown() if recommendation == APPROVE else "",
-            )
-        )
-    return result
 
 
 def campaign_headphone_rates(*, campaign: PreferenceCampaign) -> HeadphoneRates:

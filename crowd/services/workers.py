@@ -187,6 +187,19 @@ def worker_consent(*, worker: Worker) -> Worker:
     return worker
 
 
+def worker_end_shown(*, worker: Worker, page: str) -> None:
+    """Record that ``worker`` was shown the end ``page`` (``Worker.COMPLETION``,
+    ``SCREEN_OUT`` or ``NO_CONSENT``): what the approvals recommend follows what the
+    person saw (issue 31). Never lowered — someone shown the completion code keeps it
+    whatever happens to them next — and one conditional statement, only when it changes."""
+    order = [value for value, _ in Worker.END_PAGES]
+    weaker = [Worker.UNRECORDED, *order[: order.index(page)]]
+    if worker.end_shown not in weaker:
+        return  # this page or a stronger one was shown already: nothing to write
+    Worker.objects.filter(pk=worker.pk, end_shown__in=weaker).update(end_shown=page)
+    worker.end_shown = page
+
+
 # --- organiser actions on one worker --------------------------------------------------
 
 

@@ -87,6 +87,7 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     failed = Browser(campaign)
     failed.start(prolific("p-bad"))
     work(failed, answers=0, quiz_wrong=True)
+    failed_end = failed.done().content.decode()
     short = Browser(campaign)
     short.start(prolific("p-short"))
     work(short, answers=1)
@@ -118,8 +119,11 @@ def test_the_approvals_export_lists_every_submission_in_prolifics_layouts(campai
     )
     assert good["completion_code"] == campaign.completion_code  # Prolific: one code per study
     assert campaign.completion_code in honest_end
-    assert (bad["recommendation"], bad["bonus"], bad["status"]) == ("reject", "0.00", "stopped")
-    assert bad["reason"] == "stopped: low trust" and bad["completion_code"] == ""
+    # p-bad failed the quiz and was shown the screen-out code (issue 31: never rejected).
+    assert campaign.screen_out_code in failed_end
+    assert (bad["recommendation"], bad["bonus"], bad["status"]) == ("screen_out", "0.00", "stopped")
+    assert bad["reason"].startswith("screened out (failed the qualification quiz)")
+    assert bad["completion_code"] == ""
     assert (short_row["recommendation"], short_row["work_answers"]) == ("not_earned", "1")
     # MTurk: workerId, assignmentId, hitId; a code of its own, the one it was shown.
     assert (amt["platform"], amt["assignment_id"], amt["hit_id"]) == (

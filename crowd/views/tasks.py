@@ -18,8 +18,10 @@ button, then redirects; Mechanical Turk's submit form; or the code on the page) 
 only to a worker who consented, gave at least the campaign's ``min_work_answers``
 answers outside the quiz (so never to one who only took the quiz, or failed it), and
 has nothing left to do (the cap is reached, no example is left, or the campaign
-closed). A stopped worker gets the screen-out page; anyone else is sent back to their
-task.
+closed). A stopped worker gets the screen-out page (its code; on Mechanical Turk, which
+has no screen-out, no code and a request to return the HIT); anyone else is sent back to
+their task. Each end page a worker is shown is recorded
+(:func:`~crowd.services.workers.worker_end_shown`): the approvals follow it (issue 31).
 
 CSRF: these pages run inside Mechanical Turk's iframe, where the CSRF cookie is not
 sent, so they are exempt from Django's CSRF check. Forged posts are still useless: an
@@ -59,7 +61,12 @@ from crowd.services.tasks import (
     task_is_live,
     task_serve,
 )
-from crowd.services.workers import ArrivalRefused, worker_arrive, worker_consent
+from crowd.services.workers import (
+    ArrivalRefused,
+    worker_arrive,
+    worker_consent,
+    worker_end_shown,
+)
 from crowd.worker_session import (
     consent_token,
     consent_token_valid,
@@ -118,8 +125,12 @@ REFUSALS = {
     ),
     ArrivalRefused.BROWSER_STOPPED: (
         "This browser has already taken part in this study",
-        "Someone already took part in this study from this browser, and the study "
-        "ended for them. It cannot be started again here under another id.",
+        "Someone already took part in this study from this browser, under another id, and "
+        "the study ended for them; it cannot start again here under a new id. If that was "
+        "you, open the study from that id's own link on your platform: the end page shows "
+        "your code again, if the study gave you one. If you are a different person "
+        "sharing this computer, please take part from your own device, or contact the "
+        "researcher through your platform and give them your id.",
     ),
     ArrivalRefused.OTHER_ID: (
         "This browser is already taking part in this study under another id",
@@ -177,7 +188,14 @@ def task_arrive(request, campaign, browser_worker):
         )
     except ArrivalRefused as refused:
         heading, text = REFUSALS[refused.reason]
-        context = {"campaign": campaign, "heading": heading, "text": text}
+        # No code on these pages, whoever's: the id that arrived is not the one this
+        # browser took part under (a code shown here would pay a throwaway id).
+        context = {
+            "campaign": campaign,
+            "heading": heading,
+            "text": text,
+            "platform": arrival.platform,
+        }
         status = 429 if refused.reason == ArrivalRefused.TOO_MANY_IDS else 409
         return render(request, "crowd/task_refused.html", context, status=status)
     response = redirect("crowd:task_consent", campaign.token)
@@ -195,6 +213,7 @@ def task_consent(request, campaign, worker):
     if request.method == "POST" and request.POST.get("decline"):
         # Prolific's convention: someone who does not consent gets a code of their own
         code = campaign.no_consent_code
+        worker_end_shown(worker=worker, page=Worker.NO_CONSENT)
         context = {"campaign": campaign, "code": code, "platform": worker.platform}
         if worker.platform == Worker.PROLIFIC:
             context["prolific_url"] = _prolific_url(code)
@@ -345,10 +364,13 @@ def task_done(request, campaign, worker):
     worker = worker_or_403(worker)
     worker.refresh_from_db()
     if worker.status == Worker.STOPPED:
+        # Mechanical Turk has no screen-out: its worker is asked to return the HIT, and
+        # shown no code (there is nowhere to submit one).
+        worker_end_shown(worker=worker, page=Worker.SCREEN_OUT)
         context = {
             "campaign": campaign,
             "worker": worker,
-            "code": campaign.screen_out_code,
+            "code": "" if worker.platform == Worker.MTURK else campaign.screen_out_code,
             "headphones": worker.stop_reason == Worker.HEADPHONES,
         }
         if worker.platform == Worker.PROLIFIC:
@@ -374,6 +396,7 @@ def task_done(request, campaign, worker):
         context = {"campaign": campaign, "work_answers": work_answers, "too_few": True}
         return render(request, "crowd/task_nothing_to_do.html", context)
     code = worker.completion_code_shown()
+    worker_end_shown(worker=worker, page=Worker.COMPLETION)
     context = {"campaign": campaign, "worker": worker, "code": code}
     if worker.platform == Worker.PROLIFIC:
         context["prolific_url"] = _prolific_url(code)

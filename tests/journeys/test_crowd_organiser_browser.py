@@ -65,3 +65,60 @@ def test_the_organiser_fills_a_work_pool_too_small_to_open_in_one_click(
     expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
     traps = page.get_by_role("region", name="Trap questions")
     expect(traps.get_by_role("row").filter(has_text="work")).to_have_count(3)
+
+
+def test_the_workers_table_shows_its_actions_without_scrolling_sideways(
+    page, personas, crowd_collection
+):
+    """Issue 31, item 7: the table was 1,666 px wide in a 1,120 px box, Exclude and the
+    other actions only reachable by scrolling sideways. At 1,280 × 800 the first row's
+    Exclude button is on screen and the table fits its box; every figure is still in the
+    row, and each control is found by its role and name. The rows are the widest
+    realistic ones: Prolific's 24-character ids, a long comment, a stop note."""
+    from crowd.services.answers import answer_submit
+    from crowd.services.tasks import task_serve
+    from crowd.services.workers import Arrival, worker_arrive, worker_consent, worker_exclude
+    from tests.helpers.crowd_fixtures import right_choice
+    from tests.helpers.platform_links import prolific_id
+
+    campaign = make_campaign(crowd_collection, traps=2, quiz_length=1, trust_threshold=0.5)
+    ids = [prolific_id(f"wide-{n}") for n in range(3)]
+    for n, pid in enumerate(ids):
+        worker = worker_consent(
+            worker=worker_arrive(campaign=campaign, arrival=Arrival("prolific", pid))
+        )
+        for _ in range(3):
+            task = task_serve(worker=worker)
+            comment = "The second list sounds much closer to the query's style " * 3
+            answer_submit(worker=worker, key=task.key, choice=right_choice(task), comment=comment)
+        if n == 2:
+            note = "Copied another worker's answers: https://example.org/" + "x" * 80
+            worker_exclude(worker=worker, reason=note)  # one long word too
+
+    page.set_viewport_size({"width": 1280, "height": 800})
+    log_in(page, personas.organiser.username, PASSWORD)
+    for path in (f"/campaigns/{campaign.pk}/workers/", f"/campaigns/{campaign.pk}/"):
+        page.goto(path)
+        first = page.get_by_role("row").filter(has_text=ids[0])
+        button = first.get_by_role("button", name=f"Exclude {ids[0]}")
+        box = button.bounding_box()  # nothing scrolled, sideways or down
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1280, box
+        if path.endswith("/workers/"):  # at the top of its page: on screen as it opens
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 800, box
+        region = page.get_by_role("region", name="Table of workers")
+        widths = region.evaluate("el => [el.scrollWidth, el.clientWidth]")
+        assert widths[0] <= widths[1], widths  # the table does not overflow its box
+        expect(first.get_by_label(f"Reason to exclude {ids[0]}")).to_be_visible()
+        expect(first.get_by_role("button", name=f"New browser for {ids[0]}")).to_be_visible()
+        stopped = page.get_by_role("row").filter(has_text=ids[2])
+        expect(stopped.get_by_role("button", name=f"Reinstate {ids[2]}")).to_be_visible()
+        # Every figure is still there, in words.
+        for column in ("Answers", "Trust", "Speed", "Listening", "Headphone check", "Comments"):
+            expect(page.get_by_role("columnheader", name=column)).to_be_visible()
+        expect(first).to_contain_text("missed 0 of")
+        expect(first).to_contain_text("fast")
+        expect(first).to_contain_text("Answers refused for not listening: 0")
+        comments = first.get_by_text("3 comments")
+        expect(comments).to_be_visible()
+        comments.click()  # the comments open in place
+        expect(first.get_by_text("closer to the query").first).to_be_visible()
