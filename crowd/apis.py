@@ -22,6 +22,7 @@ from catalog import selectors as catalog_selectors
 from common.validation import parse_id
 from crowd import selectors
 from crowd.apis_campaigns import CampaignApi, CampaignSerializer
+from crowd.explanations import explanation_check
 from crowd.forms.campaigns import CampaignForm
 from crowd.models import CHOICE_LABELS, Answer, PreferenceCampaign, TrapQuestion, Worker
 from crowd.platform_ids import submission_ids
@@ -141,7 +142,12 @@ class TrapQuestionMarkApi(CampaignApi):
             child=serializers.ChoiceField(choices=list(CHOICE_LABELS)), allow_empty=False,
             help_text="About the stored lists a and b.",
         )  # fmt: skip
-        explanation = serializers.CharField(required=False, allow_blank=True, default="")
+        explanation = serializers.CharField(
+            required=False, allow_blank=True, default="", validators=[explanation_check],
+            help_text="Shown to a worker who misses a quiz question or answers a practice "
+            "one: {a} and {b} stand for the stored lists a and b and are shown as each "
+            "worker saw them; a side named in letters (“list A”) is refused.",
+        )  # fmt: skip
         pool = serializers.ChoiceField(choices=TrapQuestion.POOLS, default=TrapQuestion.WORK)
 
     @extend_schema(request=InputSerializer, responses={201: TrapQuestionSerializer})

@@ -39,6 +39,7 @@ from common.validation import (
     name_validator,
     text_validator,
 )
+from crowd.explanations import explanation_names_a_side, explanation_shown
 from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 
 CHOICES = [
@@ -369,6 +370,18 @@ class TrapQuestion(models.Model):
 
     def accepts(self, stored_choice: str) -> bool:
         return stored_choice in self.accepted_answers
+
+    @property
+    def explanation_as_listed(self) -> str:
+        """The explanation with the lists named as the organiser's pages show them (list a
+        as List A)."""
+        return explanation_shown(self.explanation, swapped=False)
+
+    @property
+    def explanation_side_named(self) -> str | None:
+        """The words naming a side in letters of an explanation stored before issue 31
+        (shown to no worker: :func:`~crowd.explanations.explanation_shown`), else None."""
+        return explanation_names_a_side(self.explanation)
 
 
 class Worker(models.Model):

@@ -9,6 +9,7 @@ from django import forms
 from catalog.models import System
 from common.form_fields import IdChoiceField
 from common.validation import name_validator, text_validator
+from crowd.explanations import explanation_check
 from crowd.forms.labels import PREFERENCE_HELP, PREFERENCE_LABELS
 from crowd.models import CHOICES, COMMENT_MAX_LENGTH, PreferenceCampaign, TrapQuestion
 from crowd.platform_ids import (
@@ -191,12 +192,20 @@ class ExamplesCsvForm(forms.Form):
 
 class TrapQuestionForm(forms.Form):
     accepted_answers = forms.MultipleChoiceField(
-        choices=[(k, f"{label} (list a = A)") for k, label in CHOICES],
-        widget=forms.CheckboxSelectMultiple,
-    )
+        choices=CHOICES, widget=forms.CheckboxSelectMultiple,
+        help_text="A and B are the lists as this page shows them. Workers see them in a "
+        "random order; a worker who sees them the other way round is expected to answer "
+        "the other way round.",
+    )  # fmt: skip
     explanation = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 2}), required=False, validators=[text_validator()]
-    )
+        widget=forms.Textarea(attrs={"rows": 2}), required=False,
+        validators=[text_validator(), explanation_check],
+        help_text="Shown to a worker who misses a quiz question, and after every answer to "
+        "a practice question. The worker may see the lists the other way round, so do not "
+        "write “list A” or “list B”: write {a} for the list shown here as List A and {b} "
+        "for List B — each worker reads them as their own sides — or describe the lists "
+        "without naming a side (“the list with the query's own instruments”).",
+    )  # fmt: skip
     pool = forms.ChoiceField(
         choices=TrapQuestion.POOLS, initial=TrapQuestion.WORK, widget=forms.RadioSelect,
         required=False,

@@ -3,8 +3,9 @@ trap and quiz questions are made of (:mod:`evaluation.core.clear_cut`).
 
 A clip's level is the mean of its official judgments' levels, each Fine / 100 where the
 judgment has a Fine score and Broad / 2 where it has only Broad (issue 31 item 3: a
-collection judged on the Broad scale alone makes trap questions too). A pilot source, left
-out of results, is left out here too.
+collection judged on the Broad scale alone, as TREC qrels are, makes trap questions too;
+a list's level is then its CG_l@k on its scale, thesis §3.1.1 eq. (3.3)). A pilot
+source, left out of results, is left out here too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,24 @@ from catalog.models import JudgmentSource, Query, RelevanceJudgment
 from crowd.models import PreferenceCampaign
 from evaluation.core.clear_cut import clear_cut_kinds, judged_level
 
-__all__ = ["official_levels", "query_levels", "quiz_makeable"]
+__all__ = ["judged_scale_words", "official_levels", "query_levels", "quiz_makeable"]
+
+SCALE_WORDS = {
+    ("fine",): "the Fine scores, 0 to 100",
+    ("broad",): "the Broad levels, as no clip has a Fine score: Not similar, Somewhat "
+    "similar and Very similar count as 0, 1 and 2",
+    ("fine", "broad"): "the Fine scores, 0 to 100, and the Broad levels where a clip has "
+    "no Fine score: Not similar, Somewhat similar and Very similar count as 0, 50 and 100",
+    (): "the official judgments, of which there are none yet",
+}
+"""Which judgments make a clip's level (:func:`~evaluation.core.clear_cut.judged_level`),
+by the scales of a collection's official judgments."""
+
+
+def judged_scale_words(scales: tuple[str, ...]) -> str:
+    """Which judgments make the levels, for a collection judged on ``scales``
+    (:func:`catalog.selectors.collection_judged_scales`), in the campaign page's words."""
+    return SCALE_WORDS[tuple(scales)]
 
 
 def official_levels(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from catalog.selectors.query_lists import official_judgment_means
+from crowd.explanations import explanation_shown
 from crowd.models import (
     CHOICE_LABELS,
     Answer,
@@ -51,7 +52,9 @@ class Feedback:
     expected: list[str]
     """The accepted answers, about the lists as the worker saw them."""
     why: str
-    """One line: the organiser's note, else (practice) the lists' official judgments."""
+    """One line: the organiser's note in the worker's orientation
+    (:func:`~crowd.explanations.explanation_shown`), else (practice) the lists' official
+    judgments."""
 
     @property
     def shows_why(self) -> bool:
@@ -78,7 +81,7 @@ def answer_feedback(*, worker: Worker, key: str) -> Feedback | None:
         CHOICE_LABELS[choice_as_stored(a, swapped=task.swapped)]
         for a in (trap.accepted_answers if trap is not None else [])
     ]
-    why = trap.explanation if trap is not None else ""
+    why = explanation_shown(trap.explanation, swapped=task.swapped) if trap is not None else ""
     if task.is_practice:
         number, total = task.position, campaign_practice_target(campaign=worker.campaign)
         why = why or _judged_lists(example_id=task.example_id, swapped=task.swapped)

@@ -22,7 +22,15 @@ from common.files.errors import ImportFailed
 from common.files.inputs import check_has_data_lines
 from common.planner_statistics import planner_statistics_refresh
 from common.validation import check_text, shown
-from crowd.models import Example, ExampleItem, PreferenceCampaign, TrapQuestion
+from crowd.explanations import explanation_turned
+from crowd.models import (
+    CHOICE_LABELS,
+    Example,
+    ExampleItem,
+    PreferenceCampaign,
+    TrapQuestion,
+    choice_as_stored,
+)
 from crowd.selectors.generator import generator_judgments
 from crowd.services.traps import trap_question_mark
 from evaluation.core.example_generator import GeneratorReport, generate_examples
@@ -175,16 +183,21 @@ def examples_import_csv(
                     lists.append([clips[i] for i in ids])
                 spec = {"query": query, "list_a": lists[0], "list_b": lists[1]}
                 new = examples_create(campaign=campaign, examples=[spec], source=Example.SOURCE_CSV)
-                accepted = row.get("accepted_answers", "")
+                accepted = row.get("accepted_answers", "").replace("|", " ").split()
                 if accepted:
-                    example = new[0] if new else _example_for(campaign, spec)
+                    example, turned = (new[0], False) if new else _example_for(campaign, spec)
+                    explanation = check_text(
+                        row.get("explanation", ""), what="explanation", kind="text",
+                        required=False,
+                    )  # fmt: skip
+                    if turned:  # stored with list_b as list a: the row's words turned round
+                        accepted = [
+                            choice_as_stored(a, swapped=True) if a in CHOICE_LABELS else a
+                            for a in accepted
+                        ]
+                        explanation = explanation_turned(explanation)
                     trap_question_mark(
-                        example=example,
-                        accepted_answers=accepted.replace("|", " ").split(),
-                        explanation=check_text(
-                            row.get("explanation", ""), what="explanation", kind="text",
-                            required=False,
-                        ),
+                        example=example, accepted_answers=accepted, explanation=explanation,
                         pool=row.get("pool") or TrapQuestion.WORK,
                     )  # fmt: skip
                 created.extend(new)
@@ -199,10 +212,14 @@ def examples_import_csv(
     return created
 
 
-def _example_for(campaign, spec) -> Example:
-    return campaign.examples.get(
+def _example_for(campaign, spec) -> tuple[Example, bool]:
+    """The campaign's example with the lists of ``spec`` in either order, and whether it
+    stores them the other way round (``spec``'s list_b as its list a)."""
+    example = campaign.examples.get(
         signature=example_signature(spec["query"], spec["list_a"], spec["list_b"])
     )
+    list_a = list(example.items.filter(side="a").order_by("rank").values_list("clip_id", flat=True))
+    return example, list_a != [c.pk for c in spec["list_a"]]
 
 
 def examples_generate(

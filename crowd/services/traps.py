@@ -16,11 +16,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count
 
+from crowd.explanations import explanation_check
 from crowd.models import (
-    A_BETTER,
-    B_BETTER,
-    BOTH_BAD,
-    BOTH_GOOD,
     CHOICE_LABELS,
     Answer,
     Example,
@@ -28,22 +25,15 @@ from crowd.models import (
     TrapQuestion,
     Worker,
 )
-from crowd.selectors import PoolNeeds, campaign_pool_needs, official_levels, work_pool_needed
+from crowd.selectors import (
+    ClearCut,
+    PoolNeeds,
+    campaign_pool_needs,
+    clear_cut_candidates,
+    work_pool_needed,
+)
 from crowd.services.trust import worker_trust_update
-from evaluation.core.clear_cut import clear_cut_answer, list_level
 from work import handoff
-
-EXPLANATIONS = {
-    A_BETTER: "The clips of one list are far more similar to the query "
-    "(judged {better:.0f} against {worse:.0f} of 100).",
-    B_BETTER: "The clips of one list are far more similar to the query "
-    "(judged {better:.0f} against {worse:.0f} of 100).",
-    BOTH_GOOD: "Both lists sound very similar to the query (judged {a:.0f} and {b:.0f} of 100).",
-    BOTH_BAD: "Neither list sounds similar to the query (judged {a:.0f} and {b:.0f} of 100).",
-}
-"""What the organiser reads (and a worker, after missing a quiz question) about a trap
-question made from judgments: the lists' mean judged similarity, Fine's 0–100 (Broad's
-Not / Somewhat / Very similar read as 0 / 50 / 100)."""
 
 
 def trap_question_mark(
@@ -55,7 +45,10 @@ def trap_question_mark(
 ) -> TrapQuestion:
     """Make ``example`` a trap question (or change its accepted answers or pool).
 
-    Accepted answers speak of the stored lists a and b. ``pool`` is ``"quiz"`` (shown
+    Accepted answers speak of the stored lists a and b, and so does the explanation, which
+    names them only as ``{a}`` and ``{b}`` (:func:`~crowd.explanations.explanation_check`
+    refuses one that names a side in letters: a worker may see the lists the other way
+    round). ``pool`` is ``"quiz"`` (shown
     first, with feedback), ``"work"`` (mixed in, never revealed) or ``"practice"`` (the
     practice tasks before the quiz: shown to every worker with its answer, counting
     nowhere). Answers already given to the example are re-marked and their workers'
@@ -73,6 +66,7 @@ def trap_question_mark(
     if pool not in dict(TrapQuestion.POOLS):
         raise ValidationError(f"pool must be quiz, work or practice; got {pool!r}")
     _practice_pool_check(example=example, pool=pool)
+    explanation_check(explanation)
     with transaction.atomic():
         trap, _ = TrapQuestion.objects.update_or_create(
             example=example,
@@ -127,39 +121,6 @@ def trap_question_contest(*, trap: TrapQuestion, contested: bool = True) -> int:
         return len(workers)
 
 
-def clear_cut_candidates(*, campaign: PreferenceCampaign, pool: str) -> tuple[list, dict]:
-    """The campaign's examples that could become trap questions of ``pool``, as
-    ``(example, answer, explanation)``, and how many examples of work each source has
-    (what :func:`trap_questions_from_judgments` draws from)."""
-    levels = official_levels(collection_id=campaign.collection_id)
-    examples = (
-        campaign.examples.filter(trap__isnull=True)
-        .exclude(source=Example.SOURCE_QUIZ)
-        .prefetch_related("items")
-        .order_by("pk")
-    )
-    if pool == TrapQuestion.PRACTICE:
-        examples = examples.filter(tasks__isnull=True)
-    candidates = []
-    sizes: dict[str, int] = defaultdict(int)
-    for example in examples:
-        sizes[example.source] += 1
-        judged = levels.get(example.query_id, {})
-        sides = [
-            list_level([judged.get(i.clip_id) for i in example.items.all() if i.side == side])
-            for side in "ab"
-        ]
-        if None in sides:
-            continue
-        a, b = sides
-        kind = clear_cut_answer(a, b)
-        if kind is not None:
-            scores = {"a": 100 * a, "b": 100 * b, "better": 100 * max(a, b),
-                      "worse": 100 * min(a, b)}  # fmt: skip
-            candidates.append((example, kind, EXPLANATIONS[kind].format(**scores)))
-    return candidates, sizes
-
-
 def trap_questions_from_judgments(
     *,
     campaign: PreferenceCampaign,
@@ -187,7 +148,8 @@ def trap_questions_from_judgments(
     demo). Practice questions only from examples nobody has been shown.
     """
     rng = rng or random.SystemRandom()
-    candidates, sizes = clear_cut_candidates(campaign=campaign, pool=pool)
+    found = clear_cut_candidates(campaign=campaign, pool=pool)
+    candidates, sizes = found.candidates, found.sizes
     if pool == TrapQuestion.WORK:
         have = dict(
             campaign.examples.filter(trap__pool=TrapQuestion.WORK)
@@ -278,10 +240,12 @@ def _queries_in_turn(candidates: list, rng) -> list:
 
 @dataclass(frozen=True)
 class PoolsFilled:
-    """What :func:`trap_pools_fill` marked, by pool, and the campaign's needs after it."""
+    """What :func:`trap_pools_fill` marked, by pool, the campaign's needs after it, and the
+    examples left without a trap question (:class:`ClearCut`, the work pool's)."""
 
     marked: dict[str, int]
     needs: PoolNeeds
+    left: ClearCut
 
     @property
     def summary(self) -> str:
@@ -295,18 +259,56 @@ class PoolsFilled:
             else "No trap question was marked."
         )
         if self.needs.work_needed is None:
-            said += " A trap rate of 1 leaves no ordinary work: lower it in the settings."
-        elif self.needs.problems:
-            said += (
-                " Not enough clear-cut examples were left for every pool (every clip of both"
-                " lists judged, and one list far better or both clearly good or bad), or"
-                " more would have made trap questions easier to find among the examples of"
-                " one source (the systems' lists, the generator's): lower the trap rate, or"
-                " mark the rest by hand from the examples page."
+            return said + " A trap rate of 1 leaves no ordinary work: lower it in the settings."
+        if self.needs.problems:
+            return (
+                f"{said} Not enough clear-cut examples were left for every pool. {self.shortfall}"
             )
-        elif not done:
-            said += " Every pool already has what the settings need."
-        return said
+        if not done:
+            return said + " Every pool already has what the settings need."
+        return f"{said} Judgments read: {self.left.scale_said}."
+
+    @property
+    def shortfall(self) -> str:
+        """Why the examples left without a trap question were not marked, and what to do."""
+        left = self.left
+        if not left.sizes:
+            return "Every example is a trap question already: add examples of work."
+        reasons, advice = [], ["lower the trap rate", "mark more by hand on the “Examples and "
+                               "their answers” page"]  # fmt: skip
+        if left.unjudged:
+            example, side, clips = left.unjudged[0]
+            reasons.append(
+                f"{_count(len(left.unjudged), 'has', 'have')} a clip with no official judgment "
+                f"for its query (e.g. example {example.pk}, query "
+                f"{example.query.clip.external_id}: {_clips(clips)} of its list {side.upper()})"
+            )
+            advice.insert(0, "judge the missing clips")
+        if left.unclear:
+            reasons.append(
+                f"{_count(left.unclear, 'is', 'are')} judged, but no list is far better and "
+                "the two are not both clearly good or both clearly bad"
+            )
+        if left.candidates:
+            reasons.append(
+                f"{_count(len(left.candidates), 'is', 'are')} clear-cut but left so that trap "
+                "questions are no easier to find among the examples of one source (the systems' lists, "
+                "the generator's) than among the others"
+            )
+        return (
+            f"Of the {sum(left.sizes.values())} examples without a trap question, "
+            f"{'; '.join(reasons)}. Judgments read: {left.scale_said}. "
+            f"{', '.join(advice[:-1]).capitalize()}, or {advice[-1]}."
+        )
+
+
+def _count(n: int, verb: str, verbs: str) -> str:
+    return f"{n} {verb if n == 1 else verbs}"
+
+
+def _clips(ids: list[str]) -> str:
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    return f"clip{'s' if len(ids) != 1 else ''} {shown}"
 
 
 def trap_pools_fill(
@@ -343,4 +345,8 @@ def trap_pools_fill(
                 >= work_pool_needed(ordinary=plain - k, trap_rate=campaign.trap_rate)
             )
             mark(TrapQuestion.WORK, k)
-        return PoolsFilled(marked=marked, needs=campaign_pool_needs(campaign=campaign))
+        return PoolsFilled(
+            marked=marked,
+            needs=campaign_pool_needs(campaign=campaign),
+            left=clear_cut_candidates(campaign=campaign, pool=TrapQuestion.WORK),
+        )

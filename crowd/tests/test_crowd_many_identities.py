@@ -61,10 +61,11 @@ from crowd.models import (
     choice_as_stored,
 )
 from crowd.selectors import campaign_pool_needs, example_clips, official_levels
+from crowd.selectors.clear_cut import clear_cut_candidates
 from crowd.services.campaigns import preference_campaign_create
 from crowd.services.examples import examples_generate
 from crowd.services.settings import preference_campaign_open_set, preference_campaign_update
-from crowd.services.traps import _draw_in_proportion, clear_cut_candidates, trap_pools_fill
+from crowd.services.traps import _draw_in_proportion, trap_pools_fill
 from demo.seed import COLLECTION_NAME, demo_seed
 from evaluation.core.answers import mapping_payload
 from evaluation.core.clear_cut import clear_cut_answer, list_level
@@ -308,7 +309,7 @@ measured and reported, and the bots below use it."""
 def inclusion(campaign, draws: int = 400) -> dict[int, float]:
     """Each example's probability of being drawn a work trap question: the fill's draw
     (``crowd.services.traps``) re-run ``draws`` times on the candidates it had."""
-    candidates, sizes = campaign.draw
+    candidates, sizes = campaign.draw.candidates, campaign.draw.sizes
     counts: Counter = Counter()
     for n in range(draws):
         drawn = _draw_in_proportion(

@@ -143,7 +143,7 @@ def test_the_feedback_says_the_expected_answer_and_why_then_the_quiz_begins(crow
     examples = [e for e in plain if not set.intersection(*lists_of(e))]
     noted, judged = examples[:2]
     trap_question_mark(example=noted, accepted_answers=["a_better"], pool=PRACTICE,
-                       explanation="List a keeps the query's tempo.")  # fmt: skip
+                       explanation="{a} keeps the query's tempo.")  # fmt: skip
     trap_question_mark(example=judged, accepted_answers=["b_better"], pool=PRACTICE)
     a_clips, b_clips = lists_of(judged)
     RelevanceJudgment.objects.filter(query=judged.query, clip_id__in=a_clips).update(fine=20)
@@ -161,7 +161,8 @@ def test_the_feedback_says_the_expected_answer_and_why_then_the_quiz_begins(crow
     task, wrong, page = by_example[noted.pk]
     expected = CHOICE_LABELS[right_choice(task)]  # "A is better" unless the sides were swapped
     assert f"You answered “{CHOICE_LABELS[wrong]}”. The expected answer is “{expected}”." in page
-    assert "List a keeps the query&#x27;s tempo." in page
+    # Stored list a, shown as List B to a worker who saw the sides swapped (issue 31).
+    assert f"List {'B' if task.swapped else 'A'} keeps the query&#x27;s tempo." in page
     task, wrong, page = by_example[judged.pk]
     # Stored list a: every clip judged 20, mean 20; list b: 90. Shown sides swap them.
     shown_a, shown_b = (90, 20) if task.swapped else (20, 90)

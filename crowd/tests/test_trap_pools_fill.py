@@ -22,6 +22,7 @@ from crowd.models import TrapQuestion
 from crowd.selectors import campaign_pool_needs
 from crowd.services.campaigns import preference_campaign_create
 from crowd.services.examples import examples_import_csv
+from crowd.services.settings import preference_campaign_open_set
 from crowd.services.traps import trap_pools_fill
 from tests.helpers.clients import client_for
 from tests.helpers.sources import source_for
@@ -82,7 +83,8 @@ def test_every_pool_gets_what_its_settings_need_and_a_second_click_marks_nothing
     assert filled.marked == {"practice": 1, "work": 3}
     assert filled.needs.problems == [] and filled.needs.quiz_made
     assert filled.summary == (
-        "Marked from the official judgments: 1 practice question, 3 work trap questions."
+        "Marked from the official judgments: 1 practice question, 3 work trap questions. "
+        "Judgments read: the Fine scores, 0 to 100."
     )
     assert q4_traps(campaign) == 0  # clear-cut only by the pilot's judgments
     again = trap_pools_fill(campaign=campaign)
@@ -102,7 +104,13 @@ def test_when_clear_cut_examples_run_out_the_pools_stay_short_and_it_says_so(cro
     assert (needs.work_have, needs.work_needed) == (10, 18)
     assert len(filled.needs.problems) == 1
     assert filled.summary.startswith("Marked from the official judgments: 10 work trap questions.")
-    assert "mark the rest by hand from the examples page" in filled.summary
+    # What is left: q4's 2 examples, 50 against 50 (module docstring).
+    assert filled.summary.endswith(
+        "Not enough clear-cut examples were left for every pool. Of the 2 examples without "
+        "a trap question, 2 are judged, but no list is far better and the two are not both "
+        "clearly good or both clearly bad. Judgments read: the Fine scores, 0 to 100. Lower "
+        "the trap rate, or mark more by hand on the “Examples and their answers” page."
+    )
     assert q4_traps(campaign) == 0
 
 
@@ -132,10 +140,11 @@ def test_broad_judgments_alone_make_trap_questions(crowd_collection):
     assert filled.marked == {"work": 3}
     trap = TrapQuestion.objects.filter(example__campaign=campaign).first()
     assert (
-        "judged 100 against 0 of 100" in trap.explanation
-        or "judged 0 and 0" in (trap.explanation)
-        or "judged 100 and 100" in trap.explanation
+        "judged 2.0 against 0.0 on average" in trap.explanation
+        or "judged 0.0 and 0.0 on average" in (trap.explanation)
+        or "judged 2.0 and 2.0 on average" in trap.explanation
     )
+    assert "where 0 is Not similar, 1 Somewhat similar and 2 Very similar" in trap.explanation
 
 
 def test_two_campaigns_made_the_same_way_draw_other_trap_questions(crowd_collection):
@@ -212,3 +221,156 @@ def test_the_work_pool_is_drawn_in_proportion_to_each_source_within_the_lift_bou
     sources = [example.source for example, _, _ in drawn]
     assert (sources.count("systems"), sources.count("generator")) == (4, 4)
     assert (4 / 36) / (8 / 96) <= SOURCE_LIFT_MAX == 1.35
+
+
+# Issue 31 item 3: a collection judged on the Broad scale alone (TREC qrels), on the Fine
+# scale alone (the tests above) and on both.
+
+BROAD_LISTS = {
+    # Broad levels of each list's clips, in the order of HIGH1, HIGH2, LOW1, LOW2, and
+    # each list's level (mean Broad / 2, thesis eq. (3.3) with linear gain on 0–2):
+    HIGH1: [2, 2, 2, 1, 1],  # 8 / 10 = 0.8
+    HIGH2: [2, 2, 2, 2, 1],  # 9 / 10 = 0.9
+    LOW1: [1, 1, 1, 1, 0],  # 4 / 10 = 0.4
+    LOW2: [1, 0, 0, 0, 0],  # 1 / 10 = 0.1
+}
+
+
+def judged_on_broad_by_hand(collection) -> None:
+    """Every official judgment Broad only: the clips of the four lists as in
+    ``BROAD_LISTS`` for q1–q3, the other clips (d11, d12 Very similar; d23, d24 Not
+    similar), and every clip Somewhat similar for q4."""
+    broad = {"d11": 2, "d12": 2, "d23": 0, "d24": 0}
+    for ids, levels in BROAD_LISTS.items():
+        broad.update(zip(ids.split(), levels, strict=True))
+    for judgment in RelevanceJudgment.objects.filter(query__collection=collection).select_related(
+        "clip", "query__clip"
+    ):
+        q4 = judgment.query.clip.external_id == "q4"
+        judgment.fine, judgment.broad = None, 1 if q4 else broad[judgment.clip.external_id]
+        judgment.save(update_fields=["fine", "broad"])
+
+
+def answers_marked(campaign) -> dict[tuple[str, str, str], list[str]]:
+    return {
+        (
+            trap.example.query.clip.external_id,
+            *(
+                " ".join(i.clip.external_id for i in trap.example.items.all() if i.side == side)
+                for side in "ab"
+            ),
+        ): trap.accepted_answers
+        for trap in TrapQuestion.objects.filter(example__campaign=campaign).exclude(
+            example__source="quiz"
+        )
+    }
+
+
+def q3_a_better_explanation(campaign) -> str:
+    """The explanation of the trap question marked on q3's HIGH1 vs LOW1 (a better)."""
+    return TrapQuestion.objects.get(
+        example__campaign=campaign, example__query__clip__external_id="q3",
+        accepted_answers=["a_better"],
+    ).explanation  # fmt: skip
+
+
+def test_on_broad_levels_alone_the_clear_cut_examples_are_those_worked_out_by_hand(
+    crowd_collection,
+):
+    campaign = fill_campaign(crowd_collection, trap_rate=0.9)  # asks for 11: takes them all
+    judged_on_broad_by_hand(crowd_collection)
+    filled = trap_pools_fill(campaign=campaign)
+    # By the thresholds (one list ≥ 0.40 above the other; both ≥ 0.70; both ≤ 0.25):
+    # q1, q2 and q3: HIGH1 0.8 vs LOW1 0.4 — a lead of exactly 0.40: a better;
+    #                LOW2 0.1 vs HIGH2 0.9 — b better;
+    # q1 and q2:     HIGH1 0.8 vs HIGH2 0.9 — both good;
+    #                LOW1 0.4 vs LOW2 0.1 — a lead of 0.3 and 0.4 > 0.25: not clear-cut;
+    # q4:            0.5 vs 0.5 twice — not clear-cut.
+    # 8 clear-cut examples of 12; the trap rate 0.9 asks for more, so all 8 are marked.
+    expected = {
+        **{(q, HIGH1, LOW1): ["a_better"] for q in ("q1", "q2", "q3")},
+        **{(q, LOW2, HIGH2): ["b_better"] for q in ("q1", "q2", "q3")},
+        **{(q, HIGH1, HIGH2): ["both_good"] for q in ("q1", "q2")},
+    }
+    assert filled.marked == {"work": 8}
+    assert answers_marked(campaign) == expected
+    assert q3_a_better_explanation(campaign) == (
+        "The clips of one list are far more similar to the query (judged 1.6 against 0.8 on "
+        "average, where 0 is Not similar, 1 Somewhat similar and 2 Very similar)."
+    )
+    assert filled.summary == (
+        "Marked from the official judgments: 8 work trap questions. Not enough clear-cut "
+        "examples were left for every pool. Of the 4 examples without a trap question, 4 are "
+        "judged, but no list is far better and the two are not both clearly good or both "
+        "clearly bad. Judgments read: the Broad levels, as no clip has a Fine score: Not "
+        "similar, Somewhat similar and Very similar count as 0, 1 and 2. Lower the trap rate, "
+        "or mark more by hand on the “Examples and their answers” page."
+    )
+
+
+def test_on_broad_levels_alone_the_pools_fill_and_the_campaign_opens(crowd_collection):
+    campaign = fill_campaign(crowd_collection, trap_rate=0.2, quiz_length=2)
+    judged_on_broad_by_hand(crowd_collection)
+    filled = trap_pools_fill(campaign=campaign)
+    # 11 ordinary examples need 3 work trap questions (the first test above); the quiz
+    # is made from the judgments (q1–q3 have 9 clips of level 1 and 5 of level ≤ 0.25).
+    assert filled.marked == {"work": 3} and filled.needs.problems == []
+    assert filled.summary.endswith(
+        "Judgments read: the Broad levels, as no clip has a Fine score: Not similar, "
+        "Somewhat similar and Very similar count as 0, 1 and 2."
+    )
+    preference_campaign_open_set(campaign=campaign, is_open=True)
+    campaign.refresh_from_db()
+    assert campaign.is_open
+
+
+def test_on_both_scales_a_clip_without_a_fine_score_is_read_from_its_broad_level(
+    crowd_collection,
+):
+    campaign = fill_campaign(crowd_collection, trap_rate=0.9)
+    judgments = RelevanceJudgment.objects.filter(
+        query__collection=crowd_collection, source__status=JudgmentSource.OFFICIAL
+    )
+    # d13–d24 lose their Fine score (10, or 50 for q4) for a Broad level: Not similar
+    # (level 0) for q1–q3, Somewhat similar (0.5) for q4. d01–d12 keep Fine 90 (50 for q4).
+    judgments.filter(clip__external_id__gt="d12").update(fine=None, broad=0)
+    judgments.filter(clip__external_id__gt="d12", query__clip__external_id="q4").update(broad=1)
+    filled = trap_pools_fill(campaign=campaign)
+    # q1, q2: 0.9 vs 0 (a better), 0 vs 0.9 (b better), 0.9 vs 0.9 (both good), 0 vs 0
+    # (both bad); q3: a better, b better; q4: 0.5 vs 0.5 twice, not clear-cut: 10 marked.
+    assert filled.marked == {"work": 10}
+    assert answers_marked(campaign)[("q1", LOW1, LOW2)] == ["both_bad"]
+    assert answers_marked(campaign)[("q1", HIGH1, LOW1)] == ["a_better"]
+    assert q3_a_better_explanation(campaign) == (
+        "The clips of one list are far more similar to the query (judged 90 against 0 of 100)."
+    )
+    assert "Judgments read: the Fine scores, 0 to 100, and the Broad levels where a clip " in (
+        filled.summary
+    )
+
+
+def test_when_clips_are_not_judged_the_message_names_an_example_and_its_missing_clips(
+    crowd_collection,
+):
+    campaign = fill_campaign(crowd_collection, trap_rate=0.9)
+    judged_on_broad_by_hand(crowd_collection)
+    # q3's judgments of d13 and d14 taken away: its example HIGH1 vs LOW1 has two clips of
+    # list b unjudged (and it was clear-cut); its LOW2 vs HIGH2 is judged.
+    RelevanceJudgment.objects.filter(
+        query__clip__external_id="q3", clip__external_id__in=["d13", "d14"]
+    ).delete()
+    unjudged = campaign.examples.get(
+        query__clip__external_id="q3", items__side="b", items__rank=1,
+        items__clip__external_id="d13",
+    )  # fmt: skip
+    filled = trap_pools_fill(campaign=campaign)
+    assert filled.marked == {"work": 7}  # the 8 of the test above but that one
+    assert (
+        "Of the 5 examples without a trap question, 1 has a clip with no official judgment "
+        f"for its query (e.g. example {unjudged.pk}, query q3: clips d13, d14 of its list B); "
+        "4 are judged, but no list is far better" in filled.summary
+    )
+    assert filled.summary.endswith(
+        "Judge the missing clips, lower the trap rate, or mark more by hand on the “Examples "
+        "and their answers” page."
+    )

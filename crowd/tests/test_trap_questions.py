@@ -9,7 +9,7 @@ clear-cut.
 
 import pytest
 
-from crowd.services.traps import EXPLANATIONS
+from crowd.selectors.clear_cut import EXPLANATIONS
 from evaluation.core.clear_cut import clear_cut_answer
 
 

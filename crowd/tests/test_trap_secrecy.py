@@ -9,6 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from crowd.explanations import explanation_shown
 from crowd.models import PreferenceTask, TrapQuestion, Worker
 from tests.helpers.crowd_fixtures import make_campaign, right_choice
 from tests.helpers.crowd_http import Browser, key_of, open_task
@@ -39,7 +40,7 @@ def secrets_of(campaign) -> list[str]:
     """Strings that would give a trap question away."""
     words = ["trap", "gold", "accepted", "explanation", "correct"]
     for trap in TrapQuestion.objects.filter(example__campaign=campaign):
-        words.append(trap.explanation)
+        words += [explanation_shown(trap.explanation, swapped=s) for s in (False, True)]
         words.append(f"example {trap.example_id}")
     return words
 

@@ -108,6 +108,9 @@ def campaign_detail(request, pk: int):
         "traps": selectors.campaign_trap_questions(campaign=campaign),
         "made_quiz": selectors.campaign_made_quiz(campaign=campaign),
         "pool_needs": selectors.campaign_pool_needs(campaign=campaign),
+        "judged_on": selectors.judged_scale_words(
+            catalog_selectors.collection_judged_scales(collection=campaign.collection)
+        ),
         "headphones": (
             selectors.campaign_headphone_rates(campaign=campaign)
             if campaign.headphone_check

@@ -4,12 +4,23 @@ expect (thesis §3.2.2) and quiz questions drawn from judged clips (the lists of
 A trap question needs an answer nobody who listens would dispute. The judgments say how
 similar each clip sounds to the query; a list's **level** is the mean of its clips'
 levels, each in [0, 1]: Fine / 100 where the clip has a Fine score, else Broad / 2 (Not
-similar 0, Somewhat similar 0.5, Very similar 1), so that a collection judged on the
-Broad scale alone makes trap questions too. An example is **clear-cut**
+similar 0, Somewhat similar 0.5, Very similar 1: the Broad scale's levels 0, 1, 2 of
+§3.1, put on [0, 1] as §7.2 compares the two scales), so that a collection judged on
+the Broad scale alone — TREC qrels — makes trap questions too. On one scale the level
+is the list's CG_l@k, the cumulative gain with linear gain normalised by its largest
+value (§3.1.1, eq. (3.3)): the measure MIREX reports with both scales, which looks at
+nothing but the clips shown, as a worker does. An example is **clear-cut**
 (:func:`clear_cut_answer`) when one list's level is at least :data:`CLEAR_LEAD` above the
 other's (that list is better), or both are at least :data:`BOTH_GOOD_FROM` (both good), or
 both at most :data:`BOTH_BAD_UP_TO` (both bad) — as the thesis gave CrowdFlower trap
 examples "fairly easy to answer", 5 for each of the four answers (§3.2.2).
+
+Read on the Broad scale alone (issue 31 item 3), with lists of ``k = 5``: one list is
+better when its mean Broad level is at least 0.8 above the other's (Very, Very, Very,
+Somewhat, Somewhat — 1.6 — against four Somewhat and one Not similar — 0.8); both are
+good when both mean at least 1.4 (e.g. every clip Very similar, or one Somewhat and one
+Not similar among Very similar ones); both are bad when both mean at most 0.5 (every clip
+Not similar, or two Somewhat similar at most).
 
 :func:`clear_cut_lists` draws two lists of ``k`` judged clips for one of the four answers,
 as the §3.2.1 generator draws lists from judged clips: for "A better", ``k`` of a query's

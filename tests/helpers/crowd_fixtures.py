@@ -19,7 +19,6 @@ from crowd.models import (
     B_BETTER,
     BOTH_BAD,
     BOTH_GOOD,
-    CHOICE_LABELS,
     Answer,
     Example,
     PreferenceCampaign,
@@ -112,6 +111,15 @@ def audible_collection(crowd_collection, settings, tmp_path):
     return crowd_collection
 
 
+WHY = {
+    A_BETTER: "{a} is the better list.",
+    B_BETTER: "{b} is the better list.",
+    BOTH_GOOD: "both lists are good.",
+    BOTH_BAD: "both lists are bad.",
+}
+"""The trap questions' explanations, naming the lists as each worker sees them."""
+
+
 def make_campaign(
     collection, *, traps=4, quiz_traps=None, practice=0, **options
 ) -> PreferenceCampaign:
@@ -136,7 +144,7 @@ def make_campaign(
         trap_question_mark(
             example=example,
             accepted_answers=[answers[i % 4]],
-            explanation=f"Trap {i}: the answer is “{CHOICE_LABELS[answers[i % 4]]}”.",
+            explanation=f"Trap {i}: {WHY[answers[i % 4]]}",
             pool=pool,
         )
     return campaign

@@ -212,7 +212,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("crowd:preference_examples_from_csv", "POST", f"{pp}/examples/from-csv/", "write", 302),
         Url("crowd:preference_example_trap", "GET", f"{pp}/examples/{example.pk}/trap/", "write", 200),
         Url("crowd:preference_example_trap", "POST", f"{pp}/examples/{example.pk}/trap/", "write", 302,
-            {"accepted_answers": ["a_better"], "explanation": "A is clearly better."}),
+            {"accepted_answers": ["a_better"], "explanation": "{a} is clearly better."}),
         Url("crowd:preference_trap_contest", "POST", f"{pp}/traps/{trap.pk}/contest/", "write", 302, {"contested": "1"}),
         Url("crowd:preference_traps_fill", "POST", f"{pp}/traps/fill/", "write", 302),
         Url("crowd:preference_worker_exclude", "POST", f"{pp}/workers/{active.pk}/exclude/", "write", 302, {"reason": "bot"}),

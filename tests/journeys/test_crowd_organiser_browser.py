@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 from crowd.models import Answer, Worker
 from tests.helpers.browser import log_in
 from tests.helpers.crowd_fixtures import arrive, make_campaign, work
+from tests.helpers.mappings import judged_on_broad_only
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -122,3 +123,46 @@ def test_the_workers_table_shows_its_actions_without_scrolling_sideways(
         expect(comments).to_be_visible()
         comments.click()  # the comments open in place
         expect(first.get_by_text("closer to the query").first).to_be_visible()
+
+
+def test_on_a_broad_only_collection_one_click_fills_the_pools_and_the_campaign_opens(
+    page, personas, crowd_collection
+):
+    """Issue 31 item 3: TREC qrels judge on the Broad scale alone. The collection's Fine
+    scores split in three as the thesis does (§3.1.2: 0–33 Not, 34–66 Somewhat, 67–100
+    Very similar) and then dropped; S1's lists (the 5 best of 24 clips: Fine ≥ 67, Very
+    similar, is likely for each) against S3's (the 5 worst) give a lead of far more than
+    0.8 Broad points a clip on most queries, and 3 work trap questions are needed (the
+    test above)."""
+    judged_on_broad_only(crowd_collection)
+    campaign = make_campaign(crowd_collection, traps=0, trap_rate=0.2)
+    campaign.is_open = False  # as "New preference campaign" leaves one whose pools are short
+    campaign.save(update_fields=["is_open"])
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    traps = page.get_by_role("region", name="Trap questions")
+    expect(traps).to_contain_text("The judgments read are the Broad levels, as no clip has")
+    page.get_by_role("button", name="Fill the pools from the official judgments").click()
+    expect(
+        page.get_by_text("Marked from the official judgments: 3 work trap questions.")
+    ).to_contain_text("Judgments read: the Broad levels, as no clip has a Fine score")
+    expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
+    expect(traps.get_by_role("row").filter(has_text="work")).to_have_count(3)
+    expect(traps).to_contain_text("where 0 is Not similar, 1 Somewhat similar and 2 Very similar")
+    page.get_by_role("link", name="Settings").click()
+    page.get_by_role("button", name="Open the campaign").click()
+    expect(page.get_by_role("heading", name="Open", exact=True)).to_be_visible()
+    campaign.refresh_from_db()
+    assert campaign.is_open
+
+
+def test_the_campaign_page_links_its_examples_by_the_name_of_their_page(
+    page, personas, crowd_collection
+):
+    """Issue 31 item 3: the link read "Answers per example" and led to the page headed
+    "Examples and their answers"."""
+    campaign = make_campaign(crowd_collection, traps=0)
+    log_in(page, personas.organiser.username, PASSWORD)
+    page.goto(f"/campaigns/{campaign.pk}/")
+    page.get_by_role("link", name="Examples and their answers").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Examples and their answers")

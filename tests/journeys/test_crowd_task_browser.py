@@ -12,6 +12,7 @@ from urllib.parse import parse_qs
 import pytest
 from playwright.sync_api import expect
 
+from crowd.explanations import explanation_shown
 from crowd.models import CHOICE_LABELS, Answer, PreferenceTask, Worker
 from crowd.views import tasks as crowd_tasks
 from tests.helpers.browser import current_task, listen, start, wait_for_next_page
@@ -286,7 +287,8 @@ def test_a_worker_plays_a_practice_task_sees_the_expected_answer_then_reaches_th
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
     expected = CHOICE_LABELS[right_choice(task)]
     expect(page.get_by_role("status")).to_contain_text(f"The expected answer is “{expected}”")
-    expect(page.get_by_text(trap_of(task).explanation)).to_be_visible()
+    why = explanation_shown(trap_of(task).explanation, swapped=task.swapped)  # "{a}": List A or B
+    expect(page.get_by_text(why)).to_be_visible()
     expect(page.get_by_text("That was the last practice task")).to_be_visible()
     page.get_by_role("link", name="Continue").click()
     expect(page.get_by_text("Qualification question 1 of 1")).to_be_visible()

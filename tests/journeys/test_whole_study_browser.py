@@ -258,7 +258,7 @@ def mark_quiz_questions(page, wanted: int) -> None:
     """The organiser marks quiz questions of their own (each goes to one worker, before any
     made from the judgments): the examples whose lists differ most, reading each list's λ
     on the example's trap page, with the better list as the accepted answer."""
-    page.get_by_role("link", name="Answers per example").click()
+    page.get_by_role("link", name="Examples and their answers").click()
     rows = page.locator("table tbody tr")
     ids = rows.locator("td:first-child").all_inner_texts()
     marked = 0
@@ -274,7 +274,7 @@ def mark_quiz_questions(page, wanted: int) -> None:
             page.get_by_role("link", name="Examples of Which list").click()
             continue
         better = max(lambdas, key=lambdas.get)
-        page.get_by_label(f"{better} is better (list a = A)").check()
+        page.get_by_label(f"{better} is better", exact=True).check()
         page.get_by_label("quiz (shown first, with feedback)").check()
         page.get_by_role("button", name="Save trap question").click()
         expect(page.get_by_text(f"Example {example} is a trap question.")).to_be_visible()
