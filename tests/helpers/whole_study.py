@@ -1,7 +1,8 @@
 """What the whole-study Chromium tests share (``tests/journeys/test_whole_study_browser.py``
-and ``test_broad_only_study_browser.py``): every browser watched for error pages, each
-person's own browser, a Prolific participant's link, consent, listening and answering,
-and the last page.
+and ``test_broad_only_study_browser.py``): a new collection, tone files uploaded through
+the pages, every browser watched
+for error pages, each person's own browser, a Prolific participant's link, consent,
+listening and answering, and the last page.
 
 A participant's browser is another context of the test's Chromium, with its own user
 agent (another computer); Prolific's pages, where participants return, are answered
@@ -10,11 +11,49 @@ locally, never fetched.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from playwright.sync_api import expect
 
 from crowd.models import CHOICE_LABELS
-from tests.helpers.browser import wait_for_next_page
+from tests.helpers.audio_files import tone
+from tests.helpers.browser import count, wait_for_next_page, watch_to_the_result
 from tests.helpers.platform_links import prolific_id
+
+
+def create_a_collection(page, name: str) -> None:
+    """ "New collection" from the collections page, named ``name``; the organiser ends on
+    its page."""
+    page.get_by_role("link", name="New collection").click()
+    page.get_by_label("Name").fill(name)
+    page.get_by_role("button", name="Create collection").click()
+    expect(page.get_by_role("heading", name=name)).to_be_visible()
+
+
+def tone_files(folder: Path, clips: dict[str, tuple[str, float]]) -> list[Path]:
+    """A 1 s tone file in ``folder`` for each ``{clip id: (format suffix, pitch in Hz)}``,
+    named after the clip: what the organiser uploads."""
+    files = []
+    for clip, (suffix, pitch) in clips.items():
+        files.append(folder / f"{clip}{suffix}")
+        files[-1].write_bytes(tone(suffix, 1.0, freq=pitch))
+    return files
+
+
+def upload_through_the_pages(page, collection: str, uploads: list) -> None:
+    """Each upload from the collection's "Upload files" page, with the form's default
+    options, watched to its result: ``uploads`` holds, for each, the link on the uploads
+    page, the job's title, the form's file field, the files and ``{row of the result:
+    count}``. The organiser ends on the collection's page."""
+    for link, title, label, files, counts in uploads:
+        page.get_by_role("link", name="Upload files").click()
+        page.get_by_role("link", name=link, exact=True).click()
+        page.get_by_label(label).set_input_files(files)
+        page.get_by_role("button", name="Upload and import").click()
+        watch_to_the_result(page, f"Upload of {title}")
+        for what, n in counts.items():
+            expect(count(page, what)).to_have_text(n)
+        page.get_by_role("link", name=collection).first.click()
 
 
 class NoDeadEnds:
@@ -58,6 +97,15 @@ def study_url(copied: str, participant: str) -> str:
     for name, value in ids.items():
         copied = copied.replace(f"{{{{%{name}%}}}}", value)
     return copied
+
+
+def decline(worker, url: str, code: str) -> None:
+    """The participant opens the study's ``url`` and does not consent: they are shown the
+    no-consent ``code`` (Prolific's convention)."""
+    worker.goto(url)
+    worker.get_by_role("button", name="I do not consent").click()
+    expect(worker.get_by_role("heading", name="You chose not to take part")).to_be_visible()
+    expect(worker.locator("#no-consent-code")).to_have_text(code)
 
 
 def consent(worker) -> None:

@@ -34,21 +34,25 @@ from playwright.sync_api import expect
 
 from common.roles import ORGANISER
 from crowd.models import Worker
-from tests.helpers.audio_files import tone
-from tests.helpers.browser import count, current_task, log_in, shot, watch_to_the_result
+from tests.helpers.browser import current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
 from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.platform_links import prolific_id
+from tests.helpers.trap_pools import fill_broad_only_pools_and_open
 from tests.helpers.whole_study import (
     LISTEN,
     NoDeadEnds,
     answer_once_ready,
     browser,
     consent,
+    create_a_collection,
+    decline,
     finish,
     study_url,
+    tone_files,
+    upload_through_the_pages,
 )
 
 pytestmark = [
@@ -107,14 +111,8 @@ def worker_files(settings):
 def upload_the_collection(page, folder: Path) -> None:
     """The clips, the ``.trec`` runs and the Broad-only qrels, each through its upload page
     with the form's default options (the format read from the content)."""
-    page.get_by_role("link", name="New collection").click()
-    page.get_by_label("Name").fill(NAME)
-    page.get_by_role("button", name="Create collection").click()
-    expect(page.get_by_role("heading", name=NAME)).to_be_visible()
-    audio = []
-    for clip, (suffix, pitch) in CLIPS.items():
-        audio.append(folder / f"{clip}{suffix}")
-        audio[-1].write_bytes(tone(suffix, 1.0, freq=pitch))
+    create_a_collection(page, NAME)
+    audio = tone_files(folder, CLIPS)
     (folder / "systems.trec").write_text(RUNS)
     (folder / "judgments.qrels").write_text(QRELS)
     uploads = [  # the uploads page's link, the job's title, the form's field, the counts
@@ -125,15 +123,7 @@ def upload_the_collection(page, folder: Path) -> None:
         ("Upload judgments", "judgments", "Judgments file", folder / "judgments.qrels",
          {"Judgments created": "18"}),  # QRELS: 3 queries × 6 clips
     ]  # fmt: skip
-    for link, title, label, files, counts in uploads:
-        page.get_by_role("link", name="Upload files").click()
-        page.get_by_role("link", name=link, exact=True).click()
-        page.get_by_label(label).set_input_files(files)
-        page.get_by_role("button", name="Upload and import").click()
-        watch_to_the_result(page, f"Upload of {title}")
-        for what, n in counts.items():
-            expect(count(page, what)).to_have_text(n)
-        page.get_by_role("link", name=NAME).first.click()
+    upload_through_the_pages(page, NAME, uploads)
     expect(page.get_by_text("9 clips · 3 queries · 3 systems")).to_be_visible()
 
 
@@ -171,19 +161,8 @@ def fill_the_pools_and_open(page) -> None:
     3 ≥ ⌈6/3⌉ = 2). Every example is clear-cut (lists' mean level, Broad / 2: S1 1.0, S2
     0.5, S3 0.0; S1–S3 and S2–S3 lead by ≥ 0.4, S1–S2 by 0.5), all from one source, so
     the 3 are drawn (the source's cap ⌊1.35 · 3⌋ = 4 ≥ 3)."""
-    traps = page.get_by_role("region", name="Trap questions")
-    expect(traps).to_contain_text("The judgments read are the Broad levels, as no clip has")
     expect(page.get_by_text("The trap pools are too small")).to_be_visible()
-    page.get_by_role("button", name="Fill the pools from the official judgments").click()
-    expect(
-        page.get_by_text("Marked from the official judgments: 3 work trap questions.")
-    ).to_contain_text("Judgments read: the Broad levels, as no clip has a Fine score")
-    expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
-    expect(traps.get_by_role("row").filter(has_text="work")).to_have_count(3)
-    expect(traps).to_contain_text("where 0 is Not similar, 1 Somewhat similar and 2 Very similar")
-    page.get_by_role("link", name="Settings", exact=True).click()
-    page.get_by_role("button", name="Open the campaign").click()
-    expect(page.get_by_role("heading", name="Open", exact=True)).to_be_visible()
+    fill_broad_only_pools_and_open(page, work=3)
     page.get_by_role("link", name=CAMPAIGN, exact=True).click()
 
 
@@ -251,10 +230,7 @@ def test_an_organiser_runs_a_broad_only_study_on_prolific_from_nothing(
     declines, fails, passes, quits = (
         browser(page, dead_ends, live_server.url, f"Participant {n}") for n in range(1, 5)
     )
-    declines.goto(study_url(copied, "p-declines"))
-    declines.get_by_role("button", name="I do not consent").click()
-    expect(declines.get_by_role("heading", name="You chose not to take part")).to_be_visible()
-    expect(declines.locator("#no-consent-code")).to_have_text(NO_CONSENT)
+    decline(declines, study_url(copied, "p-declines"), NO_CONSENT)
 
     # The one who fails arrives first, so is served the organiser's quiz question (the
     # quiz pool's questions go first, one worker each), on swapped sides (SWAPPING_SEED).

@@ -27,8 +27,7 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from common.roles import ORGANISER
-from tests.helpers.audio_files import tone
-from tests.helpers.browser import count, current_task, log_in, shot, watch_to_the_result
+from tests.helpers.browser import current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
 from tests.helpers.fixtures import WORKER_FILES
@@ -40,8 +39,12 @@ from tests.helpers.whole_study import (
     answer_once_ready,
     browser,
     consent,
+    create_a_collection,
+    decline,
     finish,
     study_url,
+    tone_files,
+    upload_through_the_pages,
 )
 
 pytestmark = [
@@ -84,16 +87,10 @@ def worker_files(settings):
 
 
 def create_the_collection_and_upload(page, folder):
-    page.get_by_role("link", name="New collection").click()
-    page.get_by_label("Name").fill(NAME)
-    page.get_by_role("button", name="Create collection").click()
-    expect(page.get_by_role("heading", name=NAME)).to_be_visible()
+    create_a_collection(page, NAME)
     expect(page.get_by_text("0 clips · 0 queries · 0 systems")).to_be_visible()
 
-    audio = []
-    for clip, (suffix, pitch) in CLIPS.items():
-        audio.append(folder / f"{clip}{suffix}")
-        audio[-1].write_bytes(tone(suffix, 1.0, freq=pitch))
+    audio = tone_files(folder, CLIPS)
     (folder / "runs.txt").write_text(RUNS)
     (folder / "judgments.txt").write_text(JUDGMENTS)
     uploads = [  # the uploads page's link, the job's title, the form's field, the counts
@@ -104,15 +101,7 @@ def create_the_collection_and_upload(page, folder):
         ("Upload judgments", "judgments", "Judgments file", folder / "judgments.txt",
          {"Judgments created": "12"}),  # 6 clips × 2 queries
     ]  # fmt: skip
-    for link, title, label, files, counts in uploads:
-        page.get_by_role("link", name="Upload files").click()
-        page.get_by_role("link", name=link, exact=True).click()
-        page.get_by_label(label).set_input_files(files)
-        page.get_by_role("button", name="Upload and import").click()  # the default options
-        watch_to_the_result(page, f"Upload of {title}")
-        for what, n in counts.items():
-            expect(count(page, what)).to_have_text(n)
-        page.get_by_role("link", name=NAME).first.click()
+    upload_through_the_pages(page, NAME, uploads)
     expect(page.get_by_text("8 clips · 2 queries · 3 systems")).to_be_visible()
     sources = page.get_by_role("region", name="Judgment sources")
     expect(sources.get_by_role("row", name=re.compile(r"^judgments\.txt "))).to_contain_text(
@@ -314,10 +303,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
     declines, careful, hasty = (
         browser(page, dead_ends, live_server.url, f"Participant {n}") for n in (1, 2, 3)
     )
-    declines.goto(study_url(copied, "p-declines"))
-    declines.get_by_role("button", name="I do not consent").click()
-    expect(declines.get_by_role("heading", name="You chose not to take part")).to_be_visible()
-    expect(declines.locator("#no-consent-code")).to_have_text(NO_CONSENT)
+    decline(declines, study_url(copied, "p-declines"), NO_CONSENT)
 
     for worker, pid in ((careful, "p-careful"), (hasty, "p-hasty")):
         worker.goto(study_url(copied, pid))
