@@ -39,7 +39,7 @@ from common.validation import (
     name_validator,
     text_validator,
 )
-from crowd.explanations import explanation_names_a_side, explanation_shown
+from crowd.explanations import explanation_check, explanation_names_a_side, explanation_shown
 from evaluation.core.answers import A_BETTER, B_BETTER, BOTH_BAD, BOTH_GOOD
 
 CHOICES = [
@@ -348,7 +348,11 @@ class TrapQuestion(models.Model):
 
     example = models.OneToOneField(Example, on_delete=models.CASCADE, related_name="trap")
     accepted_answers = models.JSONField(help_text="Answers about the stored lists a and b.")
-    explanation = models.TextField(blank=True, validators=[text_validator()])
+    explanation = models.TextField(
+        blank=True, validators=[text_validator(), explanation_check],
+        help_text="Shown to a worker who misses a quiz question or answers a practice one; "
+        "{a} and {b} stand for the stored lists a and b, shown as that worker saw them.",
+    )  # fmt: skip
     pool = models.CharField(
         max_length=8, choices=POOLS, default=WORK,
         help_text="Quiz and practice questions are revealed in feedback; work questions "

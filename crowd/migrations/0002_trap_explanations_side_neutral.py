@@ -12,8 +12,10 @@
 
 import re
 
-from django.db import migrations
+from django.db import migrations, models
 
+import common.validation
+import crowd.explanations
 from crowd.explanations import explanation_names_a_side
 
 NAMED = re.compile(r"\b(?:[Ll]ist[ _]([AB])\b|list_([ab])\b)")
@@ -44,4 +46,20 @@ def names(apps, schema_editor):
 class Migration(migrations.Migration):
     dependencies = [("crowd", "0001_moved_from_judging")]
 
-    operations = [migrations.RunPython(placeholders, names)]
+    operations = [
+        migrations.AlterField(
+            model_name="trapquestion",
+            name="explanation",
+            field=models.TextField(
+                blank=True,
+                help_text="Shown to a worker who misses a quiz question or answers a practice "
+                "one; {a} and {b} stand for the stored lists a and b, shown as that worker saw "
+                "them.",
+                validators=[
+                    common.validation.TextValidator("text", None),
+                    crowd.explanations.explanation_check,
+                ],
+            ),
+        ),
+        migrations.RunPython(placeholders, names),
+    ]

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from django.core.exceptions import ValidationError
 
 from crowd.models import A_BETTER, B_BETTER, PreferenceTask, TrapQuestion
 from crowd.services.examples import examples_import_csv
@@ -251,7 +252,24 @@ def test_a_csv_explanation_that_names_a_side_stops_the_import_at_its_line(crowd_
     text = csv_of(
         campaign, "{q},{a},{b},,,", '{q},{a},{b},a_better,"List A holds the family.",quiz'
     )
-    with pytest.raises(Exception) as error:
+    with pytest.raises(ValidationError) as error:
         examples_import_csv(campaign=campaign, text=text)
     assert "line 3: The explanation names a side (“List A”)" in str(error.value)
     assert not TrapQuestion.objects.exists()
+
+
+def test_the_model_refuses_a_side_named_in_letters_wherever_it_is_edited(crowd_collection):
+    # The admin and any form built on the model validate through the field.
+    campaign = make_campaign(crowd_collection, traps=0)
+    trap = TrapQuestion(
+        example=campaign.examples.first(), accepted_answers=[A_BETTER], explanation="A wins."
+    )
+    with pytest.raises(ValidationError) as error:
+        trap.full_clean()
+    assert "names a side (“A”)" in " ".join(error.value.message_dict["explanation"])
+    trap.explanation = "{c} wins."  # a typing slip would reach workers as it is
+    with pytest.raises(ValidationError) as error:
+        trap.full_clean()
+    assert "only {a} and {b}" in " ".join(error.value.message_dict["explanation"])
+    trap.explanation = "{a} wins."
+    trap.full_clean()
