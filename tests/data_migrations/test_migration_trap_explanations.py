@@ -1,5 +1,5 @@
-"""Migration crowd 0002 writes trap questions' explanations without a side named in letters
-where it safely can (crowd/migrations/0002_trap_explanations_side_neutral.py, issue 31
+"""Migration crowd 0003 writes trap questions' explanations without a side named in letters
+where it safely can (crowd/migrations/0003_trap_explanations_side_neutral.py, issue 31
 item 2), and back.
 
 "list A" / "List B" / "list_a" meant the stored lists (the trap page showed list a as A,
@@ -16,7 +16,7 @@ def crowd_at(migration: str) -> list[tuple[str, str]]:
     return [*(node for node in latest() if node[0] != "crowd"), ("crowd", migration)]
 
 
-BEFORE, AFTER = "0001_moved_from_judging", "0002_trap_explanations_side_neutral"
+BEFORE, AFTER = "0002_worker_end_shown", "0003_trap_explanations_side_neutral"
 
 STORED = {
     "named": "List A holds clips of the query's own family; list B does not.",

@@ -44,7 +44,7 @@ def names(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    dependencies = [("crowd", "0001_moved_from_judging")]
+    dependencies = [("crowd", "0002_worker_end_shown")]
 
     operations = [
         migrations.AlterField(
