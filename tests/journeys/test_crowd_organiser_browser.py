@@ -8,6 +8,7 @@ from tests.helpers.browser import log_in
 from tests.helpers.crowd_fixtures import arrive, make_campaign, work
 from tests.helpers.mappings import judged_on_broad_only
 from tests.helpers.personas import PASSWORD
+from tests.helpers.trap_pools import fill_broad_only_pools_and_open
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -140,18 +141,7 @@ def test_on_a_broad_only_collection_one_click_fills_the_pools_and_the_campaign_o
     campaign.save(update_fields=["is_open"])
     log_in(page, personas.organiser.username, PASSWORD)
     page.goto(f"/campaigns/{campaign.pk}/")
-    traps = page.get_by_role("region", name="Trap questions")
-    expect(traps).to_contain_text("The judgments read are the Broad levels, as no clip has")
-    page.get_by_role("button", name="Fill the pools from the official judgments").click()
-    expect(
-        page.get_by_text("Marked from the official judgments: 3 work trap questions.")
-    ).to_contain_text("Judgments read: the Broad levels, as no clip has a Fine score")
-    expect(page.get_by_text("The trap pools are too small")).to_have_count(0)
-    expect(traps.get_by_role("row").filter(has_text="work")).to_have_count(3)
-    expect(traps).to_contain_text("where 0 is Not similar, 1 Somewhat similar and 2 Very similar")
-    page.get_by_role("link", name="Settings").click()
-    page.get_by_role("button", name="Open the campaign").click()
-    expect(page.get_by_role("heading", name="Open", exact=True)).to_be_visible()
+    fill_broad_only_pools_and_open(page, work=3)
     campaign.refresh_from_db()
     assert campaign.is_open
 

@@ -27,21 +27,25 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from common.roles import ORGANISER
-from crowd.models import CHOICE_LABELS
-from tests.helpers.audio_files import tone
-from tests.helpers.browser import (
-    count,
-    current_task,
-    log_in,
-    shot,
-    wait_for_next_page,
-    watch_to_the_result,
-)
+from tests.helpers.browser import current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
 from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.platform_links import prolific_id
+from tests.helpers.whole_study import (
+    LISTEN,
+    NoDeadEnds,
+    answer_once_ready,
+    browser,
+    consent,
+    create_a_collection,
+    decline,
+    finish,
+    study_url,
+    tone_files,
+    upload_through_the_pages,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -82,50 +86,11 @@ def worker_files(settings):
     settings.EARSHOT_EMAIL_ENABLED = True
 
 
-class NoDeadEnds:
-    """Every page of every browser watched: no navigation may answer 4xx or 5xx, and no
-    script may fail (the ``page`` fixture's own check, for the other browsers too)."""
-
-    def __init__(self):
-        self.bad: list[str] = []
-
-    def watch(self, page):
-        def response(r):
-            if r.request.is_navigation_request() and r.status >= 400:
-                self.bad.append(f"{r.status} {r.request.method} {r.url}")
-
-        page.on("response", response)
-        page.on("pageerror", lambda error: self.bad.append(f"{page.url}: {error}"))
-        page.on(
-            "console",
-            lambda m: m.type == "error" and self.bad.append(f"{page.url}: {m.text}"),
-        )
-        return page
-
-
-def browser(page, dead_ends: NoDeadEnds, base_url: str, user_agent: str):
-    """Another person's own browser (on another computer: another user agent)."""
-    context = page.context.browser.new_context(
-        base_url=base_url, user_agent=user_agent, viewport={"width": 1280, "height": 900}
-    )
-    context.route(  # Prolific's pages, where participants return: not on the network
-        "https://app.prolific.com/**",
-        lambda route: route.fulfill(status=200, content_type="text/html", body="<h1>Prolific</h1>"),
-    )
-    return dead_ends.watch(context.new_page())
-
-
 def create_the_collection_and_upload(page, folder):
-    page.get_by_role("link", name="New collection").click()
-    page.get_by_label("Name").fill(NAME)
-    page.get_by_role("button", name="Create collection").click()
-    expect(page.get_by_role("heading", name=NAME)).to_be_visible()
+    create_a_collection(page, NAME)
     expect(page.get_by_text("0 clips · 0 queries · 0 systems")).to_be_visible()
 
-    audio = []
-    for clip, (suffix, pitch) in CLIPS.items():
-        audio.append(folder / f"{clip}{suffix}")
-        audio[-1].write_bytes(tone(suffix, 1.0, freq=pitch))
+    audio = tone_files(folder, CLIPS)
     (folder / "runs.txt").write_text(RUNS)
     (folder / "judgments.txt").write_text(JUDGMENTS)
     uploads = [  # the uploads page's link, the job's title, the form's field, the counts
@@ -136,15 +101,7 @@ def create_the_collection_and_upload(page, folder):
         ("Upload judgments", "judgments", "Judgments file", folder / "judgments.txt",
          {"Judgments created": "12"}),  # 6 clips × 2 queries
     ]  # fmt: skip
-    for link, title, label, files, counts in uploads:
-        page.get_by_role("link", name="Upload files").click()
-        page.get_by_role("link", name=link, exact=True).click()
-        page.get_by_label(label).set_input_files(files)
-        page.get_by_role("button", name="Upload and import").click()  # the default options
-        watch_to_the_result(page, f"Upload of {title}")
-        for what, n in counts.items():
-            expect(count(page, what)).to_have_text(n)
-        page.get_by_role("link", name=NAME).first.click()
+    upload_through_the_pages(page, NAME, uploads)
     expect(page.get_by_text("8 clips · 2 queries · 3 systems")).to_be_visible()
     sources = page.get_by_role("region", name="Judgment sources")
     expect(sources.get_by_role("row", name=re.compile(r"^judgments\.txt "))).to_contain_text(
@@ -309,48 +266,6 @@ def open_the_campaign(page) -> None:
     page.get_by_role("link", name="Which list", exact=True).click()
 
 
-def study_url(copied: str, participant: str) -> str:
-    """The copied URL as Prolific opens it for one participant (its ids filled in: the
-    participant's Prolific id made from their name)."""
-    pid = prolific_id(participant)
-    ids = {"PROLIFIC_PID": pid, "STUDY_ID": "study-1", "SESSION_ID": f"s-{participant}"}
-    for name, value in ids.items():
-        copied = copied.replace(f"{{{{%{name}%}}}}", value)
-    return copied
-
-
-def consent(worker) -> None:
-    expect(worker.get_by_role("heading", name="Before you start")).to_be_visible()
-    worker.get_by_label("I have read the information above and agree to take part").check()
-    worker.get_by_role("button", name="Start").click()
-
-
-LISTEN = """() => { (async () => {
-  for (const label of ["Query clip", "List A, clip 1", "List B, clip 1"]) {
-    const audio = document.querySelector(`audio[aria-label='${label}']`);
-    await new Promise((ended) => { audio.addEventListener("ended", ended, { once: true });
-                                   audio.play(); });
-  }
-})(); }"""
-"""The participant plays the query and the first clip of each list, one at a time, each to
-its end (what the listening check asks): started here, it goes on while other people act."""
-
-
-def answer_once_ready(worker, choice: str) -> None:
-    """Wait for the page to say the answer can go (the server counts the clips as heard),
-    then answer with the mouse."""
-    expect(worker.locator("#listen-status")).to_have_text("Ready: you can answer.")
-    key = worker.locator('input[name="key"]').get_attribute("value")
-    worker.get_by_role("radio", name=CHOICE_LABELS[choice], exact=True).check()
-    worker.get_by_role("button", name="Submit answer").click()
-    wait_for_next_page(worker, key)
-
-
-def finish(worker) -> None:
-    expect(worker.get_by_role("heading", name="No more tasks for you")).to_be_visible()
-    worker.get_by_role("link", name="Finish the study").click()
-
-
 def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
     page, live_server, celery_worker_process, tmp_path
 ):
@@ -388,10 +303,7 @@ def test_an_organiser_runs_a_whole_study_from_an_empty_installation(
     declines, careful, hasty = (
         browser(page, dead_ends, live_server.url, f"Participant {n}") for n in (1, 2, 3)
     )
-    declines.goto(study_url(copied, "p-declines"))
-    declines.get_by_role("button", name="I do not consent").click()
-    expect(declines.get_by_role("heading", name="You chose not to take part")).to_be_visible()
-    expect(declines.locator("#no-consent-code")).to_have_text(NO_CONSENT)
+    decline(declines, study_url(copied, "p-declines"), NO_CONSENT)
 
     for worker, pid in ((careful, "p-careful"), (hasty, "p-hasty")):
         worker.goto(study_url(copied, pid))
