@@ -49,29 +49,34 @@ USER_ORIENTED = {"P", "RR", "CG", "DCG", "AP", "Q", "RBP", "ERR", "EDCG", "GAP",
 FINE_SCALES = {"fine", "graded3", "graded4", "graded5"}
 
 
-def user_measure(name: str) -> Measure:
-    """Parse ``name`` and refuse what cannot score a list on its own Fine judgments."""
+def user_measure(name: str, *, scale: str = "fine") -> Measure:
+    """Parse ``name`` and refuse what cannot score a list on its own judgments: Fine
+    scores (the generator's), or Broad levels with ``scale="broad"``."""
     measure = parse_measure(name)
     if measure.family not in USER_ORIENTED or measure.k is None:
         raise ValueError(f"{name}: the generator needs a user-oriented measure with a cut-off")
     if "form" in FAMILIES[measure.family].options and measure.option("form") != "user":
         raise ValueError(f"{name}: add form=user (the generator's lists have no other judgments)")
-    if measure.option("scale") not in FINE_SCALES:
+    if scale == "broad" and measure.option("scale") != "broad":
+        raise ValueError(f"{name}: give scale=broad (the lists are judged on Broad)")
+    if scale != "broad" and measure.option("scale") not in FINE_SCALES:
         raise ValueError(f"{name}: give scale=fine or graded3..5 (lists are judged on Fine)")
     return measure
 
 
-def list_score(measure: str, fine: np.ndarray) -> np.ndarray:
-    """λ of each row of ``fine`` (``(n_lists, k)`` Fine judgments, in rank order)."""
-    parsed = user_measure(measure)
+def list_score(measure: str, fine: np.ndarray, *, scale: str = "fine") -> np.ndarray:
+    """λ of each row of ``fine`` (``(n_lists, k)`` judgments on ``scale``, in rank order:
+    Fine scores by default, Broad levels with ``scale="broad"`` for a measure on that
+    scale, such as ``CG(scale=broad)@5``)."""
+    parsed = user_measure(measure, scale=scale)
     fine = np.asarray(fine, dtype=np.float64)
     n, depth = fine.shape
     names = [f"list{i:09d}" for i in range(n)]
     qrels = Qrels.from_arrays(
         np.repeat(names, depth),
         np.tile([f"rank{r}" for r in range(depth)], n),
-        {"fine": fine.ravel()},
-        default="fine",
+        {scale: fine.ravel()},
+        default=scale,
     )
     if list(qrels.query_ids) != names:  # the rows below assume the lists keep their order
         raise AssertionError("unexpected order of the lists")
