@@ -80,13 +80,16 @@ class MeasureChoice:
         return {"because": self.because, "scales": list(self.scales)}
 
 
-def default_mapping_measure(scales: tuple[str, ...]) -> str:
-    """CG_l@5 (thesis Table 3.2: among the least biased measures) on the Fine scale, or on
-    the Broad scale when the collection is judged on Broad only (TREC qrels): a Fine
-    measure would score every list 0 there, and no answer could be binned (issue 31)."""
+def default_mapping_measure(scales: tuple[str, ...], list_length: int = 5) -> str:
+    """CG_l@k (thesis Table 3.2: among the least biased measures) at the campaign's list
+    length k (5 in the thesis' lists; at a cut-off beyond the lists' length λ could never
+    reach 1 and the top bins would stay empty), on the Fine scale, or on the Broad scale
+    when the collection is judged on Broad only (TREC qrels): a Fine measure would score
+    every list 0 there, and no answer could be binned (issue 31)."""
+    measure = DEFAULT_MAPPING_MEASURE.replace("@5", f"@{list_length}")
     if "fine" in scales or not scales:
-        return DEFAULT_MAPPING_MEASURE
-    return DEFAULT_MAPPING_MEASURE.replace("scale=fine", "scale=broad")
+        return measure
+    return measure.replace("scale=fine", "scale=broad")
 
 
 def campaign_measure_choice(*, campaign: PreferenceCampaign) -> MeasureChoice:
@@ -100,7 +103,7 @@ def campaign_measure_choice(*, campaign: PreferenceCampaign) -> MeasureChoice:
             keys.update(scores)
         names, because = sorted(keys), "examples"
     if not names:
-        names, because = [default_mapping_measure(scales)], "default"
+        names, because = [default_mapping_measure(scales, campaign.list_length)], "default"
     return MeasureChoice(list(dict.fromkeys(canonical(n) for n in names)), because, scales)
 
 

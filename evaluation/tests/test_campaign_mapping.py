@@ -198,3 +198,5 @@ def test_the_default_mapping_measure_follows_the_scales_judged(scales, measure):
     from evaluation.services.mappings import default_mapping_measure
 
     assert default_mapping_measure(scales) == measure
+    # At the campaign's list length: lists of 2 scored at 5 could never pass λ = 0.4.
+    assert default_mapping_measure(scales, 2) == measure.replace("@5", "@2")

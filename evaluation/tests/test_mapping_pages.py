@@ -128,8 +128,8 @@ def test_a_broad_only_collections_mapping_page_says_why_its_measure_is_broad(
     base = f"/collections/{crowd_collection.pk}/results/mapping/?campaign={campaign.pk}"
     text = organiser.get(base).content.decode()
     assert "Satisfaction mapping: CG(scale=broad)@5" in text
-    assert "CG<sub>l</sub>@5 on the Broad scale, because this collection's judgments are on " \
-           "the Broad scale only" in text  # fmt: skip
+    assert "CG<sub>l</sub> at the length of the campaign's lists, on the Broad scale, because " \
+           "this collection's judgments are on the Broad scale only" in text  # fmt: skip
     assert "This collection has no" not in text
 
     MappingConfig.objects.create(campaign=campaign, measures=["CG(scale=fine)@5"])
