@@ -258,13 +258,12 @@ def test_judging_holds_its_migrations_and_nothing_else():
     assert own == ["judging", "judging.apps"]
 
 
-APP_MAX_LINES = 9500
-"""Issue 30 asks for "about 8k". The move left crowd at 7.9k; issue 29 (trap draws, the
-per-worker quiz, agreement with the others) brought it to 8.7k, issue 31 (approvals by
-what was shown, side-neutral explanations, Broad-only pools) to 9.2k. Its past-answers import
-(``crowd/importers/``, ``services/answer_uploads.py`` and their views and forms, about
-1.2k lines) is the piece to split into an app of its own before this bound is lowered
-again."""
+APP_MAX_LINES = 8000
+"""Issue 30 asks for "about 8k". The move left crowd at 7.9k; issues 29 and 31 brought it
+to 9.2k, and the bound was 9,500 until its past-answers import (the importers of the
+documented CSV and of CrowdFlower exports, the column-mapping step, the upload's job, page,
+form, API and command: 1.4k lines) became an app of its own, ``pastanswers``, which left
+crowd at 7.7k."""
 
 
 def test_no_app_is_over_its_bound_of_lines_migrations_and_tests_aside():
