@@ -236,9 +236,9 @@ def main(argv=None) -> int:
     import django
 
     django.setup()
-    from crowd.importers import answers as answers_importer
     from ingest.importers import judgments as judgments_importer
     from ingest.importers import runs as runs_importer
+    from pastanswers.importers import answers as answers_importer
 
     limits = {"judgments": judgments_importer.MAX_LINES, "runs": runs_importer.MAX_LINES,
               "answers": answers_importer.MAX_ROWS}  # fmt: skip

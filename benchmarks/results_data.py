@@ -94,8 +94,8 @@ def set_up(folder: Path, name: str) -> dict:
     from django.core.management import call_command
 
     from catalog.models import Collection
-    from crowd.importers.answers import preference_answers_import
     from evaluation.services import campaign_mapping_compute, collection_results_compute
+    from pastanswers.importers.answers import preference_answers_import
     from work import handoff
 
     timings = {}

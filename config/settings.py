@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "ingest",
     "relevance",
     "crowd",
+    "pastanswers",
     "demo",
     "judging",  # migration history only (judging/__init__.py)
     "evaluation",

@@ -3,7 +3,7 @@
 from django.urls import path
 
 from crowd import apis as crowd_apis
-from crowd import apis_campaigns, apis_uploads
+from crowd import apis_campaigns
 
 urlpatterns = [
     path("campaigns/", apis_campaigns.CampaignListApi.as_view(), name="campaign_list"),
@@ -27,7 +27,4 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/open/", apis_campaigns.PreferenceCampaignOpenApi.as_view(), name="campaign_open"),
     path("campaigns/<id:campaign_id>/generator/coverage/", apis_campaigns.GeneratorCoverageApi.as_view(), name="generator_coverage"),
     path("campaigns/<id:campaign_id>/generator/run/", apis_campaigns.GeneratorRunApi.as_view(), name="generator_run"),
-    # past answers uploaded (crowd.apis_uploads, on ingest's upload API)
-    path("collections/<id:collection_id>/uploads/answers/", apis_uploads.AnswersUploadApi.as_view(), name="upload_answers"),
-    path("collections/<id:collection_id>/uploads/answers/columns/", apis_uploads.AnswerColumnsApi.as_view(), name="upload_answer_columns"),
 ]  # fmt: skip

@@ -8,15 +8,9 @@ class CrowdConfig(AppConfig):
     def ready(self) -> None:
         from catalog.job_pages import JobPage, job_page_register
         from catalog.services.trash import Kind, trash_kind_register, trash_work_register
-        from crowd.forms.uploads import AnswersUploadForm
-        from crowd.importers.answers import MAX_ROWS
         from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion
-        from crowd.services.answer_uploads import upload_answers_run
         from crowd.services.generator import generator_run
         from evaluation.core.example_generator import N_BINS, bin_label
-        from ingest.kinds import upload_kind_register
-        from ingest.models import Upload
-        from ingest.services.uploads import Role
         from work.job_runners import job_runner_register
 
         # the §3.2.1 example generator runs as a background job
@@ -45,12 +39,3 @@ class CrowdConfig(AppConfig):
             Kind(PreferenceCampaign, lambda c: c.preference_campaigns.all()),
         )
         trash_work_register(Answer)
-
-        # past preference answers (the documented CSV, a CrowdFlower export) are uploaded
-        upload_kind_register(
-            Upload.ANSWERS,
-            roles=(Role("answers", "Answers file (CSV)", (".csv", ".txt", "")),),
-            max_lines=MAX_ROWS,
-            form=AnswersUploadForm,
-            runner=upload_answers_run,
-        )

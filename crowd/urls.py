@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from crowd.views import campaign_new, generator, uploads
+from crowd.views import campaign_new, generator
 from crowd.views import campaigns as crowd_campaigns
 from crowd.views import headphones as crowd_headphones
 from crowd.views import settings as campaign_settings
@@ -122,10 +122,4 @@ urlpatterns = [
         name="preference_campaign_open",
     ),
     path("campaigns/<id:pk>/generator/", generator.generator, name="preference_generator"),
-    # an upload of past answers: a CrowdFlower export's columns before its import
-    path(
-        "collections/<id:pk>/uploads/answers/<id:upload_pk>/columns/",
-        uploads.upload_columns,
-        name="upload_columns",
-    ),
 ]  # fmt: skip

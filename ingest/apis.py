@@ -5,7 +5,7 @@ page's inputs) and the options answers ``202`` with the job (``/api/jobs/<id>/``
 it to its result). A request over the upload limit is a 413 before it is read; a file
 refused before the import (extension, size, count) is a 400 naming it
 (:class:`ingest.services.uploads.UploadRefused`, mapped in :mod:`config.api_errors`).
-Past answers (and a CrowdFlower export's columns) are crowd's: :mod:`crowd.apis_uploads`.
+Past answers (and a CrowdFlower export's columns) are the pastanswers app's: :mod:`pastanswers.apis`.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Kinds of upload the apps above ingest add to the upload pages and API (crowd: past
-preference answers), registered from their ``AppConfig.ready()`` by
+"""Kinds of upload the apps above ingest add to the upload pages and API (pastanswers:
+past preference answers), registered from their ``AppConfig.ready()`` by
 :func:`upload_kind_register`: ingest never imports them.
 
 A kind is its files (``roles``), the most data lines a file may hold, the page's form

@@ -3,7 +3,7 @@
 Thin: the files are checked and stored by :func:`ingest.services.uploads.upload_create`,
 imported by the background job :func:`~ingest.services.uploads.upload_start` starts, after
 the kind's own step if its form names one (``form.next_page``: a CrowdFlower export's
-columns, :func:`crowd.views.uploads.upload_columns`). Every page needs ``write`` on the
+columns, :func:`pastanswers.views.upload_columns`). Every page needs ``write`` on the
 collection (:mod:`catalog.selectors.access`).
 
 A request larger than one upload may be is refused with 413 *before* its body is read:

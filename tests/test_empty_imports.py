@@ -14,11 +14,11 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from common.files.inputs import NO_DATA_LINES
-from crowd.importers.answers import AnswersImportError, preference_answers_import
 from crowd.models import Example
 from crowd.services.examples import examples_import_csv
 from ingest.importers import ImportFailed, judgments_import, metadata_import, runs_import
 from ingest.importers.clips import clips_import
+from pastanswers.importers.answers import AnswersImportError, preference_answers_import
 from tests.helpers.clients import client_for
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.importing import run_from_command_line, table_snapshot

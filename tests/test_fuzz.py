@@ -28,7 +28,6 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from catalog.models import JudgmentSource
-from crowd.importers.answers import preference_answers_import
 from crowd.models import PreferenceCampaign
 from crowd.services.examples import examples_import_csv
 from ingest.importers import (
@@ -39,6 +38,7 @@ from ingest.importers import (
     mirex_import,
     runs_import,
 )
+from pastanswers.importers.answers import preference_answers_import
 from relevance.services.campaigns import relevance_campaign_create
 from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.helpers.fuzzing import (

@@ -3,9 +3,9 @@ the evaluation app reading the others only through their published module, sizes
 
 The graph is read from the source with :mod:`ast` (nothing is imported), from every
 first-party module: ``config``, the apps (``common``, ``people``, ``work``, ``catalog``,
-``listening``, ``ingest``, ``relevance``, ``crowd``, ``demo``, ``evaluation``, the
-``judging`` of the migrations' history), ``embedded``, ``scripts``, ``benchmarks`` and
-the tests. An edge ``a → b`` is any ``import`` in ``a`` that loads
+``listening``, ``ingest``, ``relevance``, ``crowd``, ``pastanswers``, ``demo``,
+``evaluation``, the ``judging`` of the migrations' history), ``embedded``, ``scripts``,
+``benchmarks`` and the tests. An edge ``a → b`` is any ``import`` in ``a`` that loads
 ``b`` — at the top, inside a function or a class alike (a cycle through an in-function
 import is still a cycle); only ``if TYPE_CHECKING:`` blocks, which never run, are left
 out. ``from p import x`` is an edge to the module ``p.x`` when there is one, else to
@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_PARTY = (
-    "config", "common", "people", "work", "catalog", "listening", "ingest", "relevance", "crowd", "demo", "judging", "evaluation", "embedded", "scripts", "benchmarks", "tests",
+    "config", "common", "people", "work", "catalog", "listening", "ingest", "relevance", "crowd", "pastanswers", "demo", "judging", "evaluation", "embedded", "scripts", "benchmarks", "tests",
 )  # fmt: skip
 FRAMEWORKS = ("django", "rest_framework", "drf_spectacular", "celery")
 
@@ -171,6 +171,7 @@ APPS = {
     "ingest": {"listening", "catalog", "work", "common"},
     "relevance": {"ingest", "listening", "catalog", "people", "work", "common"},
     "crowd": {"ingest", "listening", "catalog", "people", "work", "common"},
+    "pastanswers": {"crowd", "ingest", "listening", "catalog", "people", "work", "common"},
     "evaluation": {"work", "common"},  # and the published modules below
     "judging": set(),  # migrations only
 }
@@ -257,13 +258,12 @@ def test_judging_holds_its_migrations_and_nothing_else():
     assert own == ["judging", "judging.apps"]
 
 
-APP_MAX_LINES = 9500
-"""Issue 30 asks for "about 8k". The move left crowd at 7.9k; issue 29 (trap draws, the
-per-worker quiz, agreement with the others) brought it to 8.7k, issue 31 (approvals by
-what was shown, side-neutral explanations, Broad-only pools) to 9.2k. Its past-answers import
-(``crowd/importers/``, ``services/answer_uploads.py`` and their views and forms, about
-1.2k lines) is the piece to split into an app of its own before this bound is lowered
-again."""
+APP_MAX_LINES = 8000
+"""Issue 30 asks for "about 8k". The move left crowd at 7.9k; issues 29 and 31 brought it
+to 9.2k, and the bound was 9,500 until its past-answers import (the importers of the
+documented CSV and of CrowdFlower exports, the column-mapping step, the upload's job, page,
+form, API and command: 1.4k lines) became an app of its own, ``pastanswers``, which left
+crowd at 7.7k."""
 
 
 def test_no_app_is_over_its_bound_of_lines_migrations_and_tests_aside():
@@ -321,7 +321,7 @@ def test_a_module_over_450_lines_says_at_its_top_why_it_is_long():
 # --- One place per rule (issue 30, item 4) ----------------------------------------------
 
 PRODUCT = ("common", "people", "work", "catalog", "listening", "ingest", "relevance", "crowd",
-           "evaluation", "demo", "config")  # fmt: skip
+           "pastanswers", "evaluation", "demo", "config")  # fmt: skip
 
 
 def _product_modules():

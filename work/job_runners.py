@@ -36,7 +36,7 @@ Runner = Callable[..., dict]
 
 JOB_RUNNERS: dict[str, Runner] = {}
 """``Job.kind`` → ``runner(*, job, report) -> result``: ``generate_examples`` (crowd),
-``listening_copies`` (listening), ``upload_<kind>`` (ingest, and crowd's answers)."""
+``listening_copies`` (listening), ``upload_<kind>`` (ingest, and pastanswers' ``upload_answers``)."""
 
 
 def job_runner_register(kind: str, runner: Runner) -> None:

@@ -23,5 +23,5 @@ runs out of examples, or is stopped for low trust.
 Trap questions and ordinary examples go through exactly the same statements when they
 are served and answered, so neither the pages nor their timing tell them apart. Reads
 are in :mod:`crowd.selectors.campaigns`; answers collected elsewhere are imported by
-:mod:`crowd.importers.answers`.
+:mod:`pastanswers.importers.answers`.
 """

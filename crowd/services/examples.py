@@ -78,7 +78,7 @@ def examples_create(
     already has (in either side order) are skipped; the new ones are returned.
 
     Two identical lists are refused unless ``allow_identical`` (answers imported from a
-    study that showed them, :mod:`crowd.importers.answers`)."""
+    study that showed them, :mod:`pastanswers.importers.answers`)."""
     with transaction.atomic():
         known = set(campaign.examples.values_list("signature", flat=True))
         new: list[Example] = []

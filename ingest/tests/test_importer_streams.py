@@ -11,10 +11,10 @@ import pytest
 
 from catalog.models import Clip, RelevanceJudgment, RunEntry
 from common.files.inputs import MAX_LINE_BYTES
-from crowd.importers import answers as answers_importer
 from ingest.importers import ImportFailed, judgments_import, metadata_import, runs_import
 from ingest.importers import judgments as judgments_importer
 from ingest.importers import runs as runs_importer
+from pastanswers.importers import answers as answers_importer
 from tests.helpers.importing import collection_make, table_snapshot
 
 pytestmark = pytest.mark.django_db

@@ -15,14 +15,14 @@ from hypothesis import strategies as st
 
 from common.files.csvfile import csv_records
 from common.files.errors import ImportFailed
-from crowd.importers.crowdflower import (
+from ingest.importers.audio_uploads import zip_unpack
+from pastanswers.importers.crowdflower import (
     ColumnMapping,
     MappingError,
     TranslationError,
     answers_csv_write,
     mapping_propose,
 )
-from ingest.importers.audio_uploads import zip_unpack
 from tests.helpers.fuzzing import FUZZ, hostile_text, json_values, near, run_case
 from tests.helpers.uploads import EXPORT, WAV
 

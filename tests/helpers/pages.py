@@ -223,8 +223,8 @@ def world(personas, settings, tmp_path) -> World:
         Url("ingest:uploads", "GET", f"{cp}/uploads/", "write", 200),
         Url("ingest:upload_new", "GET", f"{cp}/uploads/judgments/", "write", 200),
         Url("ingest:upload_new", "POST", f"{cp}/uploads/judgments/", "write", 400),  # no file chosen
-        Url("crowd:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
-        Url("crowd:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
+        Url("pastanswers:upload_columns", "GET", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 200),
+        Url("pastanswers:upload_columns", "POST", f"{cp}/uploads/answers/{pending.pk}/columns/", "write", 400),  # nothing chosen
         Url("evaluation:results_recompute", "POST", f"{rs}/recompute/", "write", 302),
         Url("evaluation:mapping_recompute", "POST", f"{rs}/mapping/recompute/?campaign={p.pk}", "write", 302),
         Url("evaluation:optimality_compute", "POST", f"{rs}/choosing-a-test/compute/", "write", 302, {"trials": 10, "resamples": 100}),

@@ -1,4 +1,4 @@
-"""The CrowdFlower column mapping and translation (crowd/importers/crowdflower.py): pure Python."""
+"""The CrowdFlower column mapping and translation (pastanswers/importers/crowdflower.py): pure Python."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from common.files.csvfile import csv_records
-from crowd.importers import crowdflower
-from crowd.importers.crowdflower import (
+from pastanswers.importers import crowdflower
+from pastanswers.importers.crowdflower import (
     ColumnMapping,
     MappingError,
     TranslationError,

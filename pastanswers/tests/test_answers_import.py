@@ -10,12 +10,12 @@ from django.core.management.base import CommandError
 
 from catalog.models import Clip, RelevanceJudgment
 from common.files.inputs import NO_DATA_LINES
-from crowd.importers.answers import preference_answers_import
 from crowd.models import Answer, PreferenceCampaign
 from evaluation.models import Recompute
 from evaluation.services import campaign_mapping_compute
 from evaluation.services import recompute as recompute_service
 from evaluation.tasks import preference_answers_accepted
+from pastanswers.importers.answers import preference_answers_import
 from work.handoff import ANSWERS_ACCEPTED_TASK
 
 pytestmark = pytest.mark.django_db

@@ -1,6 +1,6 @@
 """The step of an upload of past answers before its import: a CrowdFlower export's
 columns chosen by the organiser (the proposal remembered or guessed,
-:mod:`crowd.services.answer_columns`), then the import's job."""
+:mod:`pastanswers.services.answer_columns`), then the import's job."""
 
 from __future__ import annotations
 
@@ -9,17 +9,17 @@ from django.views.decorators.http import require_http_methods
 
 from catalog import selectors
 from common.roles import organiser_required
-from crowd.forms.uploads import ColumnMappingForm
-from crowd.services.answer_columns import (
+from ingest.forms import UPLOAD_FORMS
+from ingest.models import Upload
+from ingest.services.uploads import UploadRefused, upload_start
+from ingest.views import upload_form_page
+from pastanswers.forms import ColumnMappingForm
+from pastanswers.services.answer_columns import (
     answer_mapping_proposal,
     answer_mapping_remember,
     answer_values,
     export_columns,
 )
-from ingest.forms import UPLOAD_FORMS
-from ingest.models import Upload
-from ingest.services.uploads import UploadRefused, upload_start
-from ingest.views import upload_form_page
 
 SAMPLE_SHOWN = 5
 
@@ -51,4 +51,6 @@ def upload_columns(request, pk: int, upload_pk: int):
         "collection": collection, "upload": upload, "form": form, "header": header,
         "sample": rows[:SAMPLE_SHOWN], "file_name": upload.files[0]["name"],
     }  # fmt: skip
-    return render(request, "crowd/upload_columns.html", context, status=400 if form.errors else 200)
+    return render(
+        request, "pastanswers/upload_columns.html", context, status=400 if form.errors else 200
+    )

@@ -1,6 +1,6 @@
 """What the background job of an upload of past preference answers runs: the documented
 CSV, or a CrowdFlower export translated through its column mapping, into
-:func:`~crowd.importers.answers.preference_answers_import` (registered with the upload
+:func:`~pastanswers.importers.answers.preference_answers_import` (registered with the upload
 pages by :func:`ingest.kinds.upload_kind_register`)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import tempfile
 from pathlib import Path
 
 from common.files.csvfile import csv_records
-from crowd.importers.answers import AnswersImportError, preference_answers_import
-from crowd.importers.crowdflower import ColumnMapping, TranslationError, answers_csv_write
 from ingest.models import Upload
 from ingest.services.upload_runners import upload_files, upload_progress, upload_runner
+from pastanswers.importers.answers import AnswersImportError, preference_answers_import
+from pastanswers.importers.crowdflower import ColumnMapping, TranslationError, answers_csv_write
 from work.jobs import JobFailed, Report
 
 ANSWERS_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<problem>.*)$", re.S)
@@ -24,7 +24,7 @@ ANSWERS_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<problem>.*)$", re
 @upload_runner
 def upload_answers_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     """Past preference answers: the documented CSV, or a CrowdFlower export through its
-    column mapping (:mod:`crowd.importers.crowdflower`) → ``preference_answers_import``."""
+    column mapping (:mod:`pastanswers.importers.crowdflower`) → ``preference_answers_import``."""
     (name,) = upload_files(upload, "answers")
     options = upload.options
     notes = []

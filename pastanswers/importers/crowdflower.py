@@ -16,7 +16,7 @@ answer value means, and which rows to leave out (trap answers, ``_golden``; answ
 platform did not trust, ``_tainted``; thesis §3.3 keeps neither). :func:`mapping_propose`
 guesses one from the header and some values; the organiser corrects it on the mapping
 page, which remembers it. :func:`answers_csv_write` translates the export; the result is
-imported by :func:`crowd.importers.answers.preference_answers_import`, the importer of
+imported by :func:`pastanswers.importers.answers.preference_answers_import`, the importer of
 the documented CSV, so both uploads write the same way.
 
 Line numbers are kept: each translated answer starts on the line where its row starts

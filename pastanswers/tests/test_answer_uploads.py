@@ -1,6 +1,6 @@
-"""Uploads of past preference answers (crowd/services/answer_uploads.py ``upload_answers_run``):
+"""Uploads of past preference answers (pastanswers/services/answer_uploads.py ``upload_answers_run``):
 Earshot's answers CSV, and a CrowdFlower export through its column mapping page
-(crowd/views/uploads.py ``upload_columns``). Expected counts are of the small files here,
+(pastanswers/views.py ``upload_columns``). Expected counts are of the small files here,
 counted by hand."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The column-mapping step of a CrowdFlower export upload: read its columns, propose a
 mapping (remembered, or guessed), remember the organiser's choice per campaign.
 
-The translation itself is pure Python in :mod:`crowd.importers.crowdflower`.
+The translation itself is pure Python in :mod:`pastanswers.importers.crowdflower`.
 """
 
 from __future__ import annotations
@@ -10,9 +10,14 @@ from itertools import islice
 
 from common.files.csvfile import csv_records
 from common.files.errors import ImportFailed
-from crowd.importers.crowdflower import MAX_VALUES, ColumnMapping, MappingError, mapping_propose
 from ingest.models import AnswerColumnMapping, Upload
 from ingest.services.uploads import UploadRefused, upload_folder
+from pastanswers.importers.crowdflower import (
+    MAX_VALUES,
+    ColumnMapping,
+    MappingError,
+    mapping_propose,
+)
 
 SAMPLE_ROWS = 5000
 """Rows read for the answer values and the examples the mapping page shows."""
@@ -60,7 +65,7 @@ def answer_mapping_proposal(
     *, upload: Upload, header: list[str], rows: list[list[str]]
 ) -> ColumnMapping:
     """The mapping this organiser chose for this campaign, else for an export with the same
-    columns, else a guess (:func:`~crowd.importers.crowdflower.mapping_propose`)."""
+    columns, else a guess (:func:`~pastanswers.importers.crowdflower.mapping_propose`)."""
     mine = AnswerColumnMapping.objects.filter(owner=upload.owner)
     remembered = (
         mine.filter(collection=upload.collection, campaign_name=campaign_name_of(upload)).first()

@@ -1,4 +1,4 @@
-"""The forms of an upload of past preference answers (the kind crowd adds to the upload
+"""The forms of an upload of past preference answers (the kind this app adds to the upload
 pages: :func:`ingest.kinds.upload_kind_register`): its options, and the column mapping
 of a CrowdFlower export."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 from django import forms
 from django.urls import reverse
 
-from crowd.importers.crowdflower import CHOICES, LISTS, ColumnMapping, MappingError
 from ingest.forms import UploadForm
 from ingest.models import Upload
+from pastanswers.importers.crowdflower import CHOICES, LISTS, ColumnMapping, MappingError
 
 ANSWER_LABELS = {
     "a_better": "A is better",
@@ -40,9 +40,9 @@ class AnswersUploadForm(UploadForm):
     )
 
     def next_page(self, upload: Upload) -> str | None:
-        """A CrowdFlower export's columns are chosen first (:func:`crowd.views.uploads.upload_columns`)."""
+        """A CrowdFlower export's columns are chosen first (:func:`pastanswers.views.upload_columns`)."""
         if upload.options.get("format") == "crowdflower":
-            return reverse("crowd:upload_columns", args=[upload.collection_id, upload.pk])
+            return reverse("pastanswers:upload_columns", args=[upload.collection_id, upload.pk])
         return None
 
 
@@ -56,7 +56,7 @@ LIST_WORDS = {
 
 class ColumnMappingForm(forms.Form):
     """Which export column gives each column of the documented CSV (see
-    :mod:`crowd.importers.crowdflower`), prefilled with the remembered or guessed mapping."""
+    :mod:`pastanswers.importers.crowdflower`), prefilled with the remembered or guessed mapping."""
 
     def __init__(self, *args, header: list[str], values: list[str], initial: ColumnMapping,
                  **kwargs):  # fmt: skip

@@ -12,19 +12,19 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 
 from catalog.apis.jobs import JobSerializer
-from crowd.services.answer_columns import (
+from ingest.apis import UploadApi, with_files
+from ingest.models import Upload
+from ingest.services.uploads import UploadRefused, upload_discard, upload_start
+from pastanswers.services.answer_columns import (
     answer_mapping_for_api,
     answer_mapping_proposal,
     export_columns,
 )
-from ingest.apis import UploadApi, with_files
-from ingest.models import Upload
-from ingest.services.uploads import UploadRefused, upload_discard, upload_start
 
 
 class AnswersUploadApi(UploadApi):
     """Past preference answers: Earshot's CSV, or a CrowdFlower export with its ``columns``
-    (JSON of :class:`crowd.importers.crowdflower.ColumnMapping`; without it the
+    (JSON of :class:`pastanswers.importers.crowdflower.ColumnMapping`; without it the
     remembered or proposed mapping is used when it fits)."""
 
     kind = Upload.ANSWERS

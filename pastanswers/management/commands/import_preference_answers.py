@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError
 
 from catalog.commands import add_collection_argument, collection_from_argument
-from crowd.importers.answers import preference_answers_import
+from pastanswers.importers.answers import preference_answers_import
 
 
 class Command(BaseCommand):
