@@ -303,9 +303,9 @@ def test_an_organiser_runs_a_broad_only_study_on_prolific_from_nothing(
         next(r for r in rows if r["recommendation"] == "approve")["completion_code"] == completion
     )
 
-    # 5. The satisfaction mapping: a Broad measure by default, and why.
+    # 5. The satisfaction mapping: a Broad measure by default, at the lists' length (2), and why.
     page.get_by_role("link", name="Satisfaction mapping").click()
-    heading = page.get_by_role("heading", name="Satisfaction mapping: CG(scale=broad)@5")
+    heading = page.get_by_role("heading", name="Satisfaction mapping: CG(scale=broad)@2")
     if page.get_by_text("No mapping yet").is_visible():
         page.get_by_role("button", name="Recompute the mapping").click()
     expect(heading.or_(page.get_by_role("link", name="Show them"))).to_be_visible(timeout=60_000)
