@@ -84,8 +84,18 @@ SCALES = {
         "CG(scale=broad)@5",
         "judgments are on the Broad scale only",
     ),
-    "fine only": (lambda c: None, FINE, "CG(scale=fine)@5", "CGl@5 on the Fine scale"),
-    "both": (judged_on_both_scales, FINE + BROAD, "CG(scale=fine)@5", "CGl@5 on the Fine scale"),
+    "fine only": (
+        lambda c: None,
+        FINE,
+        "CG(scale=fine)@5",
+        "at the length of the campaign's lists, on the Fine scale",
+    ),
+    "both": (
+        judged_on_both_scales,
+        FINE + BROAD,
+        "CG(scale=fine)@5",
+        "at the length of the campaign's lists, on the Fine scale",
+    ),
 }
 
 
