@@ -9,6 +9,7 @@ from catalog.models.collection import (
     RunEntry,
     System,
 )
+from catalog.models.ordered_groups import OrderedGroupEntry
 from catalog.models.sources import JudgmentSource
 from catalog.models.trash import TrashItem
 
@@ -17,6 +18,7 @@ __all__ = [
     "Collection",
     "CollectionShare",
     "JudgmentSource",
+    "OrderedGroupEntry",
     "Query",
     "RelevanceJudgment",
     "RunEntry",

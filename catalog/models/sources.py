@@ -11,6 +11,10 @@ Sources are named, one name per collection: an import names its source (``--sour
 by default the file's name) and never changes another source's judgments; changing the
 judgments a source already holds needs an explicit replace
 (:mod:`ingest.importers.judgments`).
+
+A source of kind ``groups`` or ``pairwise`` holds a ground truth of ordered groups
+(:mod:`catalog.models.ordered_groups`) instead of relevance judgments, under the same
+rule: official counts (ADR on the leaderboards), pilot is kept and left out.
 """
 
 from __future__ import annotations
@@ -27,8 +31,11 @@ class JudgmentSource(models.Model):
     """A named origin of judgments in one collection, official (counts) or pilot (does not)."""
 
     IMPORT, CAMPAIGN, API, ANSWERS, DEMO = "import", "campaign", "api", "answers", "demo"
+    GROUPS, PAIRWISE = "groups", "pairwise"
     KINDS = [
         (IMPORT, "imported file"),
+        (GROUPS, "ordered groups file"),
+        (PAIRWISE, "past pairwise preference study"),
         (CAMPAIGN, "relevance campaign"),
         (API, "REST API"),
         (ANSWERS, "judgments given with imported preference answers"),
@@ -74,6 +81,16 @@ class JudgmentSource(models.Model):
         return self.name
 
     @property
+    def holds_groups(self) -> bool:
+        """Whether it holds ordered groups (:class:`~catalog.models.OrderedGroupEntry`)
+        rather than relevance judgments."""
+        return self.kind in GROUP_KINDS
+
+    @property
     def counts(self) -> bool:
         """Whether its judgments count in results (leaderboards, mappings, exports)."""
         return self.status == self.OFFICIAL
+
+
+GROUP_KINDS = (JudgmentSource.GROUPS, JudgmentSource.PAIRWISE)
+"""The kinds of source that hold ordered groups instead of relevance judgments."""

@@ -29,7 +29,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from catalog.models import Clip, Collection, JudgmentSource, Query, RelevanceJudgment
-from catalog.models.sources import SOURCE_NAME_MAX_LENGTH
+from catalog.models.sources import GROUP_KINDS, SOURCE_NAME_MAX_LENGTH
 from common.conflicts import Conflict
 from common.validation import check_text
 from work import handoff
@@ -131,6 +131,11 @@ def judgment_source_for_writing(
             raise ValidationError(
                 f"the source '{name}' holds the judgments of a relevance campaign; "
                 "give the import another source name"
+            )
+        if source.holds_groups != (kind in GROUP_KINDS):
+            held = "ordered groups" if source.holds_groups else "relevance judgments"
+            raise ValidationError(
+                f"the source '{name}' holds {held}; give the import another source name"
             )
         return source, False
     source = JudgmentSource(collection=collection, name=name, kind=kind, origin=origin[:500])

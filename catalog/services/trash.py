@@ -27,10 +27,18 @@ from django.db import DEFAULT_DB_ALIAS, IntegrityError, models, transaction
 from django.db.models.deletion import Collector, ProtectedError, RestrictedError
 from django.utils import timezone
 
-from catalog.models import Clip, Collection, JudgmentSource, RelevanceJudgment, System, TrashItem
+from catalog.models import (
+    Clip,
+    Collection,
+    JudgmentSource,
+    OrderedGroupEntry,
+    RelevanceJudgment,
+    System,
+    TrashItem,
+)
 from work import handoff
 
-WORK: list[type[models.Model]] = [RelevanceJudgment]
+WORK: list[type[models.Model]] = [RelevanceJudgment, OrderedGroupEntry]
 """What people produced: a deletion that takes any of these needs an explicit choice
 (the apps above add theirs: :func:`trash_work_register`)."""
 
