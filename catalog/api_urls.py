@@ -4,6 +4,7 @@ from django.urls import path
 
 from catalog.apis import collections as apis_collections
 from catalog.apis import contents as apis
+from catalog.apis import groups as apis_groups
 from catalog.apis import jobs as apis_jobs
 
 urlpatterns = [
@@ -22,6 +23,7 @@ urlpatterns = [
     path("collections/<id:collection_id>/judgments/create/", apis.JudgmentCreateApi.as_view(), name="judgment_create"),
     path("collections/<id:collection_id>/judgment-sources/", apis.JudgmentSourceListApi.as_view(), name="judgment_source_list"),
     path("collections/<id:collection_id>/judgment-sources/<id:source_id>/status/", apis.JudgmentSourceStatusApi.as_view(), name="judgment_source_status"),
+    path("collections/<id:collection_id>/judgment-sources/<id:source_id>/groups/", apis_groups.JudgmentSourceGroupsApi.as_view(), name="judgment_source_groups"),
     path("collections/<id:collection_id>/update/", apis_collections.CollectionUpdateApi.as_view(), name="collection_update"),
     path("collections/<id:collection_id>/archive/", apis_collections.CollectionArchiveApi.as_view(), name="collection_archive"),
     path("collections/<id:collection_id>/shares/", apis_collections.ShareListApi.as_view(), name="share_list"),

@@ -16,6 +16,11 @@ urlpatterns = [
         sources.judgment_source_status,
         name="judgment_source_status",
     ),
+    path(
+        "collections/<id:pk>/judgment-sources/<id:source_pk>/groups.txt",
+        sources.judgment_source_groups,
+        name="judgment_source_groups",
+    ),
     path("collections/<id:pk>/edit/", collections.collection_edit, name="collection_edit"),
     path(
         "collections/<id:pk>/delete/<slug:kind>/<id:item_pk>/", trash.delete_confirm, name="delete"

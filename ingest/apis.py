@@ -18,6 +18,8 @@ from rest_framework.views import APIView
 from catalog.apis.base import CollectionApi
 from catalog.apis.jobs import JobSerializer
 from catalog.models import JudgmentSource
+from evaluation.core.ordered_groups.quicksort import DEFAULT_MARGIN
+from ingest.importers.groups import MAX_MARGIN
 from ingest.importers.judgments import JUDGMENT_FORMATS, SCALES
 from ingest.importers.runs import RUN_FORMATS
 from ingest.models import Upload
@@ -124,6 +126,47 @@ class JudgmentsUploadApi(UploadApi):
             default=True, help_text="make query ids that name clips into queries (as the page does)"
         )
         create_missing_clips = serializers.BooleanField(default=False)
+        replace = serializers.BooleanField(default=False)
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class GroupsUploadApi(UploadApi):
+    """A groups file ``NAME QUERY DOC GROUP`` (group 1 the most similar): each name a source."""
+
+    kind = Upload.GROUPS
+
+    @with_files(Upload.GROUPS)
+    class InputSerializer(serializers.Serializer):
+        source = serializers.CharField(max_length=200, required=False, default="",
+                                       allow_blank=True)  # fmt: skip
+        status = serializers.ChoiceField(
+            choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
+        )
+        replace = serializers.BooleanField(default=False)
+
+    @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
+    def post(self, request, collection_id: int):
+        return super().post(request, collection_id)
+
+
+class PairwiseUploadApi(UploadApi):
+    """A past pairwise study's answers CSV (query, doc A, doc B, answer, worker; Mechanical
+    Turk's batch results read as they are): its groups by the three-way QuickSort, a pilot
+    source by default."""
+
+    kind = Upload.PAIRWISE
+
+    @with_files(Upload.PAIRWISE)
+    class InputSerializer(serializers.Serializer):
+        source = serializers.CharField(max_length=200, required=False, default="",
+                                       allow_blank=True)  # fmt: skip
+        margin = serializers.IntegerField(min_value=1, max_value=MAX_MARGIN, default=DEFAULT_MARGIN)
+        status = serializers.ChoiceField(
+            choices=JudgmentSource.STATUSES, default=JudgmentSource.PILOT
+        )
         replace = serializers.BooleanField(default=False)
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})

@@ -11,6 +11,8 @@ from django import forms
 
 from catalog.models import JudgmentSource
 from catalog.models.sources import SOURCE_NAME_MAX_LENGTH
+from evaluation.core.ordered_groups.quicksort import DEFAULT_MARGIN
+from ingest.importers.groups import MAX_MARGIN
 from ingest.models import Upload
 from ingest.services.uploads import ROLES
 
@@ -125,13 +127,53 @@ class JudgmentsUploadForm(UploadForm):
     )
 
 
+class GroupsUploadForm(UploadForm):
+    kind = Upload.GROUPS
+    source = forms.CharField(
+        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
+        help_text="The name the groups are kept under (default: the name on each line of "
+        "the file). An import never changes another source's groups.",
+    )  # fmt: skip
+    status = forms.ChoiceField(
+        choices=JudgmentSource.STATUSES, initial=JudgmentSource.OFFICIAL,
+        label="A new source", help_text="A pilot's groups are left out of the results.",
+    )  # fmt: skip
+    replace = forms.BooleanField(
+        required=False, label="Let the file change groups this source already holds"
+    )
+
+
+class PairwiseUploadForm(UploadForm):
+    kind = Upload.PAIRWISE
+    source = forms.CharField(
+        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
+        help_text="The name the groups are kept under (default: the file's name).",
+    )  # fmt: skip
+    margin = forms.IntegerField(
+        min_value=1, max_value=MAX_MARGIN, initial=DEFAULT_MARGIN, required=False,
+        label="Margin of votes",
+        help_text="How many more votes one clip needs than the other to be placed above it "
+        f"(the study of Urbano and colleagues used {DEFAULT_MARGIN}).",
+    )  # fmt: skip
+    status = forms.ChoiceField(
+        choices=JudgmentSource.STATUSES, initial=JudgmentSource.PILOT,
+        label="A new source",
+        help_text="A pilot (the default) is kept and shown, and left out of the results, so "
+        "you can compare it with the ground truth you hold first.",
+    )  # fmt: skip
+    replace = forms.BooleanField(
+        required=False, label="Let the file change groups this source already holds"
+    )
+
+
 class MirexUploadForm(UploadForm):
     kind = Upload.MIREX
 
 
 UPLOAD_FORMS: dict[str, type[UploadForm]] = {
     form.kind: form
-    for form in (ClipsUploadForm, RunsUploadForm, JudgmentsUploadForm, MirexUploadForm)
+    for form in (ClipsUploadForm, RunsUploadForm, JudgmentsUploadForm, GroupsUploadForm,
+                 PairwiseUploadForm, MirexUploadForm)
 }  # fmt: skip
 """The form of each kind of upload; the apps above add theirs
 (:func:`ingest.kinds.upload_kind_register`)."""

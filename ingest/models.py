@@ -16,10 +16,13 @@ class Upload(models.Model):
     """The files of one upload, waiting for (or read by) the job that imports them."""
 
     CLIPS, RUNS, JUDGMENTS, MIREX, ANSWERS = "clips", "runs", "judgments", "mirex", "answers"
+    GROUPS, PAIRWISE = "groups", "pairwise"
     KINDS = [
         (CLIPS, "audio clips"),
         (RUNS, "runs"),
         (JUDGMENTS, "judgments"),
+        (GROUPS, "ordered groups"),
+        (PAIRWISE, "past pairwise study"),
         (MIREX, "MIREX bundle"),
         (ANSWERS, "preference answers"),
     ]

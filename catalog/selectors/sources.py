@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from django.db.models import Count, QuerySet
+from django.db.models import Count, IntegerField, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.shortcuts import get_object_or_404
 
-from catalog.models import Collection, JudgmentSource
+from catalog.models import Collection, JudgmentSource, OrderedGroupEntry
 
 __all__ = [
     "CONSOLIDATION_RULE",
@@ -23,10 +24,16 @@ CONSOLIDATION_RULE = (
 
 
 def collection_judgment_sources_with_counts(*, collection: Collection) -> QuerySet[JudgmentSource]:
-    """The collection's sources by name, each with ``judgment_count`` and its campaign."""
+    """The collection's sources by name, each with ``judgment_count`` (its clips in groups
+    for a source of ordered groups) and its campaign."""
+    groups = OrderedGroupEntry.objects.filter(source=OuterRef("pk")).order_by()
+    placed = groups.values("source").annotate(n=Count("pk")).values("n")
     return (
         collection.judgment_sources.select_related("relevance_campaign")
-        .annotate(judgment_count=Count("judgments"))
+        .annotate(
+            judgment_count=Count("judgments")
+            + Coalesce(Subquery(placed, output_field=IntegerField()), 0)
+        )
         .order_by("name")
     )
 

@@ -21,8 +21,10 @@ from django.db import DatabaseError, transaction
 
 from catalog.models import JudgmentSource
 from common.files.errors import ImportFailed
+from evaluation.core.ordered_groups.quicksort import DEFAULT_MARGIN
 from ingest.importers.audio_uploads import audio_file_check, zip_unpack
 from ingest.importers.clips import AUDIO_SUFFIXES, clips_import
+from ingest.importers.groups import GroupsImportSummary, groups_import, past_study_import
 from ingest.importers.judgments import judgments_import
 from ingest.importers.mirex import MIREX_FILES, mirex_import
 from ingest.importers.runs import runs_read, runs_write
@@ -260,10 +262,61 @@ def upload_mirex_run(*, upload: Upload, folder: Path, report: Report) -> dict:
     }
 
 
+def _groups_result(summary: GroupsImportSummary) -> dict:
+    counted = (
+        "counts in results"
+        if summary.status == JudgmentSource.OFFICIAL
+        else "pilot: left out of results"
+    )
+    return {
+        "counts": [
+            ["queries with new groups", summary.queries_created],
+            ["queries whose groups changed", summary.queries_replaced],
+            ["queries unchanged", summary.queries_unchanged],
+            ["queries of the source not in the file (kept)", summary.queries_kept],
+            ["clips placed in groups", summary.clips_written],
+        ],
+        "notes": [f"Source “{name}” ({counted})." for name in summary.sources],
+    }
+
+
+@upload_runner
+def upload_groups_run(*, upload: Upload, folder: Path, report: Report) -> dict:
+    """A groups file ``NAME QUERY DOC GROUP`` → ``groups_import``."""
+    (name,) = upload_files(upload, "groups")
+    options = upload.options
+    summary = groups_import(
+        collection=upload.collection, path=folder / name, name=name,
+        source=options.get("source") or None, status=options.get("status") or None,
+        replace=bool(options.get("replace")), progress=upload_progress(report),
+    )  # fmt: skip
+    return _groups_result(summary)
+
+
+@upload_runner
+def upload_pairwise_run(*, upload: Upload, folder: Path, report: Report) -> dict:
+    """A past pairwise study's answers CSV → ``past_study_import`` (its groups by QuickSort)."""
+    (name,) = upload_files(upload, "answers")
+    options = upload.options
+    summary = past_study_import(
+        collection=upload.collection, path=folder / name, name=name,
+        source=options.get("source") or None,
+        status=options.get("status") or JudgmentSource.PILOT,
+        margin=int(options.get("margin") or DEFAULT_MARGIN),
+        replace=bool(options.get("replace")), progress=upload_progress(report),
+    )  # fmt: skip
+    result = _groups_result(summary)
+    result["counts"][:0] = [["answers read", summary.answers],
+                            ["answers of rejected assignments (left out)", summary.rejected]]  # fmt: skip
+    return result
+
+
 UPLOAD_RUNNERS = {
     f"upload_{Upload.CLIPS}": upload_clips_run,
     f"upload_{Upload.RUNS}": upload_runs_run,
     f"upload_{Upload.JUDGMENTS}": upload_judgments_run,
+    f"upload_{Upload.GROUPS}": upload_groups_run,
+    f"upload_{Upload.PAIRWISE}": upload_pairwise_run,
     f"upload_{Upload.MIREX}": upload_mirex_run,
 }
 """``Job.kind`` → runner, registered in :data:`work.job_runners.JOB_RUNNERS` by :class:`ingest.apps.IngestConfig`."""

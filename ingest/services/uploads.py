@@ -39,7 +39,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from catalog.models import Collection
-from ingest.importers import judgments, runs
+from ingest.importers import groups, judgments, runs
 from ingest.importers.audio_uploads import AUDIO_SUFFIXES, METADATA_SUFFIXES
 from ingest.models import Upload
 from listening.loudness import AudioUnreadable, audio_header_check
@@ -76,6 +76,8 @@ ROLES: dict[str, tuple[Role, ...]] = {
     ),
     Upload.RUNS: (Role("runs", "Run files", TEXT_SUFFIXES, many=True),),
     Upload.JUDGMENTS: (Role("judgments", "Judgments file", TEXT_SUFFIXES),),
+    Upload.GROUPS: (Role("groups", "Groups file", TEXT_SUFFIXES),),
+    Upload.PAIRWISE: (Role("answers", "Answers of the past study (CSV)", (".csv", ".txt", "")),),
     Upload.MIREX: (
         Role("runs", "runs.tsv", TEXT_SUFFIXES, required=False),
         Role("judgments", "judgments.tsv", TEXT_SUFFIXES, required=False),
@@ -89,6 +91,8 @@ ROLES: dict[str, tuple[Role, ...]] = {
 MAX_LINES = {
     Upload.RUNS: runs.MAX_LINES,
     Upload.JUDGMENTS: judgments.MAX_LINES,
+    Upload.GROUPS: groups.MAX_LINES,
+    Upload.PAIRWISE: groups.MAX_LINES,
     Upload.MIREX: min(runs.MAX_LINES, judgments.MAX_LINES),
 }
 """The importers' stated limits of data lines per file (registered kinds add theirs)."""
