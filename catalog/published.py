@@ -4,8 +4,9 @@ catalog from evaluation).
 
 - the rows results are computed from: :class:`Collection`, its :class:`RunEntry` rows
   (systems' ranked lists), :class:`RelevanceJudgment` rows and their
-  :class:`JudgmentSource` (which count: ``JudgmentSource.counts``), as querysets of
-  these models;
+  :class:`JudgmentSource` (which count: ``JudgmentSource.counts``), and the ordered
+  groups of sources that hold a ground truth of them (:class:`OrderedGroupEntry`), as
+  querysets of these models;
 - the organiser's access rule (:func:`collection_for_organiser`, :func:`organises`): a
   results page reaches a collection exactly as catalog's pages do;
 - a collection's systems as the results pages list them (:func:`collection_systems`,
@@ -16,7 +17,13 @@ catalog from evaluation).
 """
 
 from catalog.commands import collection_from_argument, named_from_argument
-from catalog.models import Collection, JudgmentSource, RelevanceJudgment, RunEntry
+from catalog.models import (
+    Collection,
+    JudgmentSource,
+    OrderedGroupEntry,
+    RelevanceJudgment,
+    RunEntry,
+)
 from catalog.selectors import (
     collection_for_organiser,
     collection_judged_scales,
@@ -28,6 +35,7 @@ from catalog.selectors import (
 __all__ = [
     "Collection",
     "JudgmentSource",
+    "OrderedGroupEntry",
     "RelevanceJudgment",
     "RunEntry",
     "collection_for_organiser",

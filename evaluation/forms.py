@@ -28,8 +28,10 @@ class MeasuresField(forms.CharField):
 class ResultsSettingsForm(forms.Form):
     measures = MeasuresField(
         label="Measures of the leaderboards",
-        help_text="One name a line, e.g. CG(scale=fine)@5 or nDCG(scale=broad)@5. "
-        "Empty: CG@5 and DCG@5 on each scale the collection is judged on.",
+        help_text="One name a line, e.g. CG(scale=fine)@5 or nDCG(scale=broad)@5; "
+        "ADR(scale=groups) ranks the systems against the ordered groups. Empty: CG@5 and "
+        "DCG@5 on each scale the collection is judged on, and ADR over each query's groups "
+        "and at the length of the lists when the collection has official ordered groups.",
     )
     test = forms.ChoiceField(choices=ResultsConfig.TESTS, label="Significance test")
     adjustment = forms.ChoiceField(

@@ -46,6 +46,12 @@ Scales
     favour round numbers, so the choice moves graded4/graded5 means on real data
     (MIREX 2011: CG_l@5 means move by up to 0.017, CG_e@5 by up to 0.030). In measure
     names the option is ``split``, e.g. ``CG(scale=graded4,split=cells)@5``.
+``groups``
+    A partially ordered ground truth of ordered groups (Typke, Veltkamp and Wiering
+    2006, §3; thesis §2.5, ADR): with :math:`G` groups, a document of group :math:`g`
+    has level :math:`G - g + 1` (:func:`evaluation.core.ordered_groups.group_levels`),
+    read from the judgments' ``groups`` column; the top level is the largest judged, as
+    for ``raw``. ``ADR(scale=groups)`` is then Typke et al.'s ADR (eq. 2.17).
 ``rel=ℓ`` (binary)
     Relevant (level 1) if the value on the underlying scale is at least ℓ_min.
 
@@ -64,9 +70,9 @@ from typing import Literal, get_args
 import numpy as np
 
 #: Which relevance column of the judgments each named scale is read from.
-SOURCE = {"raw": "raw", "broad": "broad", "fine": "fine"}
+SOURCE = {"raw": "raw", "broad": "broad", "fine": "fine", "groups": "groups"}
 GRADED = {"graded3": 3, "graded4": 4, "graded5": 5}
-SCALE_NAMES = ("raw", "broad", "fine", "graded3", "graded4", "graded5")
+SCALE_NAMES = ("raw", "broad", "fine", "graded3", "graded4", "graded5", "groups")
 
 GradedSplit = Literal["range", "cells"]
 #: How Fine is split into the levels of a graded scale (see the module docstring).
@@ -96,12 +102,12 @@ class Scale:
     Attributes
     ----------
     name:
-        ``raw``, ``broad``, ``fine``, ``graded3..5``, optionally with a binary threshold
+        ``raw``, ``broad``, ``fine``, ``graded3..5``, ``groups``, optionally with a binary threshold
         (``fine,rel=40``).
     source:
-        The relevance column it reads (``raw``, ``broad`` or ``fine``).
+        The relevance column it reads (``raw``, ``broad``, ``fine`` or ``groups``).
     n_levels:
-        :math:`n_\\mathcal{L}`; ``None`` for ``raw``, where the top level is taken from
+        :math:`n_\\mathcal{L}`; ``None`` for ``raw`` and ``groups``, where the top level is taken from
         the judgments themselves.
     threshold:
         ℓ_min of a binary scale, on the levels of the underlying scale, or ``None``.

@@ -26,6 +26,7 @@ from evaluation.core.goodness_of_fit import leaderboard_fits
 from evaluation.core.jsonsafe import json_safe
 from evaluation.core.judged import judged_label
 from evaluation.core.names import parse_measure
+from evaluation.core.ordered_groups import groups_qrels
 from evaluation.core.published_mappings import published_mapping_for
 from evaluation.core.reliability import reliability_nested
 from evaluation.core.results import leaderboard, reliability
@@ -49,6 +50,26 @@ def default_measures(qrels: list[QrelsRecord]) -> list[str]:
     if any(r.broad is not None for r in qrels):
         scales.append("broad")
     return [f"{family}(scale={scale})@5" for scale in scales for family in ("CG", "DCG")]
+
+
+GROUPS_SCALE = "groups"
+"""The scale of measures scored against the ordered groups (:mod:`evaluation.core.scales`)."""
+
+
+def on_groups(label: str) -> bool:
+    """Whether measure ``label`` is scored against the ordered groups (``scale=groups``)."""
+    return parse_measure(label).option("scale") == GROUPS_SCALE
+
+
+def groups_measures(groups: dict, runs: CollectionRuns) -> list[str]:
+    """ADR on the ordered groups, over each query's ground truth (Typke et al. 2006, §3:
+    "the first n documents, where n is the number of items in the ground truth") and at
+    the length of the collection's lists (``ADR@k``, eq. 2.17); none without groups."""
+    if not groups:
+        return []
+    depth = runs.depth()
+    at_depth = [f"ADR(scale={GROUPS_SCALE})@{depth}"] if depth else []
+    return [f"ADR(scale={GROUPS_SCALE})", *at_depth]
 
 
 def core_inputs(runs: CollectionRuns, qrels: list[QrelsRecord]):
@@ -131,6 +152,22 @@ def retrieved_share(runs: CollectionRuns, matrix, *, k: int) -> dict[str, float]
     }
 
 
+def _scores(qrels: Qrels, runs: dict, measures: list[str], *, config: ResultsConfig):
+    """Every system's scores on ``measures``, the Judged@k of each measure with a cut-off,
+    and Judged@k read from the whole lists (with ``judged_only``, every Judged@k of the
+    shortened lists would be 1)."""
+    results = evaluate(qrels, runs, measures, judged_only=config.judged_only)
+    judged_of = {
+        label: judged
+        for label in results.labels
+        if (judged := judged_label(label, default_scale=qrels.default))
+    }
+    extra = {j for j, _ in judged_of.values()}
+    if not config.judged_only:
+        extra -= set(results.labels)
+    return results, judged_of, evaluate(qrels, runs, sorted(extra)) if extra else None
+
+
 def collection_results_store(
     *,
     collection: Collection,
@@ -140,9 +177,16 @@ def collection_results_store(
     sources: dict | None = None,
     pool_filters: list[str] | None = None,
     assessor_judgments: list | None = None,
+    groups: dict[str, list[list[str]]] | None = None,
     report: Report = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
+
+    ``groups`` is the official ground truth of ordered groups
+    (:func:`evaluation.selectors_groups.collection_ordered_groups`): measures on the scale
+    ``groups`` (by default ``ADR(scale=groups)`` and ``ADR(scale=groups)@k`` at the
+    lists' length, :func:`groups_measures`) are scored against it, the others against
+    the judgments; every leaderboard then has the same intervals, letters and warnings.
 
     ``mappings`` gives a campaign's own mapping per measure label; other measures use
     the published Table 4.3 mapping when there is one. ``sources`` (which judgment
@@ -157,24 +201,20 @@ def collection_results_store(
     Returns the measure labels.
     """
     config = ResultsConfig.for_collection(collection)
-    measures = config.measures or default_measures(qrels)
+    measures = config.measures or [*default_measures(qrels), *groups_measures(groups, runs)]
     core_qrels, core_runs = core_inputs(runs, qrels)
     report(0.05, "scoring the runs")
-    results = evaluate(core_qrels, core_runs, measures, judged_only=config.judged_only)
-    judged_of = {
-        label: judged
-        for label in results.labels
-        if (judged := judged_label(label, default_scale=core_qrels.default))
-    }
-    # How many of each list's top k are judged is read from the whole lists: with the
-    # unjudged clips left out (judged_only) every Judged@k would be 1.
-    extra = {j for j, _ in judged_of.values()}
-    if not config.judged_only:
-        extra -= set(results.labels)
-    judged_scores = evaluate(core_qrels, core_runs, sorted(extra)) if extra else None
+    scored = []  # (results, judged Judged@k of each label, Judged@k on the whole lists)
+    on_relevance = [m for m in measures if not on_groups(m)]
+    if on_relevance and qrels:
+        scored.append(_scores(core_qrels, core_runs, on_relevance, config=config))
+    on_truth = [m for m in measures if on_groups(m)]
+    if on_truth and groups:
+        scored.append(_scores(groups_qrels(groups), core_runs, on_truth, config=config))
+    labels = [(label, part) for part in scored for label in part[0].labels]
     payloads = []
-    for n, label in enumerate(results.labels):
-        share = (0.1 + 0.85 * n / len(results.labels), 0.85 / len(results.labels))
+    for n, (label, (results, judged_of, judged_scores)) in enumerate(labels):
+        share = (0.1 + 0.85 * n / len(labels), 0.85 / len(labels))
 
         def step(fraction, message="", *, force=False, share=share):
             report(share[0] + share[1] * fraction, message, force=force)
@@ -196,9 +236,10 @@ def collection_results_store(
             queries_needed=study["needed"]["erho2"], report=step,
         )  # fmt: skip
         step(0.9, f"{label}: G-study and D-study")
-        nested = nested_study(
-            assessor_judgments or [], core_runs, label, target=config.reliability_target
-        )
+        nested = nested_study(  # assessors judge relevance, not groups
+            [] if on_groups(label) else assessor_judgments or [], core_runs, label,
+            target=config.reliability_target,
+        )  # fmt: skip
         if nested is not None:
             study["nested"] = nested
         if sources is not None:

@@ -19,7 +19,7 @@ from evaluation.core import evaluate
 from evaluation.core.optimality import TABLE_5_2, split_half_optimality
 from evaluation.core.significance import TESTS
 from evaluation.models import OptimalityStudy, ResultsConfig
-from evaluation.services.leaderboards import core_inputs, default_measures
+from evaluation.services.leaderboards import core_inputs, default_measures, on_groups
 from evaluation.services.limits import optimality_admit
 from evaluation.services.recompute import Report, no_report, recompute_request
 from work.limits import WorkRefused
@@ -62,7 +62,8 @@ def collection_optimality_compute(*, target_id: int, report: Report = no_report)
             "judged queries."
         )
     config = ResultsConfig.for_collection(collection)
-    measures = optimality_measures(qrels, config.measures or default_measures(qrels))
+    configured = [m for m in config.measures or default_measures(qrels) if not on_groups(m)]
+    measures = optimality_measures(qrels, configured)  # of the judgments, not the groups
     n_queries = len(
         {q for system in runs.systems for q in runs.rankings[system]} | {r.query for r in qrels}
     )

@@ -22,9 +22,11 @@ from django.db import transaction
 
 from catalog.published import Collection, RelevanceJudgment
 from crowd.published import PreferenceCampaign
+from evaluation import selectors_groups
 from evaluation.core.names import MeasureNameError, parse_measure
 from evaluation.core.significance import RESAMPLING_TESTS
 from evaluation.models import MappingConfig, ResultsConfig
+from evaluation.services.leaderboards import GROUPS_SCALE
 from evaluation.services.mappings import campaign_mapping_request
 from evaluation.services.results import collection_results_request
 
@@ -42,7 +44,9 @@ def measures_check(names: Sequence[str], *, collection: Collection, what: str) -
     """Canonical labels of ``names``, or a :class:`ValidationError` naming the bad one.
 
     Each must parse, have a cut-off, be a mean over queries (not a trec_eval count),
-    appear once, and use a scale the collection has judgments on.
+    appear once, and use a scale the collection has judgments on; measures on the scale
+    ``groups`` need official ordered groups, and ``ADR(scale=groups)`` needs no cut-off
+    (it runs over each query's ground truth, Typke et al. 2006, §3).
     """
     labels: dict[tuple, str] = {}
     for raw in names:
@@ -57,7 +61,13 @@ def measures_check(names: Sequence[str], *, collection: Collection, what: str) -
             raise ValidationError(
                 f"{name} is a count summed over queries, not an effectiveness measure."
             )
-        if measure.k is None:
+        on_groups = measure.option("scale") == GROUPS_SCALE
+        if on_groups and not selectors_groups.collection_has_official_groups(collection=collection):
+            raise ValidationError(
+                f"{name}: “{collection}” has no official ordered groups (upload a groups file "
+                "first, or count a source of groups in results)."
+            )
+        if measure.k is None and not (on_groups and measure.family == "ADR"):
             raise ValidationError(
                 f"{name}: give a cut-off, e.g. {name}@5 (the thesis evaluates top 5 lists)."
             )

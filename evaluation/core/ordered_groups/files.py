@@ -147,10 +147,16 @@ def group_levels(groups: Sequence[Sequence[str]]) -> dict[str, float]:
 
 def groups_qrels(truth: Mapping[str, Sequence[Sequence[str]]]) -> Qrels:
     """One ground truth (``{query: groups}``) as judgments of :func:`group_levels`, so
-    that every measure (``ADR``, ``ADR@k``, nDCG, …) can be computed on it."""
+    that every measure (``ADR``, ``ADR@k``, nDCG, …) can be computed on it: their one
+    column is ``groups`` (the scale ``groups`` reads it; ``raw``, the default, too).
+
+    >>> qrels = groups_qrels({"q1": [["a"], ["b", "c"]]})
+    >>> qrels.column("groups").tolist(), qrels.column("raw").tolist()
+    ([2.0, 1.0, 1.0], [2.0, 1.0, 1.0])
+    """
     records = [
         (query, doc, level)
         for query, groups in truth.items()
         for doc, level in group_levels(groups).items()
     ]
-    return Qrels.from_records(records)
+    return Qrels.from_records(records, columns=("groups",))
