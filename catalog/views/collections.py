@@ -173,5 +173,8 @@ def query_page(request, pk: int, query_pk: int):
     )
     query = get_object_or_404(collection.queries.select_related("clip"), pk=query_pk)
     depth = 100 if request.GET.get("depth") == "100" else DEPTH
-    context = {"collection": collection, "lists": query_lists(query=query, depth=depth)}
+    context = {
+        "collection": collection, "lists": query_lists(query=query, depth=depth),
+        "ordered_groups": selectors.query_ordered_groups(query=query),
+    }  # fmt: skip
     return render(request, "catalog/query_lists.html", context)
