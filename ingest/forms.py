@@ -92,6 +92,26 @@ class RunsUploadForm(UploadForm):
     )
 
 
+def _source_field(help_text: str) -> forms.CharField:
+    return forms.CharField(
+        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
+        help_text=help_text,
+    )  # fmt: skip
+
+
+def _status_field(initial: str, help_text: str) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        choices=JudgmentSource.STATUSES, initial=initial, label="A new source",
+        help_text=help_text,
+    )  # fmt: skip
+
+
+def _replace_field(what: str) -> forms.BooleanField:
+    return forms.BooleanField(
+        required=False, label=f"Let the file change {what} this source already holds"
+    )
+
+
 class JudgmentsUploadForm(UploadForm):
     kind = Upload.JUDGMENTS
     format = forms.ChoiceField(
@@ -105,15 +125,13 @@ class JudgmentsUploadForm(UploadForm):
                  ("broad", "Broad (0–2)")],
         required=False, label="Scale of the one relevance column",
     )  # fmt: skip
-    source = forms.CharField(
-        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
-        help_text="The name the judgments are kept under (default: the file's name). An import "
-        "never changes another source's judgments.",
-    )  # fmt: skip
-    status = forms.ChoiceField(
-        choices=JudgmentSource.STATUSES, initial=JudgmentSource.OFFICIAL,
-        label="A new source", help_text="A pilot's judgments are left out of the results.",
-    )  # fmt: skip
+    source = _source_field(
+        "The name the judgments are kept under (default: the file's name). An import never "
+        "changes another source's judgments."
+    )
+    status = _status_field(
+        JudgmentSource.OFFICIAL, "A pilot's judgments are left out of the results."
+    )
     create_missing_queries = forms.BooleanField(
         required=False, initial=True,
         label="Make query ids that name clips into queries (untick to refuse judgments of "
@@ -122,48 +140,34 @@ class JudgmentsUploadForm(UploadForm):
     create_missing_clips = forms.BooleanField(
         required=False, label="Create clips (without audio) for unknown document ids"
     )
-    replace = forms.BooleanField(
-        required=False, label="Let the file change judgments this source already holds"
-    )
+    replace = _replace_field("judgments")
 
 
 class GroupsUploadForm(UploadForm):
     kind = Upload.GROUPS
-    source = forms.CharField(
-        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
-        help_text="The name the groups are kept under (default: the name on each line of "
-        "the file). An import never changes another source's groups.",
-    )  # fmt: skip
-    status = forms.ChoiceField(
-        choices=JudgmentSource.STATUSES, initial=JudgmentSource.OFFICIAL,
-        label="A new source", help_text="A pilot's groups are left out of the results.",
-    )  # fmt: skip
-    replace = forms.BooleanField(
-        required=False, label="Let the file change groups this source already holds"
+    source = _source_field(
+        "The name the groups are kept under (default: the name on each line of the file). "
+        "An import never changes another source's groups."
     )
+    status = _status_field(JudgmentSource.OFFICIAL, "A pilot's groups are left out of the results.")
+    replace = _replace_field("groups")
 
 
 class PairwiseUploadForm(UploadForm):
     kind = Upload.PAIRWISE
-    source = forms.CharField(
-        max_length=SOURCE_NAME_MAX_LENGTH, required=False, label="Judgment source",
-        help_text="The name the groups are kept under (default: the file's name).",
-    )  # fmt: skip
+    source = _source_field("The name the groups are kept under (default: the file's name).")
     margin = forms.IntegerField(
         min_value=1, max_value=MAX_MARGIN, initial=DEFAULT_MARGIN, required=False,
         label="Margin of votes",
         help_text="How many more votes one clip needs than the other to be placed above it "
         f"(the study of Urbano and colleagues used {DEFAULT_MARGIN}).",
     )  # fmt: skip
-    status = forms.ChoiceField(
-        choices=JudgmentSource.STATUSES, initial=JudgmentSource.PILOT,
-        label="A new source",
-        help_text="A pilot (the default) is kept and shown, and left out of the results, so "
-        "you can compare it with the ground truth you hold first.",
-    )  # fmt: skip
-    replace = forms.BooleanField(
-        required=False, label="Let the file change groups this source already holds"
+    status = _status_field(
+        JudgmentSource.PILOT,
+        "A pilot (the default) is kept and shown, and left out of the results, so you can "
+        "compare it with the ground truth you hold first.",
     )
+    replace = _replace_field("groups")
 
 
 class MirexUploadForm(UploadForm):

@@ -7,9 +7,9 @@ import pytest
 
 from catalog.models import JudgmentSource
 from evaluation.core.ordered_groups import read_groups
-from ingest.importers.groups import groups_import, past_study_import
+from ingest.importers.groups import past_study_import
 from tests.helpers.clients import client_for
-from tests.helpers.ordered_groups import GROUPS_FILE, groups_collection
+from tests.helpers.ordered_groups import groups_collection_imported
 from tests.helpers.plain_words import problems
 
 pytestmark = pytest.mark.django_db
@@ -17,10 +17,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def collection(personas, tmp_path):
-    collection = groups_collection(owner_name=personas.organiser.username)
-    (tmp_path / "groups.txt").write_text(GROUPS_FILE, encoding="utf-8")
-    groups_import(collection=collection, path=tmp_path / "groups.txt")
-    return collection
+    return groups_collection_imported(owner_name=personas.organiser.username, folder=tmp_path)
 
 
 def test_the_query_page_shows_the_groups_in_order_and_where_they_came_from(

@@ -18,7 +18,7 @@ from evaluation.services import campaign_mapping_compute, collection_results_com
 from relevance.services.lowcost import lowcost_default_measure
 from tests.helpers.crowd_fixtures import make_campaign
 from tests.helpers.mappings import judged_on_broad_only
-from tests.helpers.plain_words import problems
+from tests.helpers.plain_words import assert_pages_speak_plainly, measure_result_pages, problems
 
 pytestmark = pytest.mark.django_db
 
@@ -54,15 +54,8 @@ def test_every_result_page_opens_and_speaks_plainly(client, personas, broad_only
     collection, campaign = broad_only
     client.force_login(personas.organiser)
     base = f"/collections/{collection.pk}/results"
-    system = collection.systems.first()
     pages = [f"{base}/", f"{base}/settings/", f"{base}/mapping/?campaign={campaign.pk}"]
-    for measure in BROAD:
-        pages += [f"{base}/{page}/?measure={measure}" for page in ("leaderboard", "significance", "reliability")]  # fmt: skip
-        pages.append(f"{base}/systems/{system.pk}/?measure={measure}")
-    for url in pages:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        assert problems(response.content.decode()) == [], url
+    assert_pages_speak_plainly(client, pages + measure_result_pages(collection, BROAD))
     mapping = SatisfactionMapping.objects.get(campaign=campaign)
     assert mapping.measure == "CG(scale=broad)@5"
 

@@ -14,8 +14,14 @@ from evaluation.services.settings import measures_check
 from ingest.importers import judgments_import
 from ingest.importers.groups import groups_import
 from tests.helpers.importing import write_lines
-from tests.helpers.ordered_groups import ADR_BY_HAND, GROUPS_FILE, RUNS, groups_collection
-from tests.helpers.plain_words import problems
+from tests.helpers.ordered_groups import (
+    ADR_BY_HAND,
+    GROUPS_FILE,
+    RUNS,
+    groups_collection,
+    groups_collection_imported,
+)
+from tests.helpers.plain_words import assert_pages_speak_plainly, measure_result_pages
 from work.handoff import COLLECTION_CHANGED_TASK
 
 pytestmark = pytest.mark.django_db
@@ -25,10 +31,7 @@ ADR = ("ADR(scale=groups)", "ADR(scale=groups)@3")  # @3: the lists' length
 
 @pytest.fixture
 def collection(personas, tmp_path):
-    collection = groups_collection(owner_name=personas.organiser.username)
-    (tmp_path / "groups.txt").write_text(GROUPS_FILE, encoding="utf-8")
-    groups_import(collection=collection, path=tmp_path / "groups.txt")
-    return collection
+    return groups_collection_imported(owner_name=personas.organiser.username, folder=tmp_path)
 
 
 def means(measure: str) -> dict[str, float]:
@@ -99,16 +102,8 @@ def test_the_settings_accept_adr_on_the_groups_only_when_official_groups_exist(c
 def test_the_result_pages_of_adr_open_and_speak_plainly(client, personas, collection):
     collection_results_compute(target_id=collection.pk)
     client.force_login(personas.organiser)
-    base = f"/collections/{collection.pk}/results"
-    system = collection.systems.first()
-    pages = [f"{base}/"]
-    for measure in ADR:
-        pages += [f"{base}/{page}/?measure={measure}" for page in ("leaderboard", "significance", "reliability")]  # fmt: skip
-        pages.append(f"{base}/systems/{system.pk}/?measure={measure}")
-    for url in pages:
-        response = client.get(url)
-        assert response.status_code == 200, url
-        assert problems(response.content.decode()) == [], url
+    pages = [f"/collections/{collection.pk}/results/", *measure_result_pages(collection, ADR)]
+    assert_pages_speak_plainly(client, pages)
 
 
 def test_importing_groups_asks_for_one_recompute_and_the_same_file_again_for_none(

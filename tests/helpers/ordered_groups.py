@@ -4,7 +4,10 @@ out by hand in :data:`ADR_BY_HAND`."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from catalog.models import Collection, RunEntry, System
+from ingest.importers.groups import groups_import
 from tests.helpers.importing import collection_make
 
 GROUPS_FILE = """\
@@ -48,4 +51,13 @@ def groups_collection(*, owner_name: str = "owner", name: str = "ADR study") -> 
             for q, ranked in lists.items()
             for rank, doc in enumerate(ranked, start=1)
         )
+    return collection
+
+
+def groups_collection_imported(*, owner_name: str, folder: Path) -> Collection:
+    """:func:`groups_collection` with :data:`GROUPS_FILE` imported (source ``experts``,
+    official; the file written in ``folder`` as ``groups.txt``)."""
+    collection = groups_collection(owner_name=owner_name)
+    (folder / "groups.txt").write_text(GROUPS_FILE, encoding="utf-8")
+    groups_import(collection=collection, path=folder / "groups.txt")
     return collection

@@ -179,3 +179,23 @@ def problems(html: str) -> list[str]:
                     "definition list on the page explains"
                 )
     return found
+
+
+def measure_result_pages(collection, measures) -> list[str]:
+    """The results pages of each measure of ``measures`` in ``collection``: its leaderboard,
+    significance, reliability, and its first system's page."""
+    base = f"/collections/{collection.pk}/results"
+    system = collection.systems.order_by("pk").first()
+    pages = []
+    for measure in measures:
+        pages += [f"{base}/{page}/?measure={measure}" for page in ("leaderboard", "significance", "reliability")]  # fmt: skip
+        pages.append(f"{base}/systems/{system.pk}/?measure={measure}")
+    return pages
+
+
+def assert_pages_speak_plainly(client, urls) -> None:
+    """Each page of ``urls`` opens (200) and holds no programmer talk (:func:`problems`)."""
+    for url in urls:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert problems(response.content.decode()) == [], url
