@@ -85,3 +85,23 @@ def test_a_source_of_judgments_has_no_groups_to_download(client, personas, colle
         ).status_code
         == 404
     )
+
+
+def test_a_source_of_groups_is_deleted_only_by_choice_and_comes_back_whole(personas, collection):
+    from django.core.exceptions import ValidationError
+
+    from catalog.models import OrderedGroupEntry
+    from catalog.services.trash import trash_preview, trash_put, trash_restore
+
+    source = JudgmentSource.objects.get(name="experts")
+    before = list(OrderedGroupEntry.objects.order_by("pk").values_list())
+    assert trash_preview(root=source, kind="source").counts["clips in ordered groups"] == 6
+    with pytest.raises(ValidationError, match="6 judgments or answers with it"):
+        trash_put(root=source, kind="source", collection=collection, by=personas.organiser)
+
+    item = trash_put(root=source, kind="source", collection=collection, by=personas.organiser,
+                     with_answers=True)  # fmt: skip
+    assert not OrderedGroupEntry.objects.exists()
+    trash_restore(item=item)
+
+    assert list(OrderedGroupEntry.objects.order_by("pk").values_list()) == before

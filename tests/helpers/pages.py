@@ -11,7 +11,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from catalog.models import CollectionShare, JudgmentSource
+from catalog.models import CollectionShare, JudgmentSource, OrderedGroupEntry
 from catalog.services.trash import trash_put
 from common.roles import ASSESSOR, ORGANISER
 from crowd.models import Example, TrapQuestion, Worker
@@ -91,6 +91,12 @@ def world(personas, settings, tmp_path) -> World:
     store_results(c)
     alpha = c.systems.get(name="Alpha")  # results pages address a system by id
     source = JudgmentSource.objects.create(collection=c, name="Pilot", kind="import")
+    groups = JudgmentSource.objects.create(
+        collection=c, name="Experts", kind="groups", status="pilot"
+    )
+    first_query = c.queries.first()
+    OrderedGroupEntry.objects.create(source=groups, query=first_query, group=1,
+                                     clip=c.clips.exclude(pk=first_query.clip_id).first())  # fmt: skip
     settings.EARSHOT_UPLOAD_ROOT = tmp_path / "uploads"
     export = SimpleUploadedFile("cf.csv", b"_worker_id,q,d1a,d1b,answer\n7,q1,d01,d02,A\n")
     pending = upload_create(kind="answers", owner=olivia, collection=c,
@@ -187,6 +193,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("listening:collection_listening", "POST", f"{cp}/listening/", "write", 302, {"loudness_target": "-23"}),
         Url("catalog:collection_edit", "POST", f"{cp}/edit/", "write", 302, {"name": "Renamed", "description": "d"}),
         Url("catalog:judgment_source_status", "POST", f"{cp}/judgment-sources/{source.pk}/status/", "write", 302, {"status": "pilot"}),
+        Url("catalog:judgment_source_groups", "GET", f"{cp}/judgment-sources/{groups.pk}/groups.txt", "read", 200),
         Url("catalog:collection_archive", "POST", f"{cp}/archive/", "write", 302, {"archived": "1"}),
         Url("relevance:relevance_campaign_settings", "GET", f"{rp}/settings/", "write", 200),
         Url("relevance:relevance_campaign_settings", "POST", f"{rp}/settings/", "write", 302, relevance),
@@ -246,6 +253,7 @@ def world(personas, settings, tmp_path) -> World:
         Url("api:collection_detail", "GET", f"{a}/collections/{c.pk}/", "read", 200),
         Url("api:clip_list", "GET", f"{a}/collections/{c.pk}/clips/?q=d0", "read", 200),
         Url("api:judgment_source_list", "GET", f"{a}/collections/{c.pk}/judgment-sources/", "read", 200),
+        Url("api:judgment_source_groups", "GET", f"{a}/collections/{c.pk}/judgment-sources/{groups.pk}/groups/", "read", 200),
         Url("api:query_list", "GET", f"{a}/collections/{c.pk}/queries/", "read", 200),
         Url("api:system_list", "GET", f"{a}/collections/{c.pk}/systems/", "read", 200),
         Url("api:run_detail", "GET", f"{a}/collections/{c.pk}/systems/{system.pk}/run/", "read", 200),
@@ -298,6 +306,7 @@ def world(personas, settings, tmp_path) -> World:
         # and is read only past the access rule
         *[Url(f"api:upload_{kind}", "POST", f"{a}/collections/{c.pk}/uploads/{path}/", "write", 400)
           for kind, path in (("clips", "clips"), ("runs", "runs"), ("judgments", "judgments"),
+                             ("groups", "groups"), ("pairwise", "pairwise"),
                              ("mirex", "mirex"), ("answers", "answers"),
                              ("answer_columns", "answers/columns"))],
         Url("api:results_recompute", "POST", f"{a}/collections/{c.pk}/results/recompute/", "write", 202),
