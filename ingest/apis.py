@@ -46,6 +46,18 @@ def with_files(kind: str):
     return add
 
 
+class SourceOptions(serializers.Serializer):
+    """The options of an upload into a named judgment source: its name, a new source's
+    status (official unless a subclass says otherwise) and whether it may change what the
+    source holds."""
+
+    source = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    status = serializers.ChoiceField(
+        choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
+    )
+    replace = serializers.BooleanField(default=False)
+
+
 class UploadApi(CollectionApi):
     """One kind of upload: store the files, start the import's job, answer with the job."""
 
@@ -114,19 +126,13 @@ class JudgmentsUploadApi(UploadApi):
     kind = Upload.JUDGMENTS
 
     @with_files(Upload.JUDGMENTS)
-    class InputSerializer(serializers.Serializer):
+    class InputSerializer(SourceOptions):
         format = serializers.ChoiceField(choices=JUDGMENT_FORMATS, default="auto")
         scale = serializers.ChoiceField(choices=("", *SCALES), default="")
-        source = serializers.CharField(max_length=200, required=False, default="",
-                                       allow_blank=True)  # fmt: skip
-        status = serializers.ChoiceField(
-            choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
-        )
         create_missing_queries = serializers.BooleanField(
             default=True, help_text="make query ids that name clips into queries (as the page does)"
         )
         create_missing_clips = serializers.BooleanField(default=False)
-        replace = serializers.BooleanField(default=False)
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
     def post(self, request, collection_id: int):
@@ -139,13 +145,8 @@ class GroupsUploadApi(UploadApi):
     kind = Upload.GROUPS
 
     @with_files(Upload.GROUPS)
-    class InputSerializer(serializers.Serializer):
-        source = serializers.CharField(max_length=200, required=False, default="",
-                                       allow_blank=True)  # fmt: skip
-        status = serializers.ChoiceField(
-            choices=JudgmentSource.STATUSES, default=JudgmentSource.OFFICIAL
-        )
-        replace = serializers.BooleanField(default=False)
+    class InputSerializer(SourceOptions):
+        pass
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
     def post(self, request, collection_id: int):
@@ -160,14 +161,11 @@ class PairwiseUploadApi(UploadApi):
     kind = Upload.PAIRWISE
 
     @with_files(Upload.PAIRWISE)
-    class InputSerializer(serializers.Serializer):
-        source = serializers.CharField(max_length=200, required=False, default="",
-                                       allow_blank=True)  # fmt: skip
+    class InputSerializer(SourceOptions):
         margin = serializers.IntegerField(min_value=1, max_value=MAX_MARGIN, default=DEFAULT_MARGIN)
         status = serializers.ChoiceField(
             choices=JudgmentSource.STATUSES, default=JudgmentSource.PILOT
         )
-        replace = serializers.BooleanField(default=False)
 
     @extend_schema(request={"multipart/form-data": InputSerializer}, responses={202: JobSerializer})
     def post(self, request, collection_id: int):
