@@ -37,11 +37,12 @@ from django.db import DatabaseError, connections, models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from work.models.work import DONE, FAILED, QUEUED, RUNNING
 from work.runs import MAX_RUNS
 
 logger = logging.getLogger(__name__)
 
-RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
+CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -50,17 +51,19 @@ class Machine:
 
     ``lost`` is the error of work whose workers died under it :data:`MAX_RUNS` times;
     ``stale_after`` how long a running row may stay silent before its worker is taken
-    for dead. The field names default to those of :class:`work.models.Job`.
+    for dead; ``beat`` the field its heartbeat stamps (a job's ``updated_at``, a
+    recompute's ``heartbeat_at``). Every other field has the same name on every table
+    (:class:`work.models.Work`: ``state``, ``runs``, ``started_at``, …).
     """
 
     model: type[models.Model]
     lost: str
     stale_after: timedelta
+    beat: str = "updated_at"
     state: str = "state"
-    queued: str = "queued"
+    queued: str = QUEUED
     claims: str = "runs"
     started: str = "started_at"
-    beat: str = "updated_at"
 
     def is_(self, *states: str) -> Q:
         return Q(**{f"{self.state}__in": states})

@@ -85,6 +85,20 @@ def migration_test(test):
     return once_on_postgresql(pytest.mark.django_db(transaction=True)(run))
 
 
+def migration_test_on_both(test):
+    """:func:`migration_test` in both passes of ``make test``, SQLite's too: for a
+    migration that renames columns, which SQLite does by rebuilding the table."""
+
+    @functools.wraps(test)
+    def run(*args, **kwargs):
+        try:
+            return test(*args, **kwargs)
+        finally:
+            migrate_to_latest()
+
+    return pytest.mark.django_db(transaction=True)(run)
+
+
 def crowd_study(apps, **fields):
     """A collection with one query and a preference campaign (``fields`` are its
     settings), made with the historical models ``apps``: (campaign, query)."""
