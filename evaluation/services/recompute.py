@@ -56,9 +56,10 @@ Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
   (:func:`recompute_hand_to_heavy`), where it stays.
 
 Computations overwrite their results, so running one twice is harmless. What each kind
-of target computes is the plain table :data:`evaluation.services.computers.COMPUTERS`;
-the task is sent by name (:data:`RECOMPUTE_TASK`), so this module imports neither the
-computers nor the tasks, and they may all ask for recomputes here.
+of target computes is registered with the one registry of background work
+(:mod:`work.kinds`, from :data:`evaluation.services.computers.COMPUTERS`); the task is
+``work``'s, sent by name (:data:`work.handoff.RECOMPUTE_TASK`), so this module imports
+neither the computers nor the tasks, and they may all ask for recomputes here.
 """
 
 from __future__ import annotations
