@@ -348,7 +348,7 @@ def restart_scenario(processes, own_redis, cluster, tmp_path):
             "WHERE a.accepted_at IS NOT NULL AND NOT a.excluded AND q.id IS NULL"
         )[0]
         mapping = sql("SELECT payload FROM evaluation_satisfactionmapping")
-        row = sql("SELECT status, dirty FROM evaluation_recompute WHERE kind = 'campaign'")
+        row = sql("SELECT state, dirty FROM evaluation_recompute WHERE kind = 'campaign'")
         handoffs = sql("SELECT count(*) FROM judging_pendinghandoff")[0][0]
         return bool(mapping and mapping[0][0]["n_answers"] == accepted and accepted == 33
                     and row == [("done", False)] and handoffs == 0)  # fmt: skip
