@@ -152,7 +152,7 @@ def recomputes_busy(root: str) -> int:
     _django(root)
     from evaluation.models import Recompute
 
-    return Recompute.objects.filter(status__in=[Recompute.PENDING, Recompute.RUNNING]).count()
+    return Recompute.objects.filter(state__in=Recompute.ACTIVE).count()
 
 
 # --- the stack ---------------------------------------------------------------------------

@@ -33,7 +33,7 @@ the heavy queue while B's small upload goes through the interactive one.
 ``--kill``: A uploads the poison alone with the branch's limits raised so that its
 recompute is admitted; whenever a new claim of the recompute has computed for 3 s, the
 pool process of the worker computing it is killed with SIGKILL (at most 3 times). Reported: the kills,
-the computations started (``Recompute.runs``) and how the recompute stands at the end.
+the computations started (``Recompute.computations``) and how the recompute stands at the end.
 
 Run: ``python benchmarks/bench_poison.py [--before REF] [--only before|after] [--kill]``.
 """
@@ -198,7 +198,7 @@ def run_kills(
                       f"process computing claim {claim}", flush=True)  # fmt: skip
         steps.wait()
     print(f"\n## kill -9 during the poison recompute: {label}")
-    print(f"kills: {kills}; computations started (Recompute.runs): {last.get('runs')}")
+    print(f"kills: {kills}; computations started (Recompute.computations): {last.get('runs')}")
     print(f"after {last.get('t', 0):.0f} s the recompute is {last.get('status')}"
           + (f": {last['error']}" if last.get("error") else ""))  # fmt: skip
 

@@ -88,7 +88,7 @@ def state(job_id: int) -> dict:
 def _first_results(collection) -> None:
     """Wait for A's first results (the workers take the set-up's changes)."""
     deadline = time.time() + 120
-    rows = Recompute.objects.filter(kind="collection", target_id=collection.pk, status="done")
+    rows = Recompute.objects.filter(kind="collection", target_id=collection.pk, state="done")
     while not rows.exists():
         assert time.time() < deadline, "A's first results were not computed"
         time.sleep(0.2)
@@ -110,7 +110,7 @@ def race(seconds: float) -> None:
     rows = Recompute.objects.filter(kind="collection", target_id=mine.pk)
     while time.time() - started < 30:
         imported = Job.objects.get(pk=poison_job.pk).finished_at
-        claimed = imported and rows.filter(claimed_at__gt=imported).exclude(status="pending")
+        claimed = imported and rows.filter(started_at__gt=imported).exclude(state="queued")
         if claimed and claimed.exists():
             break
         time.sleep(0.1)
@@ -124,7 +124,7 @@ def race(seconds: float) -> None:
             "small": state(small_job.pk),
             "poison_upload": state(poison_job.pk),
             "recompute": None if row is None else {
-                "status": row.status, "error": row.error[:400], "runs": row.runs,
+                "status": row.state, "error": row.error[:400], "runs": row.computations,
                 "finished": row.finished_at.timestamp() if row.finished_at else None,
             },
         }  # fmt: skip
@@ -133,7 +133,7 @@ def race(seconds: float) -> None:
         upload_done = line["poison_upload"]["state"] not in ("queued", "running")
         # ended after the poison was imported (not the set-up's results, done before)
         recompute_ended = (
-            upload_done and row is not None and row.status in ("done", "failed")
+            upload_done and row is not None and row.state in ("done", "failed")
             and row.finished_at.timestamp() >= (line["poison_upload"]["finished"] or 0)
         )  # fmt: skip
         if (small_done and upload_done and recompute_ended) or line["t"] > seconds:
@@ -153,10 +153,10 @@ def poison_only(seconds: float) -> None:
     while time.time() - started < seconds:
         row = Recompute.objects.get(kind="collection", target_id=mine.pk)
         imported = Job.objects.get(pk=job.pk).finished_at
-        print(json.dumps({"t": time.time() - started, "status": row.status, "runs": row.runs,
+        print(json.dumps({"t": time.time() - started, "status": row.state, "runs": row.computations,
                           "claimed_by": row.claimed_by, "task_id": row.task_id,
                           "error": row.error[:300]}), flush=True)  # fmt: skip
-        if imported and row.status in ("done", "failed") and row.finished_at > imported:
+        if imported and row.state in ("done", "failed") and row.finished_at > imported:
             return
         time.sleep(0.2)
 

@@ -185,7 +185,7 @@ EARSHOT_SWEEP_SECONDS = env_int("EARSHOT_SWEEP_SECONDS", 60, minimum=1)
 # A pending recompute sent longer ago than this may have lost its message: sent again.
 EARSHOT_RESEND_AFTER = env_int("EARSHOT_RESEND_AFTER_SECONDS", 60, minimum=1)
 CELERY_BEAT_SCHEDULE = {
-    "recompute-sweep": {"task": "evaluation.recompute_sweep", "schedule": EARSHOT_SWEEP_SECONDS},
+    "work-sweep": {"task": "work.sweep", "schedule": EARSHOT_SWEEP_SECONDS},
     # deleted things past EARSHOT_TRASH_DAYS are forgotten (catalog.services.trash)
     "trash-sweep": {"task": "judging.trash_sweep", "schedule": 3600.0},
 }

@@ -11,10 +11,10 @@ class CrowdConfig(AppConfig):
         from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion
         from crowd.services.generator import generator_run
         from evaluation.core.example_generator import N_BINS, bin_label
-        from work.job_runners import job_runner_register
+        from work.kinds import kind_register
 
         # the §3.2.1 example generator runs as a background job
-        job_runner_register("generate_examples", generator_run)
+        kind_register("generate_examples", run=generator_run)
         job_page_register(
             "generate_examples",
             JobPage(

@@ -23,13 +23,21 @@ MEASURE = OpenApiParameter("measure", OpenApiTypes.STR, required=True, descripti
 
 
 class RecomputeSerializer(serializers.Serializer):
-    status = serializers.ChoiceField(choices=["idle", "pending", "running", "done", "failed"])
+    status = serializers.ChoiceField(
+        choices=["idle", "pending", "running", "done", "failed"],
+        help_text="Where the recompute stands, in the words of before issue 30 (queued: pending).",
+    )
+    state = serializers.ChoiceField(
+        choices=["idle", "queued", "running", "done", "failed"],
+        help_text="Where the recompute stands, in the words of every piece of background work.",
+    )
     active = serializers.BooleanField()
     dirty = serializers.BooleanField()
     progress = serializers.FloatField()
     message = serializers.CharField()
     error = serializers.CharField()
-    runs = serializers.IntegerField()
+    runs = serializers.IntegerField(help_text="Computations started (also ``computations``).")
+    computations = serializers.IntegerField(help_text="Computations started.")
     requested_at = serializers.DateTimeField(allow_null=True)
     finished_at = serializers.DateTimeField(allow_null=True)
 

@@ -9,12 +9,13 @@ are, lives in :class:`Recompute` (one row per target; see :mod:`evaluation.servi
 from __future__ import annotations
 
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 
 from catalog.published import Collection
 from crowd.published import PreferenceCampaign
 from relevance.published import RelevanceCampaign
 from work.models import Work
+from work.models.work import state_field
 
 DEFAULT_TEST = "bootstrap"
 """The default significance test: thesis §5.7 and §9.1.2 suggest the bootstrap test
@@ -332,6 +333,12 @@ class SatisfactionMapping(models.Model):
         return f"{self.campaign} · {self.measure}"
 
 
+STATUS_WORDS = {Work.QUEUED: "pending"}
+"""The recompute status document's ``status`` in the words it had before issue 30 (a
+queued row was ``pending``), for the pages and API clients that read it; ``state`` is
+the row's own."""
+
+
 class Recompute(Work):
     """The one row per target that coalesces recompute requests (thesis-free plumbing).
 
@@ -339,20 +346,18 @@ class Recompute(Work):
     ``campaign``: a preference campaign's satisfaction mapping, then its collection's
     leaderboards; ``lowcost``: a low-cost relevance campaign's estimates and judging
     order) and ``target_id`` its primary key. A request sets ``dirty`` and moves
-    an idle row to ``pending`` (enqueueing one task on commit); a task claims a pending
+    an idle row to ``queued`` (enqueueing one task on commit); a task claims a queued
     row by a conditional ``update()``, and finishes only if nothing made it dirty
     meanwhile — otherwise it runs again. See :mod:`evaluation.services.recompute`; the
-    transitions are those of the one state machine of background work (:mod:`work.state`,
-    ``pending`` being its ``queued``), and the fields every piece of background work has
-    (message, error with file and line, queue, end) come from :class:`work.models.Work`.
+    transitions are those of the one state machine of background work (:mod:`work.state`),
+    and the fields every piece of background work has (state, runs, task, start, progress
+    ``done`` of ``total``, message, error with file and line, queue, end) come from
+    :class:`work.models.Work`. ``computations`` counts the computations started (a claim
+    may compute more than once when new data arrives meanwhile); ``runs`` the claims.
     """
 
     IDLE = "idle"
-    PENDING = "pending"
-    RUNNING = "running"
-    DONE = "done"
-    FAILED = "failed"
-    STATUSES = [(s, s) for s in (IDLE, PENDING, RUNNING, DONE, FAILED)]
+    STATES = [(s, s) for s in (IDLE, Work.QUEUED, Work.RUNNING, Work.DONE, Work.FAILED)]
     KINDS = [
         ("collection", "collection"),
         ("campaign", "campaign"),
@@ -362,51 +367,43 @@ class Recompute(Work):
 
     kind = models.CharField(max_length=20, choices=KINDS)
     target_id = models.PositiveBigIntegerField()
-    status = models.CharField(max_length=10, choices=STATUSES, default=IDLE)
+    state = state_field(IDLE, default=IDLE)
     dirty = models.BooleanField(default=False)
-    progress = models.FloatField(default=0.0, help_text="0–1 while running")
     requests = models.PositiveIntegerField(default=0, help_text="requests received")
-    runs = models.PositiveIntegerField(default=0, help_text="computations started")
-    attempts = models.PositiveSmallIntegerField(
-        default=0,
-        help_text="Claims by a worker since the row was last requested anew (work.runs.MAX_RUNS).",
-    )
+    computations = models.PositiveIntegerField(default=0, help_text="computations started")
     requested_at = models.DateTimeField(null=True, blank=True)
     enqueued_at = models.DateTimeField(null=True, blank=True)
-    claimed_at = models.DateTimeField(null=True, blank=True)
     heartbeat_at = models.DateTimeField(
         null=True, blank=True, help_text="Last sign of life of the computation while running."
     )
     claimed_by = models.CharField(max_length=255, blank=True, help_text="The worker running it.")
-    task_id = models.CharField(max_length=255, blank=True, help_text="The task running it.")
 
     class Meta:
         ordering = ["kind", "target_id"]
         constraints = [
             models.UniqueConstraint(fields=["kind", "target_id"], name="recompute_per_target"),
             models.CheckConstraint(
-                condition=Q(progress__gte=0) & Q(progress__lte=1), name="recompute_progress_0_1"
+                condition=Q(total__isnull=True) | Q(done__lte=F("total")),
+                name="recompute_done_le_total",
             ),
         ]
 
     def __str__(self) -> str:
-        return f"{self.kind} {self.target_id}: {self.status}"
-
-    @property
-    def active(self) -> bool:
-        return self.status in (self.PENDING, self.RUNNING)
+        return f"{self.kind} {self.target_id}: {self.state}"
 
     @property
     def fraction(self) -> float:
-        """Progress in [0, 1] (1 once done)."""
-        return 1.0 if self.status == self.DONE else self.progress
+        """Progress in [0, 1] (1 once done, 0 while nothing was reported)."""
+        return super().fraction or 0.0
 
     def to_dict(self) -> dict:
         return {
             **self.work_status(),  # active, fraction, message, error (file, line), queue, end
-            "status": self.status,
+            "state": self.state,
+            "status": STATUS_WORDS.get(self.state, self.state),  # the key of before issue 30
             "dirty": self.dirty,
-            "progress": round(self.progress, 4),
-            "runs": self.runs,
+            "progress": round(self.done / self.total, 4) if self.total else 0.0,
+            "runs": self.computations,  # computations started, as the key said before
+            "computations": self.computations,
             "requested_at": self.requested_at.isoformat() if self.requested_at else None,
         }

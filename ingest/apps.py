@@ -9,13 +9,13 @@ class IngestConfig(AppConfig):
         from catalog.job_pages import JobPage, job_page_register
         from ingest.models import Upload
         from ingest.services.upload_runners import UPLOAD_RUNNERS
-        from work.job_runners import job_runner_register
+        from work.kinds import kind_register
 
         # each kind of upload is imported by a background job: upload_<kind>
-        for kind, title in Upload.KINDS:
-            if f"upload_{kind}" in UPLOAD_RUNNERS:
-                job_runner_register(f"upload_{kind}", UPLOAD_RUNNERS[f"upload_{kind}"])
-                job_page_register(
-                    f"upload_{kind}",
-                    JobPage(f"Upload of {title}", "ingest/job_results/upload.html"),
-                )
+        titles = dict(Upload.KINDS)
+        for kind, runner in UPLOAD_RUNNERS:
+            kind_register(f"upload_{kind}", run=runner)
+            job_page_register(
+                f"upload_{kind}",
+                JobPage(f"Upload of {titles[kind]}", "ingest/job_results/upload.html"),
+            )

@@ -13,22 +13,20 @@ from __future__ import annotations
 from catalog.job_pages import JobPage, job_page_register
 from ingest.forms import UPLOAD_FORMS, UploadForm
 from ingest.models import Upload
-from ingest.services.upload_runners import UPLOAD_RUNNERS
 from ingest.services.uploads import MAX_LINES, ROLES, Role
-from work.job_runners import Runner, job_runner_register
+from work.kinds import Run, kind_register
 
 
 def upload_kind_register(
     kind: str, *, roles: tuple[Role, ...], max_lines: int | None, form: type[UploadForm],
-    runner: Runner,
+    runner: Run,
 ) -> None:  # fmt: skip
     """Let organisers upload files of ``kind`` (one of :attr:`Upload.KINDS`)."""
     ROLES[kind] = roles
     if max_lines is not None:
         MAX_LINES[kind] = max_lines
     UPLOAD_FORMS[kind] = form
-    UPLOAD_RUNNERS[f"upload_{kind}"] = runner
-    job_runner_register(f"upload_{kind}", runner)
+    kind_register(f"upload_{kind}", run=runner)
     title = dict(Upload.KINDS)[kind]
     job_page_register(
         f"upload_{kind}", JobPage(f"Upload of {title}", "ingest/job_results/upload.html")

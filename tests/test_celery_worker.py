@@ -6,7 +6,7 @@ import uuid
 import pytest
 
 from evaluation.models import WorkerHeartbeat
-from evaluation.tasks import worker_heartbeat
+from work.tasks import worker_heartbeat
 
 pytestmark = [pytest.mark.celery_worker, pytest.mark.django_db(transaction=True)]
 

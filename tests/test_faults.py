@@ -21,14 +21,15 @@ from django.db import transaction
 from django.utils import timezone
 
 from evaluation.models import Leaderboard, Recompute
-from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
 from tests.helpers.fixtures import ROOT, _worker_database_url
 from tests.helpers.importing import write_lines
+from tests.helpers.work_kinds import kind_replaced
 from work import handoff, send
 from work.handoff import COLLECTION_CHANGED_TASK, send_within_deadline
+from work.kinds import RECOMPUTE
 from work.models import PendingHandoff
 from work.sweep import work_sweep
 
@@ -102,7 +103,7 @@ def test_a_recompute_whose_send_failed_is_sent_again_by_the_next_request(
 ):
     assert recompute_request(kind="collection", target_id=personas.collection.pk) is True
     row = Recompute.objects.get()
-    assert (row.status, row.enqueued_at) == ("pending", None)
+    assert (row.state, row.enqueued_at) == ("queued", None)
     assert "could not send recompute" in caplog.text
     assert [r.exc_info for r in caplog.records if "could not send" in r.message] == [None]
     sent = []
@@ -130,7 +131,7 @@ def test_a_change_not_handed_over_is_written_down_and_the_sweep_hands_it_over(
     monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: sent.append(pk) or True)
     report = work_sweep()
     row = Recompute.objects.get(kind="collection", target_id=personas.collection.pk)
-    assert (report.handed_over, row.status, sent) == (1, "pending", [row.pk])
+    assert (report.handed_over, row.state, sent) == (1, "queued", [row.pk])
     assert not PendingHandoff.objects.exists()
 
 
@@ -139,49 +140,49 @@ def test_the_sweep_revives_a_dead_workers_recompute_and_resends_lost_ones(monkey
     sent = []
     monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: sent.append(pk) or True)
     now = timezone.now()
-    dead = Recompute.objects.create(kind="collection", target_id=1, status="running",
-                                    claimed_at=now, heartbeat_at=now - timedelta(minutes=5))  # fmt: skip
-    alive = Recompute.objects.create(kind="collection", target_id=2, status="running",
-                                     claimed_at=now, heartbeat_at=now)  # fmt: skip
-    lost = Recompute.objects.create(kind="campaign", target_id=3, status="pending",
+    dead = Recompute.objects.create(kind="collection", target_id=1, state="running",
+                                    started_at=now, heartbeat_at=now - timedelta(minutes=5))  # fmt: skip
+    alive = Recompute.objects.create(kind="collection", target_id=2, state="running",
+                                     started_at=now, heartbeat_at=now)  # fmt: skip
+    lost = Recompute.objects.create(kind="campaign", target_id=3, state="queued",
                                     enqueued_at=now - timedelta(hours=1))  # fmt: skip
-    fresh = Recompute.objects.create(kind="campaign", target_id=4, status="pending",
+    fresh = Recompute.objects.create(kind="campaign", target_id=4, state="queued",
                                      enqueued_at=now)  # fmt: skip
     report = work_sweep()
     assert (report.revived, report.sent) == (1, 2)
     assert sorted(sent) == sorted([dead.pk, lost.pk])
-    statuses = dict(Recompute.objects.values_list("pk", "status"))
-    assert statuses == {dead.pk: "pending", alive.pk: "running", lost.pk: "pending",
-                        fresh.pk: "pending"}  # fmt: skip
+    statuses = dict(Recompute.objects.values_list("pk", "state"))
+    assert statuses == {dead.pk: "queued", alive.pk: "running", lost.pk: "queued",
+                        fresh.pk: "queued"}  # fmt: skip
 
 
 @pytest.mark.django_db
 def test_a_starting_worker_revives_what_its_earlier_life_left_running_at_once(monkeypatch):
     monkeypatch.setattr(service, "_enqueue", lambda pk, countdown: True)
     now = timezone.now()
-    mine = Recompute.objects.create(kind="collection", target_id=1, status="running",
-                                    claimed_by="celery@box", claimed_at=now - timedelta(seconds=5),
+    mine = Recompute.objects.create(kind="collection", target_id=1, state="running",
+                                    claimed_by="celery@box", started_at=now - timedelta(seconds=5),
                                     heartbeat_at=now)  # fmt: skip
-    other = Recompute.objects.create(kind="collection", target_id=2, status="running",
-                                     claimed_by="celery@other", claimed_at=now, heartbeat_at=now)  # fmt: skip
+    other = Recompute.objects.create(kind="collection", target_id=2, state="running",
+                                     claimed_by="celery@other", started_at=now, heartbeat_at=now)  # fmt: skip
     work_sweep(worker="celery@box", started_at=now)
-    assert Recompute.objects.get(pk=mine.pk).status == "pending"
-    assert Recompute.objects.get(pk=other.pk).status == "running"
+    assert Recompute.objects.get(pk=mine.pk).state == "queued"
+    assert Recompute.objects.get(pk=other.pk).state == "running"
 
 
 @pytest.mark.django_db
 def test_a_task_redelivered_after_its_worker_process_died_claims_its_own_row(monkeypatch):
     calls = []
-    monkeypatch.setitem(computers.COMPUTERS, "campaign",
-                        lambda *, target_id, report: calls.append(target_id))  # fmt: skip
-    row = Recompute.objects.create(kind="campaign", target_id=7, status="pending")
+    kind_replaced(monkeypatch, "campaign", lambda *, target_id, report: calls.append(target_id),
+                  table=RECOMPUTE)  # fmt: skip
+    row = Recompute.objects.create(kind="campaign", target_id=7, state="queued")
     from evaluation.services.recompute import recompute_claim
 
     assert recompute_claim(recompute_id=row.pk, task_id="task-1", worker="w@a")
     # The pool process running task-1 is killed; the message comes back to task-1 …
     assert recompute_run(recompute_id=row.pk, task_id="task-2") is False  # another task: no
     assert recompute_run(recompute_id=row.pk, task_id="task-1") is True  # its own: yes
-    assert calls == [7] and Recompute.objects.get().status == "done"
+    assert calls == [7] and Recompute.objects.get().state == "done"
 
 
 # --- manage.py recompute: in the foreground, no broker --------------------------------
@@ -191,14 +192,14 @@ def test_a_task_redelivered_after_its_worker_process_died_claims_its_own_row(mon
 def test_recompute_with_no_argument_computes_everything_pending_with_progress(
     small_collection, capsys, broker_down
 ):
-    Recompute.objects.create(kind="collection", target_id=small_collection.pk, status="pending")
+    Recompute.objects.create(kind="collection", target_id=small_collection.pk, state="queued")
     PendingHandoff.objects.create(task=COLLECTION_CHANGED_TASK, target_id=small_collection.pk)
     call_command("recompute")
     out = capsys.readouterr().out
     assert "1 change(s) not handed over and 0 recompute(s) of dead workers taken up" in out
     assert f"collection {small_collection.pk} “Tiny collection”: computing" in out
     assert "%" in out and "1 computed, 0 failed" in out
-    assert Recompute.objects.get().status == "done"
+    assert Recompute.objects.get().state == "done"
     assert Leaderboard.objects.filter(collection=small_collection).exists()
 
 
@@ -207,13 +208,13 @@ def test_recompute_by_name_skips_what_a_live_worker_computes_unless_forced(
     small_collection, capsys, broker_down
 ):
     now = timezone.now()
-    Recompute.objects.create(kind="collection", target_id=small_collection.pk, status="running",
-                             claimed_by="celery@busy", claimed_at=now, heartbeat_at=now)  # fmt: skip
+    Recompute.objects.create(kind="collection", target_id=small_collection.pk, state="running",
+                             claimed_by="celery@busy", started_at=now, heartbeat_at=now)  # fmt: skip
     call_command("recompute", "--collection", "Tiny collection")
     assert "being computed by celery@busy now; skipped" in capsys.readouterr().out
     assert not Leaderboard.objects.exists()
     call_command("recompute", "--collection", str(small_collection.pk), "--force")
-    assert Recompute.objects.get().status == "done" and Leaderboard.objects.exists()
+    assert Recompute.objects.get().state == "done" and Leaderboard.objects.exists()
 
 
 @pytest.mark.django_db

@@ -110,27 +110,27 @@ def slow_collection() -> Collection:
 @only_on("postgresql")  # the production database: the claim is a real row update there
 def test_a_worker_killed_mid_recompute_is_taken_up_when_a_worker_starts_again(processes, own_redis):
     collection = slow_collection()
-    row = Recompute.objects.create(kind="collection", target_id=collection.pk, status="pending")
+    row = Recompute.objects.create(kind="collection", target_id=collection.pk, state="queued")
     env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
                       EARSHOT_RECOMPUTE_DELAY_MS="0")  # fmt: skip
     # The pending row was never sent: the worker's start-up sweep sends it.
     first = processes.worker(env, name="worker-1", hostname="fault@%h")
     running = wait_for(
-        lambda: Recompute.objects.filter(pk=row.pk, status="running").first(),
+        lambda: Recompute.objects.filter(pk=row.pk, state="running").first(),
         timeout=60, what="the worker to start computing",
     )  # fmt: skip
     processes.kill(first)
     row.refresh_from_db()
-    assert row.status == "running" and row.claimed_by == running.claimed_by
+    assert row.state == "running" and row.claimed_by == running.claimed_by
     assert not Leaderboard.objects.filter(collection=collection).exists()  # nothing half-stored
 
     restarted_at = time.time()
     processes.worker(env, name="worker-2", hostname="fault@%h")  # the same worker, restarted
     done = wait_for(
-        lambda: Recompute.objects.filter(pk=row.pk, status="done", dirty=False).first(),
+        lambda: Recompute.objects.filter(pk=row.pk, state="done", dirty=False).first(),
         timeout=180, what="the restarted worker to finish", every=0.5,
     )  # fmt: skip
-    assert done.runs == 2  # claimed by the killed worker, then once more after the restart
+    assert done.computations == 2  # claimed by the killed worker, then once more after the restart
     boards = Leaderboard.objects.filter(collection=collection)
     assert sorted(boards.values_list("measure", flat=True)) == [
         "CG(scale=broad)@5", "CG(scale=fine)@5", "DCG(scale=broad)@5", "DCG(scale=fine)@5",
@@ -145,26 +145,26 @@ def test_a_recompute_whose_worker_is_killed_twice_under_it_is_failed_for_good(pr
     """Issue 21: after ``kill -9`` the recompute came back from zero for ever. It comes
     back once (its second run); when that dies too, the next start fails it for good."""
     collection = slow_collection()
-    row = Recompute.objects.create(kind="collection", target_id=collection.pk, status="pending")
+    row = Recompute.objects.create(kind="collection", target_id=collection.pk, state="queued")
     env = environment(database_url=_worker_database_url(), redis_url=own_redis.url,
                       EARSHOT_RECOMPUTE_DELAY_MS="0")  # fmt: skip
     for run in (1, 2):  # each start's sweep sends it, a worker claims it, and is killed
         worker = processes.worker(env, name=f"worker-{run}", hostname="poison@%h")
         wait_for(
-            lambda run=run: Recompute.objects.filter(pk=row.pk, status="running", attempts=run)
+            lambda run=run: Recompute.objects.filter(pk=row.pk, state="running", runs=run)
             .first(),
             timeout=60, what=f"run {run} to start computing",
         )  # fmt: skip
         processes.kill(worker)
     processes.worker(env, name="worker-3", hostname="poison@%h")  # its start-up sweep
     failed = wait_for(
-        lambda: Recompute.objects.filter(pk=row.pk, status="failed").first(),
+        lambda: Recompute.objects.filter(pk=row.pk, state="failed").first(),
         timeout=60, what="the third start to fail it",
     )  # fmt: skip
-    assert (failed.error, failed.attempts, failed.runs) == (WORKER_LOST, 2, 2)
+    assert (failed.error, failed.runs, failed.computations) == (WORKER_LOST, 2, 2)
     time.sleep(2)  # nothing claims it again: it stays as it was failed
     row.refresh_from_db()
-    assert (row.status, row.runs) == ("failed", 2)
+    assert (row.state, row.computations) == ("failed", 2)
     assert not Leaderboard.objects.filter(collection=collection).exists()
 
 
@@ -226,7 +226,7 @@ def converged(campaign) -> bool:
     return bool(
         accepted
         and not PendingHandoff.objects.exists()
-        and row is not None and row.status == "done" and not row.dirty
+        and row is not None and row.state == "done" and not row.dirty
         and mapping is not None and mapping.payload["n_answers"] == accepted
     )  # fmt: skip
 
@@ -348,7 +348,7 @@ def restart_scenario(processes, own_redis, cluster, tmp_path):
             "WHERE a.accepted_at IS NOT NULL AND NOT a.excluded AND q.id IS NULL"
         )[0]
         mapping = sql("SELECT payload FROM evaluation_satisfactionmapping")
-        row = sql("SELECT status, dirty FROM evaluation_recompute WHERE kind = 'campaign'")
+        row = sql("SELECT state, dirty FROM evaluation_recompute WHERE kind = 'campaign'")
         handoffs = sql("SELECT count(*) FROM judging_pendinghandoff")[0][0]
         return bool(mapping and mapping[0][0]["n_answers"] == accepted and accepted == 33
                     and row == [("done", False)] and handoffs == 0)  # fmt: skip

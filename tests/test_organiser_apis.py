@@ -187,6 +187,8 @@ def test_results_settings_are_read_and_changed_through_the_api(api, crowd_collec
     assert (
         saved["changed"] == ["measures", "adjustment"] and saved["recompute"]["status"] == "pending"
     )
+    # the words of before issue 30 for clients that read them, and work's own beside them
+    assert (saved["recompute"]["state"], saved["recompute"]["progress"]) == ("queued", 0.0)
     assert ResultsConfig.objects.get().adjustment == "bonferroni"
     wrong = api.post(url + "update/", {"reliability_target": 1.5}, format="json")
     assert wrong.status_code == 400 and "above 0 and below 1" in str(wrong.json())

@@ -10,6 +10,10 @@ first-party module: ``config``, the apps (``common``, ``people``, ``work``, ``ca
 import is still a cycle); only ``if TYPE_CHECKING:`` blocks, which never run, are left
 out. ``from p import x`` is an edge to the module ``p.x`` when there is one, else to
 ``p`` (its ``__init__``), as grimp/import-linter count them.
+
+This module is long because it is the one place every rule of the project's shape is
+checked: the import layers, the one-place rules of issue 30 item 4 and background work's
+of item 3 share its reading of the source, and split up they would each read it again.
 """
 
 from __future__ import annotations
@@ -411,3 +415,80 @@ def test_no_view_writes_its_own_assessor_access():
 
 LOOKUPS = {"get_object_or_404", "get_list_or_404", "filter", "exclude", "get"}
 """Calls whose keyword arguments are field lookups."""
+
+
+# --- Background work is work's (issue 30, item 3) ---------------------------------------
+
+TASK_MODULES = {
+    "work.tasks",  # every task of background work: jobs, recomputes, hand-offs, sweep, heartbeat
+    "catalog.tasks",  # forgetting deleted things on the beat schedule: no row of work, no state
+}
+
+
+def test_every_celery_task_is_in_work_tasks():
+    """The Celery tasks of background work live in :mod:`work.tasks` (one task shell);
+    no other module makes a task (``shared_task``, ``app.task``) but those listed."""
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            name = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+            makes = name == "shared_task" or (
+                isinstance(node, ast.Attribute) and node.attr == "task"
+                and getattr(node.value, "id", "") == "app"
+            )  # fmt: skip
+            imported = isinstance(node, ast.ImportFrom) and any(
+                a.name == "shared_task" for a in node.names
+            )
+            if (makes or imported) and module not in TASK_MODULES:
+                found.append(f"{module}:{node.lineno}")
+    assert found == []
+
+
+KIND_READERS = {"evaluation.services.computers"}  # the recompute task's body: runs a computer
+
+
+def test_one_registry_says_what_each_kind_of_background_work_runs():
+    """What a kind of job or recompute runs is registered in one place,
+    :func:`work.kinds.kind_register`, and looked up only by work: no module keeps a dict
+    of runners or computers of its own (``JOB_RUNNERS`` and ``COMPUTERS`` were two), and
+    only work calls :func:`work.kinds.kind_runner` or writes :data:`work.kinds.KINDS`."""
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            targets = []
+            if isinstance(node, ast.Assign):
+                targets, value = node.targets, node.value
+            elif isinstance(node, ast.AnnAssign):
+                targets, value = [node.target], node.value
+            for target in targets:
+                name = getattr(target, "id", "")
+                named = any(word in name.upper() for word in ("RUNNER", "COMPUTER"))
+                if named and isinstance(value, ast.Dict | ast.DictComp):
+                    found.append(f"{module}:{node.lineno} {name} is a registry of its own")
+            called = isinstance(node, ast.Call) and "kind_runner" in (
+                getattr(node.func, "id", ""),
+                getattr(node.func, "attr", ""),
+            )
+            written = (
+                isinstance(node, ast.Attribute)
+                and node.attr == "KINDS"
+                and isinstance(getattr(node, "ctx", None), ast.Store)
+            )
+            if (called or written) and module not in KIND_READERS and _app(module) != "work":
+                found.append(f"{module}:{node.lineno} reads the registry")
+    assert found == []
+
+
+def test_transient_errors_and_retries_are_defined_once_in_work():
+    """Which errors are worth a retry, and how many retries, are :data:`work.runs.TRANSIENT_ERRORS`
+    and :data:`work.runs.MAX_RETRIES`: every task and runner uses those."""
+    found = []
+    for module, tree in _product_modules():
+        for node in ast.walk(tree):
+            targets = node.targets if isinstance(node, ast.Assign) else (
+                [node.target] if isinstance(node, ast.AnnAssign) else []
+            )  # fmt: skip
+            for target in targets:
+                if getattr(target, "id", "") in ("TRANSIENT_ERRORS", "MAX_RETRIES"):
+                    found.append((module, target.id))
+    assert sorted(found) == [("work.runs", "MAX_RETRIES"), ("work.runs", "TRANSIENT_ERRORS")]

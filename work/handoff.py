@@ -36,11 +36,13 @@ worker must share the cache (they do: ``CACHES`` is the broker's Redis, and a Re
 restarted empty loses messages and markers together).
 
 Sending is fire and forget and bounded (no result is kept; a broker that cannot be
-reached fails within about two seconds, ``CELERY_TASK_PUBLISH_RETRY_POLICY``). A broker
+reached fails within about two seconds, ``CELERY_TASK_PUBLISH_RETRY_POLICY``). The tasks
+that receive them are in :mod:`work.tasks` and call what evaluation registered
+(:func:`work.kinds.receiver_register`). A broker
 outage never breaks a change that is already committed: the failure is logged in one
 line and the change is written down as a :class:`~work.models.PendingHandoff`, which
-evaluation's sweep (at every worker start, on a schedule, and in ``manage.py
-recompute``) hands over once the broker is back.
+work's sweep step (:func:`pending_handoffs_hand_over`: at every worker start, on a
+schedule, and in ``manage.py recompute``) hands over once the broker is back.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from django.core.cache.backends.base import BaseCache
 from django.db import transaction
 from redis.exceptions import RedisError
 
+from work.kinds import receiver
 from work.models import PendingHandoff
 from work.send import publish, send_within_deadline
 
@@ -61,6 +64,9 @@ ANSWERS_ACCEPTED_TASK = "evaluation.preference_answers_accepted"
 COLLECTION_CHANGED_TASK = "evaluation.collection_data_changed"
 RELEVANCE_CAMPAIGN_CHANGED_TASK = "evaluation.relevance_campaign_changed"
 JOB_TASK = "judging.job_run"
+RECOMPUTE_TASK = "evaluation.recompute"
+"""The tasks that run a job and a recompute (:mod:`work.tasks`): names of before issue 30,
+kept, since their messages wait in the broker until done (``acks_late``)."""
 COALESCED_TASKS = frozenset(
     {ANSWERS_ACCEPTED_TASK, COLLECTION_CHANGED_TASK, RELEVANCE_CAMPAIGN_CHANGED_TASK}
 )
@@ -214,3 +220,26 @@ def handoff_started(task: str, kwargs: dict, *, markers: BaseCache = cache) -> N
     except (RedisError, OSError) as error:
         logger.warning("the hand-off marker of %s could not be deleted (%s: %s); it expires "
                        "by itself", task, type(error).__name__, error)  # fmt: skip
+
+
+def pending_handoffs_hand_over() -> int:
+    """Do what each written-down hand-off (:class:`~work.models.PendingHandoff`) would have
+    done had the broker taken it (its receiver, :func:`work.kinds.receiver_register`: a
+    coalesced recompute), and delete it; how many. A step of the one sweep
+    (:mod:`work.sweep`), before the recomputes' own, so what it asks for is sent at once."""
+    done = 0
+    for pending in PendingHandoff.objects.order_by("pk"):
+        with transaction.atomic():
+            receive = receiver(pending.task)
+            if receive is not None:
+                receive(pending.target_id)
+            else:
+                logger.warning("unknown handoff %s: dropped", pending)
+            PendingHandoff.objects.filter(pk=pending.pk, failed_at=pending.failed_at).delete()
+        done += 1
+    return done
+
+
+def handoffs_sweep_step(*, worker: str = "", started_at=None) -> dict[str, int]:
+    """:func:`pending_handoffs_hand_over` as a step of the one sweep (:mod:`work.sweep`)."""
+    return {"handed_over": pending_handoffs_hand_over()}

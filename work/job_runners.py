@@ -1,20 +1,15 @@
-"""What each kind of background job runs, and the body of the task that runs one.
-
-:data:`JOB_RUNNERS` is a registry: the app that owns a kind of job registers its runner,
-``runner(*, job, report) -> dict`` (see :mod:`work.jobs`), from its
-``AppConfig.ready()`` with :func:`job_runner_register` (work sits below every app and
-imports none). The Celery task ``judging.job_run`` (:mod:`work.tasks`) calls
-:func:`job_run`.
+"""The body of the task that runs a background job: claim it, run what its kind
+registered (:func:`work.kinds.kind_register`, ``runner(*, job, report) -> dict``, see
+:mod:`work.jobs`), and end it done, failed or cancelled. The Celery task
+``judging.job_run`` (:mod:`work.tasks`) calls :func:`job_run`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 
 from celery.exceptions import SoftTimeLimitExceeded
 from django.core.exceptions import ValidationError
-from django.db import DatabaseError
 
 from common.files.errors import ImportFailed
 from work.jobs import (
@@ -27,25 +22,11 @@ from work.jobs import (
     job_mark_cancelled,
     job_release,
 )
+from work.kinds import JOB, kind_runner
 from work.models import Job
-from work.runs import TIMED_OUT
+from work.runs import TIMED_OUT, TRANSIENT_ERRORS
 
 logger = logging.getLogger(__name__)
-
-Runner = Callable[..., dict]
-
-JOB_RUNNERS: dict[str, Runner] = {}
-"""``Job.kind`` → ``runner(*, job, report) -> result``: ``generate_examples`` (crowd),
-``listening_copies`` (listening), ``upload_<kind>`` (ingest, and pastanswers' ``upload_answers``)."""
-
-
-def job_runner_register(kind: str, runner: Runner) -> None:
-    """Let jobs of ``kind`` be run by ``runner`` (from the owning app's ``ready()``)."""
-    JOB_RUNNERS[kind] = runner
-
-
-TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
-"""Errors worth a retry (a locked SQLite file, a dropped connection): the job is queued again."""
 
 
 def job_run(*, job_id: int, task_id: str = "") -> bool:
@@ -54,7 +35,7 @@ def job_run(*, job_id: int, task_id: str = "") -> bool:
     if not job_claim(job_id=job_id, task_id=task_id):
         return False
     job = Job.objects.select_related("owner", "collection").get(pk=job_id)
-    runner = JOB_RUNNERS.get(job.kind)
+    runner = kind_runner(job.kind, table=JOB)
     if runner is None:
         job_fail(job_id=job_id, error=f"Nothing runs jobs of kind {job.kind!r}.")
         return True

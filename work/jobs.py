@@ -19,27 +19,28 @@ job moves, ``work.state`` how::
     failed (never sent, or WORKER_LOST) ──job_retry ("Try again")──▶ queued (sent on commit)
 
 A **runner** is ``runner(*, job, report) -> dict``: it reads ``job.params``, calls
-services, calls ``report(done, total, message)`` as it goes, and returns the JSON
-document the result page shows. Runners are listed in
-:data:`work.job_runners.JOB_RUNNERS` (each app registers its kinds), which also holds
-:func:`~work.job_runners.job_run`, the task's body. This module imports
-neither, so they may all use it.
+services, calls ``report(done, total, message)`` as it goes (:mod:`work.progress`, the
+one progress protocol), and returns the JSON document the result page shows. Each app
+registers its kinds' runners with :func:`work.kinds.kind_register`;
+:func:`~work.job_runners.job_run` is the task's body. This module imports neither, so
+they may all use it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import F, Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from work import handoff, state
 from work.fairness import priority_after
 from work.models import Job
+from work.progress import WorkReport
 from work.queues import INTERACTIVE, queue_position
 from work.runs import TIMED_OUT
 
@@ -80,14 +81,6 @@ class JobFailed(Exception):
 
 class JobCancelled(Exception):
     """Raised by :class:`JobReport` when someone asked for the job to stop."""
-
-
-class Report(Protocol):
-    """How a runner reports progress: ``done`` of ``total`` (``None``: unknown), a message."""
-
-    def __call__(
-        self, done: int, total: int | None = None, message: str = "", *, force: bool = False
-    ) -> None: ...
 
 
 def job_start(
@@ -317,27 +310,16 @@ def jobs_sweep_step(*, worker: str = "", started_at=None) -> dict[str, int]:
     return {"jobs_sent": swept.sent_again, "jobs_failed": swept.failed}
 
 
-class JobReport:
-    """Writes a running job's progress to its row, at most every ``interval`` seconds.
+class JobReport(WorkReport):
+    """Writes a running job's progress to its row (:class:`work.progress.WorkReport`), at
+    most every ``interval`` seconds.
 
     Each write is one conditional ``UPDATE`` that also finds out whether someone asked
     the job to stop: then it raises :class:`JobCancelled`, which ends the runner.
     """
 
     def __init__(self, job_id: int, *, interval: float = 0.25) -> None:
+        super().__init__(
+            JOBS, job_id, only=Q(cancel_requested=False), stopped=JobCancelled, interval=interval
+        )
         self.job_id = job_id
-        self.throttle = state.Throttle(interval=interval)
-
-    def __call__(
-        self, done: int, total: int | None = None, message: str = "", *, force: bool = False
-    ) -> None:
-        if not self.throttle.due(force=force):
-            return
-        done = max(0, int(done))
-        changes = {"message": message[:300]}
-        if total is not None:
-            changes["done"], changes["total"] = done, max(int(total), done)
-        else:  # never past the total said earlier
-            changes["done"] = Case(When(total__lt=done, then=F("total")), default=Value(done))
-        if not state.progress(JOBS, self.job_id, only=Q(cancel_requested=False), **changes):
-            raise JobCancelled

@@ -11,6 +11,7 @@ once (running it again would take as long).
 from __future__ import annotations
 
 from django.conf import settings
+from django.db import DatabaseError
 
 MAX_RUNS = 2
 """Times a worker may claim a piece of work: its run, and one more after a worker died
@@ -23,3 +24,12 @@ TIMED_OUT = (
     "smaller or ask an administrator to raise EARSHOT_TASK_SOFT_TIME_LIMIT_SECONDS."
 )
 """The error of work stopped by its soft time limit (Celery ``soft_time_limit``)."""
+
+
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
+"""Errors worth a retry with backoff (a locked SQLite file, a dropped connection): the
+work goes back to the queue, its claim not counted, and its task is retried."""
+
+MAX_RETRIES = 5
+"""Retries of a task after a transient error (1, 2, 4, … s apart); then the work fails
+with the error."""

@@ -3,9 +3,11 @@
 A piece of background work is a row of a model built on :class:`work.models.Work`
 (``work.models.Job``: uploads, the example generator, listening copies;
 ``evaluation.models.Recompute``: coalesced recomputes of collections, campaigns and
-low-cost estimates). Its table is described once by a :class:`Machine` (which fields
-hold its state, its claims, its start and its heartbeat), and every transition of it is
-one conditional ``UPDATE`` here, whose row count says whether it happened::
+low-cost estimates), with the same fields under the same names on every table
+(``state``, ``runs``, ``started_at``, ``done`` of ``total``, …). Its table is described
+once by a :class:`Machine` (its model, the error of lost work, when a silent worker is
+taken for dead, which field its heartbeat stamps), and every transition of it is one
+conditional ``UPDATE`` here, whose row count says whether it happened::
 
     ──enqueue──▶ queued ──claim──▶ running ──finish──▶ done (result)
                    ▲                  │ ├──fail──▶ failed (error, file, line)
@@ -37,11 +39,12 @@ from django.db import DatabaseError, connections, models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from work.models.work import DONE, FAILED, QUEUED, RUNNING
 from work.runs import MAX_RUNS
 
 logger = logging.getLogger(__name__)
 
-RUNNING, DONE, FAILED, CANCELLED = "running", "done", "failed", "cancelled"
+CANCELLED = "cancelled"
 
 
 @dataclass(frozen=True)
@@ -50,24 +53,22 @@ class Machine:
 
     ``lost`` is the error of work whose workers died under it :data:`MAX_RUNS` times;
     ``stale_after`` how long a running row may stay silent before its worker is taken
-    for dead. The field names default to those of :class:`work.models.Job`.
+    for dead; ``beat`` the field its heartbeat stamps (a job's ``updated_at``, a
+    recompute's ``heartbeat_at``). Every other field has the same name on every table
+    (:class:`work.models.Work`: ``state``, ``runs``, ``started_at``, …).
     """
 
     model: type[models.Model]
     lost: str
     stale_after: timedelta
-    state: str = "state"
-    queued: str = "queued"
-    claims: str = "runs"
-    started: str = "started_at"
     beat: str = "updated_at"
 
     def is_(self, *states: str) -> Q:
-        return Q(**{f"{self.state}__in": states})
+        return Q(state__in=states)
 
     @property
     def active(self) -> tuple[str, str]:
-        return (self.queued, RUNNING)
+        return (QUEUED, RUNNING)
 
     def rows(self, pk: int) -> models.QuerySet:
         return self.model.objects.filter(pk=pk)
@@ -77,20 +78,20 @@ class Machine:
         before = now - self.stale_after
         return self.is_(RUNNING) & (
             Q(**{f"{self.beat}__lt": before})
-            | Q(**{f"{self.beat}__isnull": True, f"{self.started}__lt": before})
+            | Q(**{f"{self.beat}__isnull": True, "started_at__lt": before})
         )
 
     def failed(self, error: str, *, now, file: str = "", line: int | None = None) -> dict:
         """The field values of a failed row."""
         return {
-            self.state: FAILED, "error": error, "error_file": file[:300], "error_line": line,
+            "state": FAILED, "error": error, "error_file": file[:300], "error_line": line,
             "message": "failed", "finished_at": now, self.beat: now,
         }  # fmt: skip
 
 
 def enqueue(machine: Machine, rows: models.QuerySet, *, when: Q, **changes) -> int:
     """Rows of ``rows`` matching ``when`` → queued (with ``changes``); how many."""
-    return rows.filter(when).update(**{machine.state: machine.queued}, **changes)
+    return rows.filter(when).update(state=QUEUED, **changes)
 
 
 def claim(machine: Machine, pk: int, *, also: Q | None = None, **changes) -> bool:
@@ -101,19 +102,17 @@ def claim(machine: Machine, pk: int, *, also: Q | None = None, **changes) -> boo
     is failed for good (``machine.lost``) instead, and ``False`` returned.
     """
     now = timezone.now()
-    claimable = machine.is_(machine.queued) | machine.stale(now)
+    claimable = machine.is_(QUEUED) | machine.stale(now)
     if also is not None:
         claimable |= also
     rows = machine.model.objects.filter(claimable, pk=pk)
-    if rows.filter(**{f"{machine.claims}__gte": MAX_RUNS}).update(
-        **machine.failed(machine.lost, now=now)
-    ):
+    if rows.filter(runs__gte=MAX_RUNS).update(**machine.failed(machine.lost, now=now)):
         logger.warning(
             "%s %s failed for good: its workers died under it", machine.model.__name__, pk
         )
         return False
-    values = {machine.state: RUNNING, machine.started: now, machine.beat: now,
-              machine.claims: F(machine.claims) + 1, "message": "starting", "error": ""}  # fmt: skip
+    values = {"state": RUNNING, "started_at": now, machine.beat: now, "runs": F("runs") + 1,
+              "message": "starting", "error": ""}  # fmt: skip
     return bool(rows.update(**{**values, **changes}))
 
 
@@ -136,8 +135,7 @@ def progress(machine: Machine, pk: int, *, only: Q | None = None, **fields) -> b
 def release(machine: Machine, pk: int, **changes) -> bool:
     """running → queued (before a retry or a hand-over); its claim does not count, its
     worker is alive (unless ``changes`` say otherwise)."""
-    values = {machine.state: machine.queued, machine.claims: F(machine.claims) - 1,
-              "message": "retrying"}  # fmt: skip
+    values = {"state": QUEUED, "runs": F("runs") - 1, "message": "retrying"}
     return bool(machine.rows(pk).filter(machine.is_(RUNNING)).update(**{**values, **changes}))
 
 
@@ -147,7 +145,7 @@ def finish(machine: Machine, pk: int, *, only: Q | None = None, **changes) -> bo
     if only is not None:
         rows = rows.filter(only)
     now = timezone.now()
-    values = {machine.state: DONE, "message": "", "finished_at": now, machine.beat: now}
+    values = {"state": DONE, "message": "", "finished_at": now, machine.beat: now}
     return bool(rows.update(**{**values, **changes}))
 
 
@@ -171,7 +169,7 @@ def mark_cancelled(machine: Machine, pk: int) -> bool:
         machine.rows(pk)
         .filter(machine.is_(*machine.active))
         .update(
-            **{machine.state: CANCELLED, machine.beat: now},
+            **{"state": CANCELLED, machine.beat: now},
             message="cancelled",
             finished_at=now,
         )
@@ -184,8 +182,8 @@ def cancel(machine: Machine, pk: int, *, silent_error: str) -> None:
     once with ``silent_error``. A finished one is left as it is."""
     now = timezone.now()
     rows = machine.rows(pk)
-    if rows.filter(machine.is_(machine.queued)).update(
-        **{machine.state: CANCELLED}, cancel_requested=True, message="cancelled", finished_at=now
+    if rows.filter(machine.is_(QUEUED)).update(
+        state=CANCELLED, cancel_requested=True, message="cancelled", finished_at=now
     ):
         return
     rows.filter(machine.is_(RUNNING)).update(cancel_requested=True)
@@ -198,12 +196,10 @@ def revive(machine: Machine, gone: Q, **changes) -> tuple[int, int]:
     Returns (failed, revived)."""
     now = timezone.now()
     gone = machine.is_(RUNNING) & gone
-    failed = machine.model.objects.filter(gone, **{f"{machine.claims}__gte": MAX_RUNS}).update(
+    failed = machine.model.objects.filter(gone, runs__gte=MAX_RUNS).update(
         **machine.failed(machine.lost, now=now)
     )
-    revived = machine.model.objects.filter(gone).update(
-        **{machine.state: machine.queued}, **changes
-    )
+    revived = machine.model.objects.filter(gone).update(state=QUEUED, **changes)
     return failed, revived
 
 
@@ -215,7 +211,7 @@ def resend(machine: Machine, lost, *, mark, send) -> int:
     returns whether it was sent. How many were sent.
     """
     sent = 0
-    queued = machine.is_(machine.queued)
+    queued = machine.is_(QUEUED)
     for pk in machine.model.objects.filter(queued, lost()).values_list("pk", flat=True):
         if machine.rows(pk).filter(queued, lost()).update(**mark()) and send(pk):
             sent += 1

@@ -1,7 +1,7 @@
 """The one sweep of background work: whatever a dead broker or worker left undone is
 sent again, failed for good, or handed over.
 
-It runs when a worker starts (``evaluation.tasks`` connects it to ``worker_ready``),
+It runs when a worker starts (``work.tasks`` connects it to ``worker_ready``),
 every ``EARSHOT_SWEEP_SECONDS`` on the Celery beat schedule, and at the start of
 ``manage.py recompute``. Each table of background work registers its step when its app
 is ready (:func:`sweep_register`; ``judging``: its jobs; ``evaluation``: the hand-offs

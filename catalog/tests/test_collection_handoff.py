@@ -5,10 +5,10 @@ from django.db import transaction
 
 from catalog.services.collections import judgments_upsert, run_replace
 from evaluation.models import Recompute
-from evaluation.tasks import collection_data_changed
 from ingest.importers.judgments import judgments_import
 from tests.helpers.importing import write_lines
 from work.handoff import COLLECTION_CHANGED_TASK
+from work.tasks import collection_data_changed
 
 pytestmark = pytest.mark.django_db
 
@@ -73,4 +73,4 @@ def test_the_task_asks_for_one_coalesced_recompute_of_the_collection(personas, s
     collection_data_changed(personas.collection.pk)  # called directly, as the worker would
     collection_data_changed(personas.collection.pk)
     row = Recompute.objects.get(kind="collection", target_id=personas.collection.pk)
-    assert row.requests == 2 and row.status == "pending"
+    assert row.requests == 2 and row.state == "queued"

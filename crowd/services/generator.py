@@ -18,8 +18,9 @@ from crowd.models import PreferenceCampaign
 from crowd.services.examples import examples_generate, generator_judgments
 from evaluation.core.example_generator import N_BINS, bin_label, user_measure
 from evaluation.core.names import FAMILIES, MeasureNameError
-from work.jobs import JobFailed, Report, job_start
+from work.jobs import JobFailed, job_start
 from work.models import Job
+from work.progress import Report
 
 KIND = "generate_examples"
 

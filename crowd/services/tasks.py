@@ -1,7 +1,7 @@
 """Serving crowd tasks: a worker's next comparison, and slots of tasks left unanswered.
 
 (Crowd *tasks* are :class:`~crowd.models.PreferenceTask` rows, one example shown to
-one worker; Celery tasks are in ``evaluation/tasks.py``.)
+one worker; Celery tasks are in ``work/tasks.py``.)
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """What each kind of recompute target computes, and the task body that runs one.
 
-:data:`COMPUTERS` is a plain table: adding a kind of target is one line here (and one
-in :attr:`evaluation.models.Recompute.KINDS`). :func:`recompute_run` walks the state
-machine of :mod:`evaluation.services.recompute` around a computer.
+:data:`COMPUTERS` lists them: adding a kind of target is one line here (and one in
+:attr:`evaluation.models.Recompute.KINDS`); the app registers each with the one registry
+of background work (:mod:`work.kinds`). :func:`recompute_run` walks the state machine of
+:mod:`evaluation.services.recompute` around a computer.
 """
 
 from __future__ import annotations
@@ -19,10 +20,6 @@ from evaluation.services.recompute import (
     HEARTBEAT_EVERY,
     MAX_INLINE_RUNS,
     RECOMPUTES,
-    TRANSIENT_ERRORS,
-    Computer,
-    ProgressReport,
-    Report,
     recompute_claim,
     recompute_fail,
     recompute_finish,
@@ -34,21 +31,26 @@ from evaluation.services.recompute import (
 )
 from evaluation.services.results import collection_results_compute
 from work import state
+from work.kinds import RECOMPUTE, kind_runner
 from work.limits import TooHeavyHere, WorkRefused
+from work.progress import FractionReport, WorkReport
+from work.runs import TRANSIENT_ERRORS
 
 logger = logging.getLogger(__name__)
 
-COMPUTERS: dict[str, Computer] = {
-    "collection": collection_results_compute,  # leaderboards and reliability studies
-    "campaign": campaign_mapping_recompute,  # a campaign's mapping, then its collection
-    "lowcost": campaign_estimate_compute,  # a low-cost campaign's estimates and judging order
-    "optimality": collection_optimality_compute,  # "Choosing a test": thesis ch. 5's study
-}
-"""``kind`` of a :class:`~evaluation.models.Recompute` → ``computer(*, target_id, report)``."""
+COMPUTERS = (
+    ("collection", collection_results_compute),  # leaderboards and reliability studies
+    ("campaign", campaign_mapping_recompute),  # a campaign's mapping, then its collection
+    ("lowcost", campaign_estimate_compute),  # a low-cost campaign's estimates and judging order
+    ("optimality", collection_optimality_compute),  # "Choosing a test": thesis ch. 5's study
+)
+"""``kind`` of a :class:`~evaluation.models.Recompute` and what computes it,
+``computer(*, target_id, report)``: registered as kinds of background work
+(:func:`work.kinds.kind_register`) by :class:`evaluation.apps.EvaluationConfig`."""
 
 
 def recompute_run(
-    *, recompute_id: int, task_id: str = "", worker: str = "", report: Report | None = None
+    *, recompute_id: int, task_id: str = "", worker: str = "", report: FractionReport | None = None
 ) -> bool:
     """Claim and compute one target; ``False`` if another task has it (or it is gone).
 
@@ -58,11 +60,11 @@ def recompute_run(
     if not recompute_claim(recompute_id=recompute_id, task_id=task_id, worker=worker):
         return False
     row = Recompute.objects.get(pk=recompute_id)
-    computer = COMPUTERS.get(row.kind)
+    computer = kind_runner(row.kind, table=RECOMPUTE)
     if computer is None:
         recompute_fail(recompute_id=recompute_id, error=f"nothing computes {row.kind!r} targets")
         return True
-    stored = ProgressReport(recompute_id)
+    stored = WorkReport(RECOMPUTES, recompute_id).fraction
     progress = stored if report is None else _Both(stored, report)
     with state.Heartbeat(RECOMPUTES, recompute_id, every=HEARTBEAT_EVERY):
         for run in range(1, MAX_INLINE_RUNS + 1):
@@ -100,7 +102,7 @@ def recompute_run(
 class _Both:
     """Progress to the row and to another listener."""
 
-    def __init__(self, first: Report, second: Report) -> None:
+    def __init__(self, first: FractionReport, second: FractionReport) -> None:
         self.first, self.second = first, second
 
     def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None:

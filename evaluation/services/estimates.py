@@ -43,8 +43,9 @@ from evaluation.models import CampaignEstimate, EstimatedLeaderboard
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboards import core_inputs
 from evaluation.services.limits import estimates_admit
-from evaluation.services.recompute import Report, no_report, recompute_request
+from evaluation.services.recompute import recompute_request
 from relevance.published import RelevanceCampaign, pool_priorities_store
+from work.progress import FractionReport, no_report
 
 LOWCOST_KIND = "lowcost"
 
@@ -105,7 +106,7 @@ def lowcost_campaigns_request(*, collection: Collection) -> int:
     return len(campaigns)
 
 
-def campaign_estimate_compute(*, target_id: int, report: Report = no_report) -> None:
+def campaign_estimate_compute(*, target_id: int, report: FractionReport = no_report) -> None:
     """Recompute low-cost campaign ``target_id``'s estimates and the order of its pairs.
 
     The pool of the core is every system's top ``cutoff``, as the campaign's; ranked

@@ -1,10 +1,11 @@
 """What evaluation does with each change judging hands over (:mod:`work.handoff`).
 
-One function per handoff task, keyed by the task's name in :data:`RECEIVERS`: the Celery
-tasks of :mod:`evaluation.tasks` call them when a message arrives, and the sweep
-(:mod:`evaluation.services.sweep`) calls the same ones for a change that could not be
-sent (a :class:`~work.models.PendingHandoff`). Each only *asks* for a coalesced
-recompute, so receiving a change twice is harmless.
+One function per handoff task, keyed by the task's name in :data:`RECEIVERS`, which
+the app registers with :func:`work.kinds.receiver_register`: the hand-off tasks of
+:mod:`work.tasks` call them when a message arrives, and work's sweep
+(:func:`work.handoff.pending_handoffs_hand_over`) calls the same ones for a change that
+could not be sent (a :class:`~work.models.PendingHandoff`). Each only *asks* for a
+coalesced recompute, so receiving a change twice is harmless.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from evaluation.core.trec import Qrels, Run
 from evaluation.models import ReliabilityStudy, ResultsConfig
 from evaluation.selectors import CollectionRuns, QrelsRecord
 from evaluation.services.leaderboard_store import leaderboard_store
-from evaluation.services.recompute import Report, no_report
+from work.progress import FractionReport, no_report
 
 UNJUDGED = -1.0
 """What a pair judged on one scale but not the other gets on the missing scale:
@@ -103,7 +103,7 @@ def leaderboard_payload(
     mapping: dict | None,
     judged: dict | None = None,
     queries_needed: int | None = None,
-    report: Report = no_report,
+    report: FractionReport = no_report,
 ) -> dict:
     """The leaderboard document of one measure's :class:`~evaluation.core.scores.ScoreMatrix`
     (:func:`evaluation.core.results.leaderboard` with the collection's settings), with the
@@ -178,7 +178,7 @@ def collection_results_store(
     pool_filters: list[str] | None = None,
     assessor_judgments: list | None = None,
     groups: dict[str, list[list[str]]] | None = None,
-    report: Report = no_report,
+    report: FractionReport = no_report,
 ) -> list[str]:
     """Compute and store (overwriting) every configured leaderboard and reliability study.
 

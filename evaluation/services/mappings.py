@@ -56,8 +56,9 @@ from evaluation.core.names import parse_measure
 from evaluation.core.worker_agreement import agreement_fit
 from evaluation.models import DEFAULT_MAPPING_MEASURE, MappingConfig, SatisfactionMapping
 from evaluation.services.leaderboards import core_inputs
-from evaluation.services.recompute import Report, no_report, recompute_request
+from evaluation.services.recompute import recompute_request
 from evaluation.services.results import collection_results_request
+from work.progress import FractionReport, no_report
 
 
 def canonical(name: str) -> str:
@@ -204,7 +205,7 @@ def score_lists(
 
 
 def campaign_mapping_compute(
-    *, campaign: PreferenceCampaign, report: Report = no_report
+    *, campaign: PreferenceCampaign, report: FractionReport = no_report
 ) -> list[str]:
     """Compute and store (overwriting) the campaign's mapping for each configured measure.
 
@@ -281,7 +282,7 @@ def campaign_workers_opposite(*, campaign: PreferenceCampaign) -> set[int]:
     return {worker for worker, fit in fits.items() if fit.disagrees}
 
 
-def campaign_mapping_recompute(*, target_id: int, report: Report = no_report) -> None:
+def campaign_mapping_recompute(*, target_id: int, report: FractionReport = no_report) -> None:
     """The ``campaign`` recompute: its mapping, then a leaderboard recompute of its collection
     (so that P(Sat) follows the new mapping)."""
     campaign = PreferenceCampaign.objects.select_related("collection").filter(pk=target_id).first()

@@ -21,8 +21,9 @@ from evaluation.core.significance import TESTS
 from evaluation.models import OptimalityStudy, ResultsConfig
 from evaluation.services.leaderboards import core_inputs, default_measures, on_groups
 from evaluation.services.limits import optimality_admit
-from evaluation.services.recompute import Report, no_report, recompute_request
+from evaluation.services.recompute import recompute_request
 from work.limits import WorkRefused
+from work.progress import FractionReport, no_report
 
 MIN_QUERIES = 4
 """Two halves of two queries each: the fewest a split-half study can use."""
@@ -45,7 +46,7 @@ def collection_optimality_request(*, collection: Collection, trials: int, resamp
         return recompute_request(kind="optimality", target_id=collection.pk, resend=True)
 
 
-def collection_optimality_compute(*, target_id: int, report: Report = no_report) -> None:
+def collection_optimality_compute(*, target_id: int, report: FractionReport = no_report) -> None:
     """Compute and store (overwriting) collection ``target_id``'s split-half study."""
     collection = Collection.objects.filter(pk=target_id).first()
     if collection is None:

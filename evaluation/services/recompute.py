@@ -2,16 +2,16 @@
 
 One :class:`~evaluation.models.Recompute` row per target holds its state, and moves by
 the one state machine of background work (:mod:`work.state`, with :data:`RECOMPUTES`
-naming the row's fields; ``pending`` is its ``queued``). What is the recomputes' own is
+naming the row's fields). What is the recomputes' own is
 here: the coalescing, the debouncing and when a task is sent::
 
-    idle/done/failed ──request──▶ pending ──task claims──▶ running ──▶ done
+    idle/done/failed ──request──▶ queued ──task claims──▶ running ──▶ done
                                      ▲                       │ dirty meanwhile?
                                      └──── (after MAX_INLINE_RUNS) ◀── run again
 
 - :func:`recompute_request` (called inside the transaction that made new data
-  available) sets ``dirty`` and, only if the row was not already pending or running,
-  moves it to ``pending`` and enqueues **one** task on commit, delayed by
+  available) sets ``dirty`` and, only if the row was not already queued or running,
+  moves it to ``queued`` and enqueues **one** task on commit, delayed by
   ``settings.EARSHOT_RECOMPUTE_DELAY`` seconds so that the rest of a burst lands first.
   Every statement is a single conditional ``UPDATE``: two requests at once never
   enqueue two tasks, and a request is never lost between the checks.
@@ -34,7 +34,7 @@ Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
 
 - Sending is fire and forget and bounded (:func:`_enqueue`: no result backend, a
   publish retry of about a second): a broker that cannot be reached costs a request at
-  most ~2 s, is logged in one line, and leaves the row ``pending`` with no
+  most ~2 s, is logged in one line, and leaves the row ``queued`` with no
   ``enqueued_at`` — so the **next request sends it again** at once (a row whose message
   may be lost, sent more than :data:`RESEND_AFTER` ago, is sent again too), as do the
   page's "Recompute now" (``resend=True``), the worker's sweep and ``manage.py recompute``.
@@ -42,9 +42,9 @@ Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
   seconds; a row ``running`` whose heartbeat is older than :data:`DEAD_AFTER` belongs to
   a dead worker and may be claimed again (:func:`recompute_claim`), and the sweep
   (:mod:`evaluation.services.sweep`, at every worker start and on a schedule) puts it
-  back to ``pending`` and sends it. A task redelivered after its worker process was
+  back to ``queued`` and sends it. A task redelivered after its worker process was
   killed (``acks_late``, ``reject_on_worker_lost``) claims its own row again by task id.
-- **Poison work ends.** Every claim counts (``attempts``, reset by a new request of an
+- **Poison work ends.** Every claim counts (``runs``, reset by a new request of an
   idle row): a row whose worker died under it on its second run
   (:data:`work.runs.MAX_RUNS`) is failed for good (:data:`WORKER_LOST`) by the claim or
   the sweep instead of being run again; a computation stopped by its soft time limit is
@@ -56,9 +56,10 @@ Faults (the broker or a worker goes away; nothing is lost, nothing waits long):
   (:func:`recompute_hand_to_heavy`), where it stays.
 
 Computations overwrite their results, so running one twice is harmless. What each kind
-of target computes is the plain table :data:`evaluation.services.computers.COMPUTERS`;
-the task is sent by name (:data:`RECOMPUTE_TASK`), so this module imports neither the
-computers nor the tasks, and they may all ask for recomputes here.
+of target computes is registered with the one registry of background work
+(:mod:`work.kinds`, from :data:`evaluation.services.computers.COMPUTERS`); the task is
+``work``'s, sent by name (:data:`work.handoff.RECOMPUTE_TASK`), so this module imports
+neither the computers nor the tasks, and they may all ask for recomputes here.
 """
 
 from __future__ import annotations
@@ -68,15 +69,16 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import timedelta
-from typing import Protocol
 
 from django.conf import settings
-from django.db import DatabaseError, transaction
+from django.db import transaction
 from django.db.models import Case, F, PositiveSmallIntegerField, Q, Value, When
 from django.utils import timezone
 
 from evaluation.models import Recompute
 from work import state
+from work.handoff import RECOMPUTE_TASK
+from work.models.work import PARTS
 from work.queues import HEAVY
 from work.runs import TIMED_OUT
 from work.send import publish, send_within_deadline
@@ -88,12 +90,10 @@ HEARTBEAT_EVERY = 10.0
 DEAD_AFTER = timedelta(seconds=90)
 """A running row whose last heartbeat is older than this belongs to a dead worker."""
 RESEND_AFTER = timedelta(seconds=settings.EARSHOT_RESEND_AFTER)
-"""A pending row sent longer ago than this (plus its delay) may have lost its message
+"""A queued row sent longer ago than this (plus its delay) may have lost its message
 (e.g. Redis restarted without persistence): the next request or the sweep sends it again
 (``EARSHOT_RESEND_AFTER_SECONDS``, default 60; a duplicate message is harmless)."""
 MAX_INLINE_RUNS = 3
-TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (DatabaseError,)
-"""Errors worth a retry with backoff (a locked SQLite file, a dropped connection)."""
 
 DEBOUNCED_KINDS = frozenset({"campaign", "collection"})
 """Kinds whose computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart: the mapping
@@ -108,31 +108,14 @@ WORKER_LOST = (
 )
 """The error of a row failed for good because its workers died under it (MAX_RUNS)."""
 
-RECOMPUTES = state.Machine(
-    Recompute, lost=WORKER_LOST, stale_after=DEAD_AFTER,
-    state="status", queued=Recompute.PENDING, claims="attempts", started="claimed_at",
-    beat="heartbeat_at",
-)  # fmt: skip
-"""Where a recompute keeps its state, for the one state machine (:mod:`work.state`):
-``pending`` is its ``queued``, ``attempts`` its claims, ``heartbeat_at`` its beat."""
-
-RECOMPUTE_TASK = "evaluation.recompute"
-"""The Celery task that claims and runs one recompute (:func:`evaluation.tasks.recompute`)."""
-
-
-class Report(Protocol):
-    """How a computation reports its progress: a fraction in [0, 1] and a short message;
-    ``force`` writes at once (otherwise at most every few tenths of a second)."""
-
-    def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None: ...
-
-
-def no_report(fraction: float, message: str = "", *, force: bool = False) -> None:
-    """The :class:`Report` of a computation nobody follows: it does nothing."""
+RECOMPUTES = state.Machine(Recompute, lost=WORKER_LOST, stale_after=DEAD_AFTER, beat="heartbeat_at")
+"""Where a recompute keeps its state, for the one state machine (:mod:`work.state`): the
+fields of :class:`work.models.Work`, and ``heartbeat_at`` its beat."""
 
 
 Computer = Callable[..., None]
-"""What recomputes one kind of target: ``computer(*, target_id: int, report: Report)``."""
+"""What recomputes one kind of target: ``computer(*, target_id: int, report)``, ``report``
+a :class:`work.progress.FractionReport` (a fraction and a message)."""
 
 
 _sending: ContextVar[bool] = ContextVar("earshot_recompute_sending", default=True)
@@ -140,7 +123,7 @@ _sending: ContextVar[bool] = ContextVar("earshot_recompute_sending", default=Tru
 
 @contextmanager
 def computed_in_the_foreground() -> Iterator[None]:
-    """Within this block requests mark rows pending but send nothing: the caller
+    """Within this block requests mark rows queued but send nothing: the caller
     (``manage.py recompute``) computes them itself, with no broker."""
     token = _sending.set(False)
     try:
@@ -152,7 +135,7 @@ def computed_in_the_foreground() -> Iterator[None]:
 def _enqueue(recompute_id: int, *, countdown: float) -> bool:
     """Send the task for a row, fire and forget (no result is kept); ``False`` if not sent.
 
-    A broker that cannot be reached is logged in one line and leaves the row pending
+    A broker that cannot be reached is logged in one line and leaves the row queued
     without ``enqueued_at``, so that the next request (or the sweep) sends it again.
     """
     if not _sending.get():
@@ -163,13 +146,13 @@ def _enqueue(recompute_id: int, *, countdown: float) -> bool:
             lambda: publish(RECOMPUTE_TASK, args=[recompute_id], countdown=countdown, queue=queue)
         )
         return True
-    except Exception as error:  # any broker failure: the row stays pending for a resend
+    except Exception as error:  # any broker failure: the row stays queued for a resend
         logger.warning(
             "could not send recompute %s to the broker (%s: %s); the next request, the "
             "worker's sweep or `manage.py recompute` sends it again",
             recompute_id, type(error).__name__, error,
         )  # fmt: skip
-        Recompute.objects.filter(pk=recompute_id, status=Recompute.PENDING).update(
+        Recompute.objects.filter(pk=recompute_id, state=Recompute.QUEUED).update(
             enqueued_at=None, message="waiting: the broker could not be reached"
         )
         return False
@@ -178,13 +161,13 @@ def _enqueue(recompute_id: int, *, countdown: float) -> bool:
 def resendable(now) -> Q:
     """Pending rows whose message was never sent or may be lost."""
     late = now - RESEND_AFTER - timedelta(seconds=settings.EARSHOT_RECOMPUTE_DELAY)
-    return Q(status=Recompute.PENDING) & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=late))
+    return Q(state=Recompute.QUEUED) & (Q(enqueued_at__isnull=True) | Q(enqueued_at__lt=late))
 
 
 def poisoned() -> Q:
     """Rows failed for good: their workers died under them, or they ran out of time.
     Only "Recompute now" (``resend``) sends them again."""
-    return Q(status=Recompute.FAILED, error__in=[WORKER_LOST, TIMED_OUT])
+    return Q(state=Recompute.FAILED, error__in=[WORKER_LOST, TIMED_OUT])
 
 
 def dead(now) -> Q:
@@ -192,13 +175,13 @@ def dead(now) -> Q:
     return RECOMPUTES.stale(now)
 
 
-def _countdown(kind: str, claimed_at, *, now, delay: float | None = None) -> float:
-    """How long a new task for a row last claimed at ``claimed_at`` waits: the coalescing
+def _countdown(kind: str, started_at, *, now, delay: float | None = None) -> float:
+    """How long a new task for a row last claimed at ``started_at`` waits: the coalescing
     delay, or longer so that computations start ``EARSHOT_RECOMPUTE_MIN_INTERVAL`` apart."""
     delay = settings.EARSHOT_RECOMPUTE_DELAY if delay is None else delay
-    if claimed_at is None or kind not in DEBOUNCED_KINDS:
+    if started_at is None or kind not in DEBOUNCED_KINDS:
         return delay
-    rest = settings.EARSHOT_RECOMPUTE_MIN_INTERVAL - (now - claimed_at).total_seconds()
+    rest = settings.EARSHOT_RECOMPUTE_MIN_INTERVAL - (now - started_at).total_seconds()
     return max(delay, rest)
 
 
@@ -208,7 +191,7 @@ def recompute_may_rerun_now(*, recompute_id: int) -> bool:
     if not _sending.get():
         return True
     kind, started = (
-        Recompute.objects.filter(pk=recompute_id).values_list("kind", "claimed_at").get()
+        Recompute.objects.filter(pk=recompute_id).values_list("kind", "started_at").get()
     )
     return _countdown(kind, started, now=timezone.now(), delay=0) == 0
 
@@ -219,8 +202,8 @@ def recompute_request(
     """Ask for ``kind`` ``target_id`` to be recomputed once the current transaction commits.
 
     Returns ``True`` if this request enqueued the task, ``False`` if it joined one
-    already pending or running. ``resend`` (the pages' "Recompute now") sends the task
-    of a pending row again whatever its age: a duplicate does nothing.
+    already queued or running. ``resend`` (the pages' "Recompute now") sends the task
+    of a queued row again whatever its age: a duplicate does nothing.
     """
     if kind not in dict(Recompute.KINDS):
         raise ValueError(f"unknown recompute kind {kind!r}; use one of {dict(Recompute.KINDS)}")
@@ -230,28 +213,29 @@ def recompute_request(
     if not marked:
         Recompute.objects.get_or_create(kind=kind, target_id=target_id)
         rows.update(dirty=True, requests=F("requests") + 1, requested_at=now)
-    idle = Q(status__in=[Recompute.IDLE, Recompute.DONE, Recompute.FAILED])
+    idle = Q(state__in=[Recompute.IDLE, Recompute.DONE, Recompute.FAILED])
     if not resend:
         idle &= ~poisoned()
-    lost = Q(status=Recompute.PENDING) if resend else resendable(now)
+    lost = Q(state=Recompute.QUEUED) if resend else resendable(now)
     enqueued = state.enqueue(
         RECOMPUTES,
         rows,
         when=idle | lost,
         enqueued_at=now,
-        progress=0.0,
+        done=0,
+        total=PARTS,
         message="waiting for a worker",
         error="",
-        # a request anew counts its claims afresh; a resent pending row keeps them
-        attempts=Case(
+        # a request anew counts its claims afresh; a resent queued row keeps them
+        runs=Case(
             When(idle, then=Value(0)),
-            default=F("attempts"),
+            default=F("runs"),
             output_field=PositiveSmallIntegerField(),
         ),
     )
     if enqueued:
-        recompute_id, claimed_at = rows.values_list("pk", "claimed_at").get()
-        countdown = _countdown(kind, claimed_at, now=now, delay=delay)
+        recompute_id, started_at = rows.values_list("pk", "started_at").get()
+        countdown = _countdown(kind, started_at, now=now, delay=delay)
         if _sending.get():
             # robust: whatever escapes the send must not fail the request that committed
             transaction.on_commit(lambda: _enqueue(recompute_id, countdown=countdown), robust=True)
@@ -260,31 +244,17 @@ def recompute_request(
     return bool(enqueued)
 
 
-class ProgressReport:
-    """Writes a running recompute's progress to its row, at most every ``interval`` seconds."""
-
-    def __init__(self, recompute_id: int, *, interval: float = 0.25) -> None:
-        self.recompute_id = recompute_id
-        self.throttle = state.Throttle(interval=interval)
-
-    def __call__(self, fraction: float, message: str = "", *, force: bool = False) -> None:
-        if not self.throttle.due(force=force):
-            return
-        fraction = min(1.0, max(0.0, float(fraction)))
-        state.progress(RECOMPUTES, self.recompute_id, progress=fraction, message=message[:300])
-
-
 def recompute_claim(*, recompute_id: int, task_id: str = "", worker: str = "") -> bool:
-    """pending (or running on a dead worker, or running for this very task redelivered)
+    """queued (or running on a dead worker, or running for this very task redelivered)
     → running, one more claim counted; ``False`` if another live task has it.
 
     A row claimed :data:`~work.runs.MAX_RUNS` times already (its workers died under it)
     is failed for good (:data:`WORKER_LOST`) instead, and ``False`` returned.
     """
-    also = Q(status=Recompute.RUNNING, task_id=task_id) if task_id else None
+    also = Q(state=Recompute.RUNNING, task_id=task_id) if task_id else None
     return state.claim(
         RECOMPUTES, recompute_id, also=also, dirty=False, claimed_by=worker[:255],
-        task_id=task_id[:255], progress=0.0, runs=F("runs") + 1,
+        task_id=task_id[:255], done=0, total=PARTS, computations=F("computations") + 1,
     )  # fmt: skip
 
 
@@ -302,7 +272,7 @@ def recompute_release(*, recompute_id: int, message: str = "retrying") -> None:
 
 
 def recompute_hand_to_heavy(*, recompute_id: int) -> None:
-    """running → pending on the heavy queue, before computing anything (the computation
+    """running → queued on the heavy queue, before computing anything (the computation
     found its cost over the interactive budget); its claim does not count."""
     if state.release(
         RECOMPUTES, recompute_id, dirty=True, enqueued_at=timezone.now(), queue=HEAVY,
@@ -327,27 +297,27 @@ def recompute_finish(*, recompute_id: int, compute_again: bool = True) -> bool:
     as computing again with the new data (without it, the caller hands over:
     :func:`recompute_hand_over`).
     """
-    if state.finish(RECOMPUTES, recompute_id, only=Q(dirty=False), progress=1.0, attempts=0):
+    if state.finish(RECOMPUTES, recompute_id, only=Q(dirty=False), done=PARTS, total=PARTS, runs=0):
         return True
     if not compute_again:
         return False
     state.progress(
-        RECOMPUTES, recompute_id, dirty=False, runs=F("runs") + 1, progress=0.0,
-        claimed_at=timezone.now(), message="new data arrived; computing again",
+        RECOMPUTES, recompute_id, dirty=False, computations=F("computations") + 1, done=0,
+        started_at=timezone.now(), message="new data arrived; computing again",
     )  # fmt: skip
     return False
 
 
 def recompute_hand_over(*, recompute_id: int) -> None:
-    """running → pending with a fresh task, so that one busy target cannot hold a worker;
+    """running → queued with a fresh task, so that one busy target cannot hold a worker;
     the task waits the coalescing delay, or the rest of the minimum interval."""
     now = timezone.now()
     started = (
-        Recompute.objects.filter(pk=recompute_id, status=Recompute.RUNNING)
-        .values_list("kind", "claimed_at")
+        Recompute.objects.filter(pk=recompute_id, state=Recompute.RUNNING)
+        .values_list("kind", "started_at")
         .first()
     )
     if state.release(
-        RECOMPUTES, recompute_id, dirty=True, enqueued_at=now, message="waiting", attempts=0
+        RECOMPUTES, recompute_id, dirty=True, enqueued_at=now, message="waiting", runs=0
     ):
         _enqueue(recompute_id, countdown=_countdown(*started, now=now))

@@ -16,7 +16,8 @@ from evaluation.services.leaderboards import (
     on_groups,
 )
 from evaluation.services.limits import leaderboards_admit
-from evaluation.services.recompute import Report, no_report, recompute_request
+from evaluation.services.recompute import recompute_request
+from work.progress import FractionReport, no_report
 
 MIN_JUDGED_QUERIES = 2
 """Judged queries an ordinary leaderboard needs: a mean's interval needs two observations."""
@@ -28,7 +29,7 @@ def collection_results_request(*, collection: Collection, resend: bool = False) 
     return recompute_request(kind="collection", target_id=collection.pk, resend=resend)
 
 
-def collection_results_compute(*, target_id: int, report: Report = no_report) -> None:
+def collection_results_compute(*, target_id: int, report: FractionReport = no_report) -> None:
     """Recompute every leaderboard and reliability study of collection ``target_id``: on
     its official judgments, and ADR on its official ordered groups when it has them
     (:func:`evaluation.selectors.collection_ordered_groups`)."""

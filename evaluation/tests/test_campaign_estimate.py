@@ -12,12 +12,10 @@ from evaluation.models import (
     Recompute,
     ResultsConfig,
 )
-from evaluation.services import computers
 from evaluation.services.computers import recompute_run
 from evaluation.services.estimates import campaign_estimate_compute
 from evaluation.services.recompute import recompute_request
 from evaluation.services.results import collection_results_compute
-from evaluation.tasks import collection_data_changed, relevance_campaign_changed
 from relevance.services.campaigns import assignment_next
 from relevance.services.settings import relevance_campaign_open_set
 from tests.helpers.lowcost_campaign_data import (
@@ -33,6 +31,8 @@ from tests.helpers.lowcost_campaign_data import (
     rankings,
 )
 from tests.helpers.relevance_data import make_campaign
+from work.kinds import RECOMPUTE, kind_runner
+from work.tasks import collection_data_changed, relevance_campaign_changed
 
 pytestmark = pytest.mark.django_db
 
@@ -193,12 +193,12 @@ def test_a_burst_of_judgments_asks_for_one_recompute_of_each_open_lowcost_campai
 
 
 def test_the_lowcost_kind_runs_its_computer_and_settles(campaign, enqueued):
-    assert computers.COMPUTERS["lowcost"] is campaign_estimate_compute
+    assert kind_runner("lowcost", table=RECOMPUTE) is campaign_estimate_compute
     recompute_request(kind="lowcost", target_id=campaign.pk)
     row = Recompute.objects.get(kind="lowcost")
     assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert (row.status, row.runs, row.error) == ("done", 1, "")
+    assert (row.state, row.computations, row.error) == ("done", 1, "")
     assert CampaignEstimate.objects.filter(campaign=campaign).exists()
 
 

@@ -137,7 +137,7 @@ def test_a_burst_of_handed_over_answers_asks_for_one_campaign_recompute(
 ):
     from evaluation.models import Recompute
     from evaluation.services import recompute
-    from evaluation.tasks import preference_answers_accepted
+    from work.tasks import preference_answers_accepted
 
     enqueued = []
     monkeypatch.setattr(recompute, "_enqueue", lambda pk, countdown: enqueued.append(pk))
@@ -146,7 +146,7 @@ def test_a_burst_of_handed_over_answers_asks_for_one_campaign_recompute(
         results = [preference_answers_accepted(campaign_id=campaign.pk) for _ in range(20)]
     assert results.count(True) == 1 and len(enqueued) == 1
     row = Recompute.objects.get(kind="campaign", target_id=campaign.pk)
-    assert (row.requests, row.status) == (20, "pending")
+    assert (row.requests, row.state) == (20, "queued")
     assert preference_answers_accepted(campaign_id=999_999) is False  # deleted campaign
 
 

@@ -82,7 +82,9 @@ def test_the_mapping_exports_as_csv_bins_and_json(organiser, personas):
 
 def test_the_status_document_follows_the_campaigns_recompute(organiser, personas):
     campaign = store_mapping(personas.collection)
-    Recompute.objects.create(kind="campaign", target_id=campaign.pk, status="running", progress=0.5)
+    Recompute.objects.create(
+        kind="campaign", target_id=campaign.pk, state="running", done=5_000, total=10_000
+    )
     status = organiser.get(url(personas, f"status.json?campaign={campaign.pk}")).json()
     assert status["recompute"]["status"] == "running"
     assert status["mappings"][0]["measure"] == MEASURE

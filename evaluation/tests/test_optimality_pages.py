@@ -43,7 +43,7 @@ def compute(collection, *, trials=4, resamples=100):
 def test_the_page_shows_the_same_figures_as_the_command_line(study, capsys):
     _, collection, files = study
     row = compute(collection)
-    assert row.status == "done", row.error
+    assert row.state == "done", row.error
     payload = OptimalityStudy.objects.get(collection=collection).payload
     # The collection's default measures (CG and DCG on Fine) then Table 5.2's on Fine and
     # ℓmin = 40 (no Broad judgments here), every test, the collection's seed, α and test.
@@ -90,7 +90,7 @@ def test_a_study_over_the_limit_fails_before_work_and_the_page_says_why(study, c
     # 10 splits × 2 × 6 × 8 × 6 × 100 resamples × 2 = 1,152,000 resampled differences
     settings.EARSHOT_LIMIT_RESAMPLED = 1_151_999
     row = compute(collection, trials=10)
-    assert row.status == "failed"
+    assert row.state == "failed"
     assert row.error.startswith("Choosing a test would draw 1.2 million resampled differences")
     assert "Ask for fewer random splits or resamples" in row.error
     assert OptimalityStudy.objects.get(collection=collection).payload == {}
@@ -98,7 +98,7 @@ def test_a_study_over_the_limit_fails_before_work_and_the_page_says_why(study, c
     text = client.get(f"/collections/{collection.pk}/results/choosing-a-test/").content.decode()
     assert "The last recompute failed: Choosing a test would draw" in text
     settings.EARSHOT_LIMIT_RESAMPLED = 1_152_000  # at the limit: admitted
-    assert compute(collection, trials=10).status == "done"
+    assert compute(collection, trials=10).state == "done"
 
 
 def test_too_few_queries_are_refused_in_words(tmp_path):
@@ -106,7 +106,7 @@ def test_too_few_queries_are_refused_in_words(tmp_path):
     summary = mirex_import(owner=owner, folder=four_systems_folder(tmp_path, queries=3), name="Few")
     collection = owner.collections.get(pk=summary.collection_id)
     row = compute(collection)
-    assert row.status == "failed"
+    assert row.state == "failed"
     assert "needs at least 2 systems and 4 judged queries" in row.error
     assert "4 systems and 3 judged queries" in row.error
 

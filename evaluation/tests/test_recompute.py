@@ -6,10 +6,11 @@ import pytest
 from django.utils import timezone
 
 from evaluation.models import Recompute
-from evaluation.services import computers
 from evaluation.services import recompute as service
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import recompute_request
+from tests.helpers.work_kinds import kind_replaced
+from work.kinds import RECOMPUTE
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ def computations(monkeypatch):
                 action()
 
     fake = Fake()
-    monkeypatch.setitem(computers.COMPUTERS, "campaign", fake)
+    kind_replaced(monkeypatch, "campaign", fake, table=RECOMPUTE)
     fake.calls = calls
     return fake
 
@@ -43,7 +44,7 @@ def test_the_first_request_enqueues_one_task_on_commit(
         assert enqueued == []  # not before the commit
     row = Recompute.objects.get(kind="campaign", target_id=7)
     assert enqueued == [row.pk]
-    assert (row.status, row.dirty, row.requests) == ("pending", True, 1)
+    assert (row.state, row.dirty, row.requests) == ("queued", True, 1)
 
 
 def test_a_hundred_requests_in_a_burst_enqueue_one_task(
@@ -64,7 +65,7 @@ def test_the_task_claims_computes_and_finishes(
     assert recompute_run(recompute_id=enqueued[0]) is True
     row = Recompute.objects.get()
     assert computations.calls == [7]
-    assert (row.status, row.dirty, row.runs, row.progress) == ("done", False, 1, 1.0)
+    assert (row.state, row.dirty, row.computations, row.fraction) == ("done", False, 1, 1.0)
     assert row.finished_at is not None
 
 
@@ -95,7 +96,7 @@ def test_a_request_while_running_makes_the_task_compute_exactly_once_more(
     row = Recompute.objects.get()
     assert computations.calls == [7, 7]
     assert len(enqueued) == 1
-    assert (row.status, row.runs, row.requests) == ("done", 2, 21)
+    assert (row.state, row.computations, row.requests) == ("done", 2, 21)
 
 
 @pytest.fixture
@@ -124,16 +125,16 @@ def test_with_debouncing_new_data_during_a_short_computation_waits_out_the_inter
     recompute_run(recompute_id=enqueued[0][0])
     row = Recompute.objects.get()
     assert computations.calls == [7]  # no second computation straight away
-    assert (row.status, row.dirty, row.runs, row.requests) == ("pending", True, 1, 21)
+    assert (row.state, row.dirty, row.computations, row.requests) == ("queued", True, 1, 21)
     # The fresh task waits out the rest of the 10 s since the computation started.
     assert len(enqueued) == 2 and 9 < enqueued[1][1] <= 10
     with django_capture_on_commit_callbacks(execute=True):
         assert recompute_request(kind="campaign", target_id=7) is False  # joins it
-    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=11))
+    Recompute.objects.update(started_at=timezone.now() - timedelta(seconds=11))
     assert recompute_run(recompute_id=row.pk) is True  # the interval has passed
     row.refresh_from_db()
     assert computations.calls == [7, 7]
-    assert (row.status, row.runs, row.requests) == ("done", 2, 22)
+    assert (row.state, row.computations, row.requests) == ("done", 2, 22)
 
 
 def test_with_debouncing_a_request_soon_after_a_computation_started_waits_for_the_rest(
@@ -143,13 +144,13 @@ def test_with_debouncing_a_request_soon_after_a_computation_started_waits_for_th
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     recompute_run(recompute_id=enqueued[0][0])
-    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=4))
+    Recompute.objects.update(started_at=timezone.now() - timedelta(seconds=4))
     with django_capture_on_commit_callbacks(execute=True):
         assert recompute_request(kind="campaign", target_id=7) is True
     assert 5 < enqueued[1][1] <= 6  # 10 s after the last start, not the 1 s delay
-    Recompute.objects.update(claimed_at=timezone.now() - timedelta(seconds=30))
+    Recompute.objects.update(started_at=timezone.now() - timedelta(seconds=30))
     with django_capture_on_commit_callbacks(execute=True):
-        Recompute.objects.update(status=Recompute.DONE)
+        Recompute.objects.update(state=Recompute.DONE)
         assert recompute_request(kind="campaign", target_id=7) is True
     assert enqueued[2][1] == 1  # long ago: only the coalescing delay
 
@@ -184,12 +185,12 @@ def test_a_failing_computation_marks_the_row_failed_with_the_error(
     def broken(*, target_id, report):
         raise ValueError("no judgments on the fine scale")
 
-    monkeypatch.setitem(computers.COMPUTERS, "campaign", broken)
+    kind_replaced(monkeypatch, "campaign", broken, table=RECOMPUTE)
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     recompute_run(recompute_id=enqueued[0])
     row = Recompute.objects.get()
-    assert row.status == "failed"
+    assert row.state == "failed"
     assert row.error == "ValueError: no judgments on the fine scale"
     # The next request tries again.
     with django_capture_on_commit_callbacks(execute=True):
@@ -204,12 +205,12 @@ def test_a_transient_error_gives_the_row_back_for_a_retry(
     def locked(*, target_id, report):
         raise OperationalError("database is locked")
 
-    monkeypatch.setitem(computers.COMPUTERS, "campaign", locked)
+    kind_replaced(monkeypatch, "campaign", locked, table=RECOMPUTE)
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
     with pytest.raises(OperationalError):
         recompute_run(recompute_id=enqueued[0])
-    assert Recompute.objects.get().status == "pending"  # the retried task can claim it
+    assert Recompute.objects.get().state == "queued"  # the retried task can claim it
 
 
 def test_a_row_left_running_by_a_dead_worker_is_reclaimed_after_a_while(
@@ -217,11 +218,11 @@ def test_a_row_left_running_by_a_dead_worker_is_reclaimed_after_a_while(
 ):
     with django_capture_on_commit_callbacks(execute=True):
         recompute_request(kind="campaign", target_id=7)
-    Recompute.objects.update(status="running", claimed_at=timezone.now())
+    Recompute.objects.update(state="running", started_at=timezone.now())
     assert recompute_run(recompute_id=enqueued[0]) is False
-    Recompute.objects.update(claimed_at=timezone.now() - timedelta(hours=1))
+    Recompute.objects.update(started_at=timezone.now() - timedelta(hours=1))
     assert recompute_run(recompute_id=enqueued[0]) is True
-    assert Recompute.objects.get().status == "done"
+    assert Recompute.objects.get().state == "done"
 
 
 def test_an_unknown_kind_is_refused():
@@ -233,7 +234,7 @@ def test_low_cost_estimates_are_not_debounced(debounced, django_capture_on_commi
     """They choose an assessor's next pair, so they follow each judgment at once."""
     enqueued = debounced
     Recompute.objects.create(
-        kind="lowcost", target_id=7, status=Recompute.DONE, claimed_at=timezone.now()
+        kind="lowcost", target_id=7, state=Recompute.DONE, started_at=timezone.now()
     )
     with django_capture_on_commit_callbacks(execute=True):
         assert recompute_request(kind="lowcost", target_id=7) is True

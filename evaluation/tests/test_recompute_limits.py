@@ -64,10 +64,10 @@ def test_a_refused_recompute_fails_and_the_results_page_says_why(
 ):
     settings.EARSHOT_LIMIT_RESAMPLED = 39_999
     row = Recompute.objects.create(kind="collection", target_id=small_collection.pk,
-                                   status="pending")  # fmt: skip
+                                   state="queued")  # fmt: skip
     assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert row.status == "failed" and "40,000 resampled differences" in row.error
+    assert row.state == "failed" and "40,000 resampled differences" in row.error
     assert not Leaderboard.objects.filter(collection=small_collection).exists()  # no work done
     client.force_login(small_collection.owner)
     page = html.unescape(
@@ -89,15 +89,15 @@ def test_work_over_the_interactive_budget_goes_to_the_heavy_queue_before_any_wor
     with pytest.raises(TooHeavyHere), running_on(INTERACTIVE):
         leaderboards_admit(n_systems=2, n_queries=2, n_measures=2, test="t", resamples=1)
     row = Recompute.objects.create(kind="collection", target_id=small_collection.pk,
-                                   status="pending")  # fmt: skip
+                                   state="queued")  # fmt: skip
     with running_on(INTERACTIVE):
         assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert (row.status, row.queue, sent) == ("pending", HEAVY, [row.pk])
+    assert (row.state, row.queue, sent) == ("queued", HEAVY, [row.pk])
     assert not Leaderboard.objects.filter(collection=small_collection).exists()
     with running_on(HEAVY):
         assert recompute_run(recompute_id=row.pk) is True
-    assert Recompute.objects.get().status == "done"
+    assert Recompute.objects.get().state == "done"
     assert Leaderboard.objects.filter(collection=small_collection).count() == 2
 
 

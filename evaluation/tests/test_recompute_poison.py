@@ -17,9 +17,10 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import timezone
 
 from evaluation.models import Recompute
-from evaluation.services import computers
 from evaluation.services.computers import recompute_run
 from evaluation.services.recompute import WORKER_LOST, recompute_claim, recompute_request
+from tests.helpers.work_kinds import kind_replaced
+from work.kinds import RECOMPUTE
 from work.limits import TooHeavyHere, WorkRefused
 from work.queues import HEAVY, INTERACTIVE, running_on
 from work.runs import MAX_RUNS, TIMED_OUT
@@ -42,7 +43,7 @@ def computer(monkeypatch):
                 self.does()
 
     fake = Computer()
-    monkeypatch.setitem(computers.COMPUTERS, "campaign", fake)
+    kind_replaced(monkeypatch, "campaign", fake, table=RECOMPUTE)
     return fake
 
 
@@ -67,7 +68,7 @@ def test_a_task_redelivered_after_its_second_worker_died_fails_the_row_for_good(
     # Third delivery: not run.
     assert recompute_run(recompute_id=row.pk, task_id="task-1") is False
     row.refresh_from_db()
-    assert (row.status, row.error, row.attempts) == ("failed", WORKER_LOST, 2)
+    assert (row.state, row.error, row.runs) == ("failed", WORKER_LOST, 2)
     assert computer.calls == 0
 
 
@@ -75,42 +76,42 @@ def test_the_sweep_fails_a_row_whose_worker_died_on_its_second_run_and_revives_a
     enqueued,
 ):
     long_ago = timezone.now() - timedelta(minutes=5)
-    second = Recompute.objects.create(kind="collection", target_id=1, status="running",
-                                      attempts=2, claimed_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
-    first = Recompute.objects.create(kind="collection", target_id=2, status="running",
-                                     attempts=1, claimed_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
+    second = Recompute.objects.create(kind="collection", target_id=1, state="running",
+                                      runs=2, started_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
+    first = Recompute.objects.create(kind="collection", target_id=2, state="running",
+                                     runs=1, started_at=long_ago, heartbeat_at=long_ago)  # fmt: skip
     report = work_sweep()
     assert (report.revived, report.sent) == (1, 1) and enqueued == [first.pk]
     second.refresh_from_db()
-    assert (second.status, second.error) == ("failed", WORKER_LOST)
-    assert Recompute.objects.get(pk=first.pk).status == "pending"
+    assert (second.state, second.error) == ("failed", WORKER_LOST)
+    assert Recompute.objects.get(pk=first.pk).state == "queued"
 
 
 def test_a_starting_worker_fails_what_died_twice_under_its_earlier_lives(enqueued):
     now = timezone.now()
-    row = Recompute.objects.create(kind="collection", target_id=1, status="running", attempts=2,
-                                   claimed_by="celery@box", claimed_at=now - timedelta(seconds=5),
+    row = Recompute.objects.create(kind="collection", target_id=1, state="running", runs=2,
+                                   claimed_by="celery@box", started_at=now - timedelta(seconds=5),
                                    heartbeat_at=now)  # fmt: skip
     work_sweep(worker="celery@box", started_at=now)
     row.refresh_from_db()
-    assert (row.status, row.error) == ("failed", WORKER_LOST) and enqueued == []
+    assert (row.state, row.error) == ("failed", WORKER_LOST) and enqueued == []
 
 
 def test_new_data_does_not_resend_a_row_failed_for_good_but_recompute_now_does(
     enqueued, computer, django_capture_on_commit_callbacks
 ):
     row = requested(django_capture_on_commit_callbacks)
-    Recompute.objects.filter(pk=row.pk).update(status="failed", error=WORKER_LOST, attempts=2)
+    Recompute.objects.filter(pk=row.pk).update(state="failed", error=WORKER_LOST, runs=2)
     enqueued.clear()
     with django_capture_on_commit_callbacks(execute=True):
         assert recompute_request(kind="campaign", target_id=7) is False
-    assert enqueued == [] and Recompute.objects.get().status == "failed"
+    assert enqueued == [] and Recompute.objects.get().state == "failed"
     with django_capture_on_commit_callbacks(execute=True):  # "Recompute now": Try again
         assert recompute_request(kind="campaign", target_id=7, resend=True) is True
     row.refresh_from_db()
-    assert (row.status, row.attempts, enqueued) == ("pending", 0, [row.pk])
+    assert (row.state, row.runs, enqueued) == ("queued", 0, [row.pk])
     assert recompute_run(recompute_id=row.pk) is True
-    assert Recompute.objects.get().status == "done" and computer.calls == 1
+    assert Recompute.objects.get().state == "done" and computer.calls == 1
 
 
 def test_a_computation_stopped_by_its_soft_time_limit_fails_at_once_and_is_not_resent(
@@ -123,7 +124,7 @@ def test_a_computation_stopped_by_its_soft_time_limit_fails_at_once_and_is_not_r
     row = requested(django_capture_on_commit_callbacks)
     assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert (row.status, row.error) == ("failed", TIMED_OUT)
+    assert (row.state, row.error) == ("failed", TIMED_OUT)
     assert "EARSHOT_TASK_SOFT_TIME_LIMIT_SECONDS" in row.error
     enqueued.clear()
     with django_capture_on_commit_callbacks(execute=True):
@@ -141,7 +142,7 @@ def test_a_refused_computation_fails_with_its_message_and_new_data_tries_again(
     row = requested(django_capture_on_commit_callbacks)
     assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert (row.status, row.error) == (
+    assert (row.state, row.error) == (
         "failed",
         "3,018 systems: too many pairs; the limit is 50,000.",
     )
@@ -164,8 +165,8 @@ def test_work_too_heavy_for_the_interactive_queue_moves_to_the_heavy_queue_uncou
     with running_on(INTERACTIVE):
         assert recompute_run(recompute_id=row.pk) is True
     row.refresh_from_db()
-    assert (row.status, row.queue, row.attempts, row.dirty) == ("pending", HEAVY, 0, True)
+    assert (row.state, row.queue, row.runs, row.dirty) == ("queued", HEAVY, 0, True)
     assert enqueued == [row.pk]
     with running_on(HEAVY):
         assert recompute_run(recompute_id=row.pk) is True
-    assert Recompute.objects.get().status == "done"
+    assert Recompute.objects.get().state == "done"

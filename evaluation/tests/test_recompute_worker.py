@@ -14,7 +14,7 @@ def wait_until_settled(timeout: float = 60) -> Recompute:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         row = Recompute.objects.get()
-        if row.status in ("done", "failed") and not row.dirty:
+        if row.state in ("done", "failed") and not row.dirty:
             return row
         time.sleep(0.1)
     raise AssertionError(f"the recompute did not settle: {Recompute.objects.get().to_dict()}")
@@ -32,7 +32,9 @@ def test_a_burst_of_a_hundred_requests_causes_at_most_two_computations(
     ]
     burst = time.monotonic() - started
     row = wait_until_settled()
-    assert row.status == "done", row.error
+    assert row.state == "done", row.error
     assert row.requests == 100
-    assert 1 <= row.runs <= 2, f"{row.runs} computations for a burst of 100 in {burst:.2f} s"
+    assert 1 <= row.computations <= 2, (
+        f"{row.computations} computations for a burst of 100 in {burst:.2f} s"
+    )
     assert enqueued.count(True) <= 2

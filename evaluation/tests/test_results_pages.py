@@ -168,7 +168,7 @@ def test_the_leaderboard_exports_as_csv_tables_and_json(organiser, personas):
 
 def test_the_status_document_reports_a_running_recompute(organiser, personas):
     Recompute.objects.create(
-        kind="collection", target_id=personas.collection.pk, status="running", progress=0.4,
+        kind="collection", target_id=personas.collection.pk, state="running", done=4_000, total=10_000,
         message="CG(scale=fine)@5: bootstrap test on every pair",
     )  # fmt: skip
     status = organiser.get(url(personas, "status.json")).json()

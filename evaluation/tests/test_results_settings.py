@@ -57,7 +57,7 @@ def test_saving_asks_for_one_recompute_and_saving_the_same_again_for_none(
     config = ResultsConfig.objects.get(collection=crowd_collection)
     assert config.measures == [CG, "DCG(scale=fine)@5"] and config.test == "t"
     row = Recompute.objects.get(kind="collection", target_id=crowd_collection.pk)
-    assert (row.status, row.requests) == ("pending", 1) and enqueued == [row.pk]
+    assert (row.state, row.requests) == ("queued", 1) and enqueued == [row.pk]
     with django_capture_on_commit_callbacks(execute=True):
         assert results_config_update(collection=crowd_collection, changes={"test": "t"}) == []
     assert Recompute.objects.get(pk=row.pk).requests == 1 and len(enqueued) == 1
@@ -130,7 +130,7 @@ def test_a_broker_that_cannot_be_reached_neither_loses_the_settings_nor_breaks_t
     assert response.status_code == 302
     assert ResultsConfig.objects.get(collection=crowd_collection).test == "t"
     row = Recompute.objects.get(kind="collection", target_id=crowd_collection.pk)
-    assert row.status == "pending"  # re-sent by the next request once STALE_AFTER passed
+    assert row.state == "queued"  # re-sent by the next request once STALE_AFTER passed
 
 
 def test_the_page_says_when_the_results_were_last_computed_as_a_person_writes_a_time(
@@ -140,7 +140,7 @@ def test_the_page_says_when_the_results_were_last_computed_as_a_person_writes_a_
     from datetime import UTC, datetime
 
     Recompute.objects.create(
-        kind="collection", target_id=personas.collection.pk, status=Recompute.DONE,
+        kind="collection", target_id=personas.collection.pk, state=Recompute.DONE,
         finished_at=datetime(2026, 11, 28, 6, 49, 14, tzinfo=UTC),
     )  # fmt: skip
     client.force_login(personas.organiser)

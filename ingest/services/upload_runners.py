@@ -7,7 +7,7 @@ the file, the line and the problem; the import's transaction rolled back, so not
 partly imported. The upload's files are deleted once its job has run (whatever the
 outcome), except after a transient database error, when the job is retried.
 
-Registered in :data:`work.job_runners.JOB_RUNNERS` as ``upload_<kind>`` (:class:`ingest.apps.IngestConfig`).
+Registered with :func:`work.kinds.kind_register` as ``upload_<kind>`` (:class:`ingest.apps.IngestConfig`).
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from ingest.importers.mirex import MIREX_FILES, mirex_import
 from ingest.importers.runs import runs_read, runs_write
 from ingest.models import Upload
 from ingest.services.uploads import upload_discard, upload_folder
-from work.jobs import JobFailed, Report
+from work.jobs import JobFailed
 from work.models import Job
+from work.progress import Report
 
 STEPS = 1000
 """The job's progress is counted in thousandths of the upload."""
@@ -311,12 +312,14 @@ def upload_pairwise_run(*, upload: Upload, folder: Path, report: Report) -> dict
     return result
 
 
-UPLOAD_RUNNERS = {
-    f"upload_{Upload.CLIPS}": upload_clips_run,
-    f"upload_{Upload.RUNS}": upload_runs_run,
-    f"upload_{Upload.JUDGMENTS}": upload_judgments_run,
-    f"upload_{Upload.GROUPS}": upload_groups_run,
-    f"upload_{Upload.PAIRWISE}": upload_pairwise_run,
-    f"upload_{Upload.MIREX}": upload_mirex_run,
-}
-"""``Job.kind`` → runner, registered in :data:`work.job_runners.JOB_RUNNERS` by :class:`ingest.apps.IngestConfig`."""
+UPLOAD_RUNNERS = (
+    (Upload.CLIPS, upload_clips_run),
+    (Upload.RUNS, upload_runs_run),
+    (Upload.JUDGMENTS, upload_judgments_run),
+    (Upload.GROUPS, upload_groups_run),
+    (Upload.PAIRWISE, upload_pairwise_run),
+    (Upload.MIREX, upload_mirex_run),
+)
+"""Ingest's own kinds of upload and what imports each: :class:`ingest.apps.IngestConfig`
+registers each as the kind of background work ``upload_<kind>``
+(:func:`work.kinds.kind_register`), the one registry of runners."""

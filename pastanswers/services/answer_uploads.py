@@ -15,7 +15,8 @@ from ingest.models import Upload
 from ingest.services.upload_runners import upload_files, upload_progress, upload_runner
 from pastanswers.importers.answers import AnswersImportError, preference_answers_import
 from pastanswers.importers.crowdflower import ColumnMapping, TranslationError, answers_csv_write
-from work.jobs import JobFailed, Report
+from work.jobs import JobFailed
+from work.progress import Report
 
 ANSWERS_ERROR = re.compile(r"^(?P<file>.*?):(?P<line>\d+): (?P<problem>.*)$", re.S)
 """How :class:`AnswersImportError` names the place: ``<file>:<line>: <problem>``."""

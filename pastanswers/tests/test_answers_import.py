@@ -14,9 +14,9 @@ from crowd.models import Answer, PreferenceCampaign
 from evaluation.models import Recompute
 from evaluation.services import campaign_mapping_compute
 from evaluation.services import recompute as recompute_service
-from evaluation.tasks import preference_answers_accepted
 from pastanswers.importers.answers import preference_answers_import
 from work.handoff import ANSWERS_ACCEPTED_TASK
+from work.tasks import preference_answers_accepted
 
 pytestmark = pytest.mark.django_db
 

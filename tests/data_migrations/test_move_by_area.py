@@ -34,7 +34,7 @@ from catalog.models import Collection, TrashItem
 from catalog.services.trash import trash_put, trash_restore
 from crowd.models import Answer, Example, PreferenceCampaign
 from demo.seed import COLLECTION_NAME, demo_seed
-from evaluation.models import Leaderboard
+from evaluation.models import Leaderboard, Recompute
 from relevance.models import RelevanceCampaign
 from tests.helpers.crowd_fixtures import answer_all, arrive, build_crowd_collection, make_campaign
 from tests.helpers.migrating import latest, migrate
@@ -91,6 +91,36 @@ def columns_added_since_the_move():
         with connection.schema_editor() as editor:
             for model, field in added:
                 editor.remove_field(model, field)
+
+
+@contextmanager
+def recomputes_of_today(old_apps):
+    """Today's ``Recompute`` has the field names of all background work (evaluation 0014,
+    issue 30 item 3), the old layout's table those of before: while today's code fills,
+    the (empty) old table is today's; then each row it holds is written back as the code
+    of before wrote it (``pending`` for ``queued``, ``attempts`` for the claims, ``runs``
+    for the computations, a ``progress`` fraction, ``claimed_at``) in the old table,
+    which evaluation 0014 carries forward with the rest."""
+    Old = old_apps.get_model("evaluation", "Recompute")
+    assert not Old.objects.exists()
+    with connection.schema_editor() as editor:
+        editor.delete_model(Old)
+        editor.create_model(Recompute)
+    try:
+        yield
+    finally:
+        rows = list(Recompute.objects.values())
+        with connection.schema_editor() as editor:
+            editor.delete_model(Recompute)
+            editor.create_model(Old)
+        for row in rows:
+            state, runs, done, total = (row.pop(f) for f in ("state", "runs", "done", "total"))
+            Old.objects.create(
+                **{f: v for f, v in row.items() if f not in ("computations", "started_at")},
+                status="pending" if state == "queued" else state, attempts=runs,
+                runs=row["computations"], progress=done / total if total else 0.0,
+                claimed_at=row["started_at"],
+            )  # fmt: skip
 
 
 def row_counts() -> dict[str, int]:
@@ -159,7 +189,7 @@ def test_a_database_of_the_old_layout_keeps_every_row_and_its_leaderboard():
         ContentType.objects.clear_cache()
         assert not ContentType.objects.filter(app_label__in=MOVED_APPS).exists()
         assert ContentType.objects.filter(app_label="judging", model="worker").exists()
-        with columns_added_since_the_move():
+        with columns_added_since_the_move(), recomputes_of_today(old_apps):
             filled = fill(old_apps)
         demo, campaign = filled["demo"], filled["campaign"]
         board = Leaderboard.objects.get(collection=demo, measure=MEASURE)
@@ -167,6 +197,7 @@ def test_a_database_of_the_old_layout_keeps_every_row_and_its_leaderboard():
         assert before["judging_answer"] == Answer.objects.count() > 0
         assert before["judging_relevancecampaign"] == RelevanceCampaign.objects.count() >= 2
         assert before["judging_trashitem"] == 1 and before["judging_job"] == 1
+        assert before["evaluation_recompute"] >= 1  # the demo's, in the old names
 
         migrate(latest())
         ContentType.objects.clear_cache()
@@ -175,6 +206,7 @@ def test_a_database_of_the_old_layout_keeps_every_row_and_its_leaderboard():
         assert {t: n for t, n in after.items() if t != "django_migrations"} == {
             t: n for t, n in before.items() if t != "django_migrations"
         }
+        assert Recompute.objects.get(kind="collection", target_id=demo.pk).state == "done"
         stored = Leaderboard.objects.get(collection=demo, measure=MEASURE)
         assert (stored.pk, stored.payload, stored.computed_at) == (
             board.pk, board.payload, board.computed_at

@@ -112,13 +112,13 @@ def test_a_lowcost_campaign_from_its_first_judgment_to_confident(
         expect(assessor.get_by_text("No judging campaign is open for you yet.")).to_be_visible()
         # Stopping asks for final estimates: let the worker finish them before the
         # database is emptied for the next test.
-        settled = final.filter(requests__gt=asked_before, status=Recompute.DONE, dirty=False)
+        settled = final.filter(requests__gt=asked_before, state=Recompute.DONE, dirty=False)
         deadline = time.monotonic() + WORKER_TIMEOUT / 1000
         while not settled.exists() and time.monotonic() < deadline:
             time.sleep(0.2)
         assert settled.exists(), final.get().to_dict()
-        busy = Recompute.objects.filter(status__in=[Recompute.PENDING, Recompute.RUNNING])
-        assert not busy.exists(), list(busy.values("kind", "status", "message"))
+        busy = Recompute.objects.filter(state__in=[Recompute.QUEUED, Recompute.RUNNING])
+        assert not busy.exists(), list(busy.values("kind", "state", "message"))
     finally:
         for context in contexts:
             context.close()

@@ -30,7 +30,7 @@ def settled(kind: str, target_id: int, timeout: float = 90) -> Recompute:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         row = Recompute.objects.filter(kind=kind, target_id=target_id).first()
-        if row and row.status in ("done", "failed") and not row.dirty:
+        if row and row.state in ("done", "failed") and not row.dirty:
             return row
         time.sleep(0.2)
     row = Recompute.objects.filter(kind=kind, target_id=target_id).first()
@@ -64,19 +64,23 @@ def test_answers_become_one_recompute_a_stored_mapping_and_a_leaderboard_using_i
     )
 
     row = settled("campaign", campaign.pk)
-    assert row.status == "done", row.error
+    assert row.state == "done", row.error
     assert row.requests >= 1
     # Coalescing: a computation absorbs every answer that arrived while it was pending
     # (3 s). Alone the burst takes well under that and gives 1 run; on a loaded machine it
     # can span two or three delays. Without coalescing it would be one run per answer (28).
-    assert row.runs * 5 <= submitted, f"{row.runs} computations for a burst of {submitted} answers"
+    assert row.computations * 5 <= submitted, (
+        f"{row.computations} computations for a burst of {submitted} answers"
+    )
     mapping = SatisfactionMapping.objects.get(campaign=campaign, measure=MEASURE)
     assert mapping.payload["n_answers"] == 24
     assert mapping.payload["satisfaction"]["counts"] == [3 * n for n in SAT_COUNTS]
 
     board_row = settled("collection", crowd_collection.pk)
-    assert board_row.status == "done", board_row.error
-    assert board_row.runs <= row.runs  # one leaderboard recompute per stored mapping at most
+    assert board_row.state == "done", board_row.error
+    assert (
+        board_row.computations <= row.computations
+    )  # one leaderboard recompute per stored mapping at most
     board = Leaderboard.objects.get(collection=crowd_collection, measure=MEASURE)
     assert board.payload["mapping"]["source"] == "campaign"
     assert board.payload["mapping"]["coefficients"] == mapping.payload["fit"]["coefficients"]

@@ -8,7 +8,7 @@ from django.db import models
 class PendingHandoff(models.Model):
     """A handoff task (:mod:`work.handoff`) whose sending failed after its data committed.
 
-    One row per (task, target): the evaluation side's sweep (at every worker start, on a
+    One row per (task, target): work's sweep (``work.handoff.pending_handoffs_hand_over``: at every worker start, on a
     schedule, and in ``manage.py recompute``) does what the task would have done and
     deletes the row, so a change made while Redis was down is computed once it is back.
     """

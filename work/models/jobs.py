@@ -3,7 +3,7 @@
 A page starts a job (:func:`work.jobs.job_start`), the Celery task
 ``judging.job_run`` runs it, and the job's page polls its state and progress until it
 shows the result. What each ``kind`` of job does is in the registry
-:data:`work.job_runners.JOB_RUNNERS`, filled by the apps. See ``docs/architecture.md``.
+the one registry of background work (:mod:`work.kinds`), filled by the apps. See ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
 
-from work.models.work import Work
+from work.models.work import Work, state_field
 
 
 class Job(Work):
@@ -23,13 +23,13 @@ class Job(Work):
     queued or running on a key, starting another returns the same job (a double click
     starts nothing twice). ``result`` is the runner's JSON document; a failure keeps
     its message and, for a bad file, the file and line (``error_file``, ``error_line``).
-    The fields every piece of background work has (message, error, queue, end) come from
+    The fields every piece of background work has (state, runs, task, start, progress
+    ``done`` of ``total``, message, error, queue, end) come from
     :class:`work.models.work.Work`; :mod:`work.state` moves it from state to state.
     """
 
-    QUEUED, RUNNING, DONE, FAILED, CANCELLED = "queued", "running", "done", "failed", "cancelled"
-    STATES = [(s, s) for s in (QUEUED, RUNNING, DONE, FAILED, CANCELLED)]
-    ACTIVE = (QUEUED, RUNNING)
+    CANCELLED = "cancelled"
+    STATES = [(s, s) for s in (Work.QUEUED, Work.RUNNING, Work.DONE, Work.FAILED, CANCELLED)]
 
     kind = models.CharField(max_length=50)
     owner = models.ForeignKey(
@@ -40,20 +40,10 @@ class Job(Work):
     )
     key = models.CharField(max_length=200, blank=True)
     params = models.JSONField(default=dict, blank=True)
-    state = models.CharField(max_length=10, choices=STATES, default=QUEUED)
-    done = models.PositiveBigIntegerField(default=0)
-    total = models.PositiveBigIntegerField(null=True, blank=True)
+    state = state_field(CANCELLED)
     result = models.JSONField(default=dict, blank=True)
     cancel_requested = models.BooleanField(default=False)
-    runs = models.PositiveSmallIntegerField(
-        default=0, help_text="Times a worker claimed the job (work.runs.MAX_RUNS)."
-    )
-    task_id = models.CharField(
-        max_length=255, blank=True, default="",
-        help_text="The Celery task that claimed it: that task redelivered means its worker died.",
-    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
-    started_at = models.DateTimeField(null=True, blank=True)
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
@@ -75,19 +65,6 @@ class Job(Work):
 
     def get_absolute_url(self) -> str:
         return reverse("catalog:job", args=[self.pk])
-
-    @property
-    def active(self) -> bool:
-        return self.state in self.ACTIVE
-
-    @property
-    def fraction(self) -> float | None:
-        """Progress in [0, 1]; ``None`` while the total is unknown."""
-        if self.state == self.DONE:
-            return 1.0
-        if not self.total:
-            return None
-        return min(1.0, self.done / self.total)
 
     def to_dict(self) -> dict:
         """The small document the job page polls (``/jobs/<id>/status.json``, the API)."""

@@ -26,11 +26,11 @@ from config.env import redis_cache_location
 from crowd.models import Answer, choice_as_stored
 from crowd.services.answers import answer_submit
 from crowd.services.tasks import task_serve
-from evaluation import tasks
 from evaluation.models import Recompute, SatisfactionMapping
 from tests.helpers.crowd_fixtures import arrive, trap_of
 from tests.helpers.mappings import MEASURE, SAT_COUNTS, campaign_scored_as_answers
-from work import handoff, send
+from tests.helpers.work_kinds import receiver_replaced
+from work import handoff, kinds, send, tasks
 from work.handoff import (
     ANSWERS_ACCEPTED_TASK,
     COLLECTION_CHANGED_TASK,
@@ -121,13 +121,14 @@ def test_the_receiving_task_deletes_the_marker_before_it_reads_so_the_next_chang
     assert published == [(task, kwargs)]
 
     marker_when_reading = []
-    real_receiver = getattr(tasks, receiver)
+    real_receiver = kinds.receiver(task)
+    assert real_receiver.__name__ == receiver  # evaluation's, registered when it is ready
 
     def reading(target_id):
         marker_when_reading.append(marker_ttl_ms(markers, task, kwargs))
         return real_receiver(target_id)
 
-    monkeypatch.setattr(tasks, receiver, reading)
+    receiver_replaced(monkeypatch, task, reading)
     assert receiving_task(**kwargs) is False  # the Celery task, run here
     assert marker_when_reading == [-2]  # gone before the receiver read the database
 
@@ -308,7 +309,7 @@ def test_a_burst_sends_one_message_the_next_change_after_the_task_starts_sends_a
     def converged():
         row = Recompute.objects.filter(kind="campaign", target_id=campaign.pk).first()
         mapping = SatisfactionMapping.objects.filter(campaign=campaign, measure=MEASURE).first()
-        return (row and row.status == "done" and not row.dirty and mapping
+        return (row and row.state == "done" and not row.dirty and mapping
                 and mapping.payload["n_answers"] == 24 and mapping)  # fmt: skip
 
     mapping = wait_for(converged, what="the mapping to count the trailing answer", timeout=120)

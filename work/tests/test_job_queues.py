@@ -15,6 +15,7 @@ from celery import Celery
 from celery.exceptions import SoftTimeLimitExceeded
 
 from tests.helpers.uploads import form_data, post, run_jobs
+from tests.helpers.work_kinds import kind_replaced
 from work import handoff
 from work.jobs import job_retry, job_retryable, job_start
 from work.models import Job
@@ -66,7 +67,7 @@ def test_a_job_stopped_by_its_time_limit_fails_cleanly_and_try_again_sends_it_ag
     def out_of_time(*, job, report):
         raise SoftTimeLimitExceeded
 
-    monkeypatch.setattr("work.job_runners.JOB_RUNNERS", {"upload_runs": out_of_time})
+    kind_replaced(monkeypatch, "upload_runs", out_of_time)
     with django_capture_on_commit_callbacks(execute=True):
         post(organiser, personas.collection, "runs", form_data(runs=[("a.run", LINE)]))
     (job,) = run_jobs()

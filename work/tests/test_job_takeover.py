@@ -17,6 +17,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from tests.helpers.work_kinds import kind_replaced
 from work import job_runners
 from work.jobs import WORKER_LOST, job_claim, job_progress_note, job_start
 from work.models import Job
@@ -28,9 +29,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def runner(monkeypatch):
     calls = []
-    monkeypatch.setitem(
-        job_runners.JOB_RUNNERS, "test", lambda *, job, report: calls.append(job.pk) or {"ok": 1}
-    )
+    kind_replaced(monkeypatch, "test", lambda *, job, report: calls.append(job.pk) or {"ok": 1})
     return calls
 
 

@@ -13,6 +13,7 @@ import pytest
 from django.utils import timezone
 
 from common.files.errors import ImportFailed
+from tests.helpers.work_kinds import kind_replaced
 from work import handoff, job_runners
 from work.jobs import NOT_SENT, JobFailed, JobReport, job_cancel, job_claim, job_start
 from work.models import Job
@@ -33,7 +34,7 @@ def runner(monkeypatch):
             return self.body(job, report)
 
     instance = Runner()
-    monkeypatch.setitem(job_runners.JOB_RUNNERS, "test", instance)
+    kind_replaced(monkeypatch, "test", instance)
     return instance
 
 

@@ -17,7 +17,8 @@ from django.utils import timezone
 
 from catalog.models import RunEntry
 from tests.helpers.uploads import form_data, post, upload_dirs_root
-from work import handoff, job_runners
+from tests.helpers.work_kinds import kind_replaced
+from work import handoff
 from work.job_runners import job_run
 from work.jobs import STALE_AFTER, WORKER_LOST, job_claim, job_retry, job_start, jobs_sweep
 from work.models import Job
@@ -50,7 +51,7 @@ def sent(handed_over) -> list[int]:
 def test_a_job_left_running_by_a_dead_worker_is_sent_again_and_taken_over(
     personas, handed_over, django_capture_on_commit_callbacks, monkeypatch
 ):
-    monkeypatch.setitem(job_runners.JOB_RUNNERS, "test", lambda *, job, report: {"ok": 1})
+    kind_replaced(monkeypatch, "test", lambda *, job, report: {"ok": 1})
     job = job_start(kind="test", owner=personas.organiser)
     assert job_claim(job_id=job.pk)  # a worker starts it, and dies
     silent(job, state=Job.RUNNING, runs=1)

@@ -2,8 +2,8 @@
 
 Computes results in the foreground, with progress, and needs no broker and no worker:
 
-- no argument: everything pending — changes judging could not hand over while the
-  broker was down, recomputes left pending (their message lost or never sent) and
+- no argument: everything queued — changes the broker did not take while the
+  broker was down, recomputes left queued (their message lost or never sent) and
   recomputes left running by a dead worker (:mod:`evaluation.services.sweep`);
 - ``--collection``: that collection's leaderboards and reliability studies;
 - ``--campaign``: that preference campaign's satisfaction mapping, then its collection's
@@ -34,8 +34,9 @@ from evaluation.services.recompute import (
     computed_in_the_foreground,
     recompute_request,
 )
-from evaluation.services.sweep import dead_recomputes_revive, pending_handoffs_hand_over
+from evaluation.services.sweep import dead_recomputes_revive
 from work import state
+from work.handoff import pending_handoffs_hand_over
 
 
 def campaign_from_argument(value: str) -> PreferenceCampaign:
@@ -81,7 +82,7 @@ class Command(BaseCommand):
         me = f"manage.py recompute on {socket.gethostname()}, pid {os.getpid()}"
         failed: list[str] = []
         computed = 0
-        with computed_in_the_foreground():  # requests mark rows pending; nothing is sent
+        with computed_in_the_foreground():  # requests mark rows queued; nothing is sent
             if collections or campaigns:
                 for campaign in campaigns:
                     recompute_request(kind="campaign", target_id=campaign.pk)
@@ -106,25 +107,25 @@ class Command(BaseCommand):
                     break
                 done.add(row.pk)
                 label = _label(row)
-                if row.status == Recompute.RUNNING and not options["force"]:
+                if row.state == Recompute.RUNNING and not options["force"]:
                     self.stdout.write(
                         f"{label}: being computed by {row.claimed_by or 'a worker'} now; "
                         "skipped (--force computes it here too)"
                     )
                     continue
-                if row.status == Recompute.RUNNING:  # taken over: its claims are kept
-                    state.release(RECOMPUTES, row.pk, attempts=F("attempts"), message="taken over")
+                if row.state == Recompute.RUNNING:  # taken over: its claims are kept
+                    state.release(RECOMPUTES, row.pk, runs=F("runs"), message="taken over")
                 self.stdout.write(f"{label}: computing")
                 began = time.monotonic()
                 recompute_run(recompute_id=row.pk, task_id=me, worker=me,
                               report=Printer(self.stdout.write, label))  # fmt: skip
                 row.refresh_from_db()
-                if row.status == Recompute.FAILED:
+                if row.state == Recompute.FAILED:
                     failed.append(f"{label}: {row.error}")
                     self.stdout.write(f"{label}: failed: {row.error}")
                 else:
                     computed += 1
-                    self.stdout.write(f"{label}: {row.status} in {time.monotonic() - began:.1f} s")
+                    self.stdout.write(f"{label}: {row.state} in {time.monotonic() - began:.1f} s")
                 if wanted is not None and row.kind == "campaign":
                     # Its collection's leaderboards use the new mapping: compute them too.
                     campaign = PreferenceCampaign.objects.filter(pk=row.target_id).first()
@@ -140,10 +141,10 @@ class Command(BaseCommand):
             raise CommandError("; ".join(failed))
 
     def _next(self, wanted, done) -> Recompute | None:
-        """The next row to compute: the wanted targets in order, or any pending row."""
+        """The next row to compute: the wanted targets in order, or any queued row."""
         if wanted is None:
             return (
-                Recompute.objects.filter(status=Recompute.PENDING)
+                Recompute.objects.filter(state=Recompute.QUEUED)
                 .exclude(pk__in=done)
                 .order_by("kind", "pk")  # campaigns before the collections they update
                 .first()
