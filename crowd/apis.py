@@ -4,7 +4,7 @@ do (:mod:`crowd.views.campaigns`), one ``APIView`` per operation.
 Create a campaign; add examples (two systems' lists, CSV); list,
 mark and forgive trap questions; list workers with their speed and listening figures,
 exclude (with a reason), reinstate, or let one continue in a new browser. Reads go
-through :mod:`judging.selectors` (another organiser's campaign is a 404); writes through
+through :mod:`crowd.selectors.access` (another organiser's campaign is a 404); writes through
 the crowd services, whose ``ValidationError`` becomes ``400 {"detail": …}``
 (:mod:`config.api_errors`). Answers, each with its speed and listening figures, are
 listed here too; reading campaigns is in :mod:`catalog.apis.contents`;

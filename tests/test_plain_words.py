@@ -29,7 +29,10 @@ from tests.helpers.page_walks import (
 )
 from tests.helpers.plain_words import page_text, problems
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.one_pass("sqlite", why="the words of a page do not depend on the database"),
+]
 
 
 def _findings(pages) -> list[str]:

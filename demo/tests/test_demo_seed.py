@@ -73,6 +73,7 @@ def test_a_second_run_creates_no_rows_and_leaves_the_audio_files_untouched(media
     assert _files(media) == files  # same modification times and same bytes
 
 
+@pytest.mark.one_pass("sqlite", why="make run's database; the point is the files or the words")
 @pytest.mark.django_db
 def test_the_same_seed_gives_the_same_wav_bytes_in_two_media_roots(settings, media, tmp_path):
     demo_seed()
@@ -167,6 +168,7 @@ def test_same_artist_and_same_genre_clips_are_measurably_nearer_than_others(demo
     assert distance[same_genre].mean() < 0.9 * distance[pairs & ~same_genre].mean()
 
 
+@pytest.mark.one_pass("sqlite", why="make run's database; the point is the files or the words")
 @pytest.mark.django_db
 def test_the_command_prints_what_it_created_then_that_the_demo_was_already_there(media):
     out = io.StringIO()
@@ -245,6 +247,7 @@ def test_it_opens_a_lowcost_campaign_on_an_unjudged_copy_sharing_the_audio(media
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 
+@pytest.mark.one_pass("sqlite", why="make run's database; the point is the files or the words")
 @pytest.mark.django_db
 def test_the_readme_describes_the_demo_that_make_run_seeds(media):
     """Issue 31: the README promised a quiz of 2 from 3 and 7 work traps; the demo had a quiz
