@@ -180,7 +180,7 @@ class PreferenceCampaign(models.Model):
     imported_from = models.CharField(
         max_length=300,
         blank=True,
-        help_text="The file the answers were imported from, if any (crowd.importers.answers).",
+        help_text="The file the answers were imported from, if any (pastanswers.importers.answers).",
     )
     min_work_answers = models.PositiveSmallIntegerField(
         default=1,
