@@ -292,6 +292,9 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "PreferenceAnswerEnum": "crowd.models.CHOICES",
         "JudgmentSourceStatusEnum": "catalog.models.JudgmentSource.STATUSES",
+        # jobs and recomputes name their states alike (issue 30): one enum each
+        "JobStateEnum": "work.models.Job.STATES",
+        "RecomputeStateEnum": "evaluation.models.Recompute.STATES",
     },
 }
 
