@@ -62,7 +62,9 @@ class AnswerColumnMapping(models.Model):
     )
     campaign_name = models.CharField(max_length=200)
     header = models.JSONField(default=list, help_text="the export's columns, in order")
-    mapping = models.JSONField(default=dict, help_text="pastanswers.importers.crowdflower.ColumnMapping")
+    mapping = models.JSONField(
+        default=dict, help_text="pastanswers.importers.crowdflower.ColumnMapping"
+    )
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-import pytest
 from django.apps import apps as current_apps
 from django.contrib.auth.models import Permission
 from django.contrib.contenttypes.models import ContentType
@@ -37,7 +36,7 @@ from demo.seed import COLLECTION_NAME, demo_seed
 from evaluation.models import Leaderboard, Recompute
 from relevance.models import RelevanceCampaign
 from tests.helpers.crowd_fixtures import answer_all, arrive, build_crowd_collection, make_campaign
-from tests.helpers.migrating import latest, migrate
+from tests.helpers.migrating import latest, migrate, migration_test_on_both
 from work.handoff import COLLECTION_CHANGED_TASK
 from work.models import Job, PendingHandoff
 
@@ -192,59 +191,50 @@ def fill(old_apps) -> dict:
     return {"demo": demo, "campaign": campaign, "trash": item, "owner": owner}
 
 
-@pytest.mark.django_db(transaction=True)
+@migration_test_on_both
 def test_a_database_of_the_old_layout_keeps_every_row_and_its_leaderboard():
-    old_apps = migrate(before_the_move())
-    try:
-        ContentType.objects.clear_cache()
-        # the models of the old layout are named by judging's types only (a model that a
-        # moved app added after the move, such as catalog's ordered groups of issue 32,
-        # keeps its type: Django never deletes a content type when a migration goes back)
-        old_models = [m._meta.model_name for m in old_apps.get_app_config("judging").get_models()]
-        assert not ContentType.objects.filter(
-            app_label__in=MOVED_APPS, model__in=old_models
-        ).exists()
-        assert ContentType.objects.filter(app_label="judging", model="worker").exists()
-        with columns_added_since_the_move(), recomputes_of_today(old_apps):
-            filled = fill(old_apps)
-        demo, campaign = filled["demo"], filled["campaign"]
-        board = Leaderboard.objects.get(collection=demo, measure=MEASURE)
-        before = row_counts()
-        assert before["judging_answer"] == Answer.objects.count() > 0
-        assert before["judging_relevancecampaign"] == RelevanceCampaign.objects.count() >= 2
-        assert before["judging_trashitem"] == 1 and before["judging_job"] == 1
-        assert before["evaluation_recompute"] >= 1  # the demo's, in the old names
+    old_apps = migrate(before_the_move())  # built forward from nothing, as it was then
+    ContentType.objects.clear_cache()
+    assert not ContentType.objects.filter(app_label__in=MOVED_APPS).exists()
+    assert ContentType.objects.filter(app_label="judging", model="worker").exists()
+    with columns_added_since_the_move(), recomputes_of_today(old_apps):
+        filled = fill(old_apps)
+    demo, campaign = filled["demo"], filled["campaign"]
+    board = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+    before = row_counts()
+    assert before["judging_answer"] == Answer.objects.count() > 0
+    assert before["judging_relevancecampaign"] == RelevanceCampaign.objects.count() >= 2
+    assert before["judging_trashitem"] == 1 and before["judging_job"] == 1
+    assert before["evaluation_recompute"] >= 1  # the demo's, in the old names
 
-        migrate(latest())
-        ContentType.objects.clear_cache()
+    migrate(latest())
+    ContentType.objects.clear_cache()
 
-        after = row_counts()
-        assert {t: n for t, n in after.items() if t in before and t != "django_migrations"} == {
-            t: n for t, n in before.items() if t != "django_migrations"
-        }
-        assert {t: n for t, n in after.items() if t not in before} == {
-            "catalog_orderedgroupentry": 0  # added since the move (catalog 0003), empty
-        }
-        assert Recompute.objects.get(kind="collection", target_id=demo.pk).state == "done"
-        stored = Leaderboard.objects.get(collection=demo, measure=MEASURE)
-        assert (stored.pk, stored.payload, stored.computed_at) == (
-            board.pk, board.payload, board.computed_at
-        )  # fmt: skip
-        call_command("recompute", "--collection", str(demo.pk), verbosity=0)
-        again = Leaderboard.objects.get(collection=demo, measure=MEASURE)
-        assert steady(again.payload) == steady(board.payload)
+    after = row_counts()
+    assert {t: n for t, n in after.items() if t in before and t != "django_migrations"} == {
+        t: n for t, n in before.items() if t != "django_migrations"
+    }
+    assert {t: n for t, n in after.items() if t not in before} == {
+        "catalog_orderedgroupentry": 0  # added since the move (catalog 0003), empty
+    }
+    assert Recompute.objects.get(kind="collection", target_id=demo.pk).state == "done"
+    stored = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+    assert (stored.pk, stored.payload, stored.computed_at) == (
+        board.pk, board.payload, board.computed_at
+    )  # fmt: skip
+    call_command("recompute", "--collection", str(demo.pk), verbosity=0)
+    again = Leaderboard.objects.get(collection=demo, measure=MEASURE)
+    assert steady(again.payload) == steady(board.payload)
 
-        # What named judging names the models' apps now.
-        assert not ContentType.objects.filter(app_label="judging").exists()
-        moved = current_apps.get_model("catalog", "Collection")
-        log = current_apps.get_model("admin", "LogEntry").objects.get()
-        assert log.get_edited_object() == demo and log.content_type.model_class() is moved
-        owner = type(filled["owner"]).objects.get(pk=filled["owner"].pk)
-        assert owner.has_perm("catalog.change_collection")
-        assert Permission.objects.filter(content_type__app_label="judging").count() == 0
-        examples = campaign.examples.count()
-        trash_restore(item=TrashItem.objects.get())
-        assert campaign.examples.count() == examples + 1  # the deleted example is back
-        assert PreferenceCampaign.objects.filter(pk=campaign.pk).exists()
-    finally:
-        migrate(latest())
+    # What named judging names the models' apps now.
+    assert not ContentType.objects.filter(app_label="judging").exists()
+    moved = current_apps.get_model("catalog", "Collection")
+    log = current_apps.get_model("admin", "LogEntry").objects.get()
+    assert log.get_edited_object() == demo and log.content_type.model_class() is moved
+    owner = type(filled["owner"]).objects.get(pk=filled["owner"].pk)
+    assert owner.has_perm("catalog.change_collection")
+    assert Permission.objects.filter(content_type__app_label="judging").count() == 0
+    examples = campaign.examples.count()
+    trash_restore(item=TrashItem.objects.get())
+    assert campaign.examples.count() == examples + 1  # the deleted example is back
+    assert PreferenceCampaign.objects.filter(pk=campaign.pk).exists()
