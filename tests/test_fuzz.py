@@ -38,7 +38,6 @@ from ingest.importers import (
     mirex_import,
     runs_import,
 )
-from ingest.importers.groups import groups_import, past_study_import
 from pastanswers.importers.answers import preference_answers_import
 from relevance.services.campaigns import relevance_campaign_create
 from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
@@ -130,25 +129,6 @@ def test_metadata_import(collection, data, create):
              clean=(ImportFailed,))  # fmt: skip
 
 
-group_lines = st.one_of(row(near("T", "T2"), QUERY, DOC, near("1", "2", "3")), fields)
-
-
-@FUZZ
-@given(
-    data=st.one_of(valid_lines("T\tq1\td1\t1", "T\tq1\td2\t2", "T\tq2\td3\t1", "T2 q1 d3 1"),
-                   lines_of(group_lines)),
-    options=st.fixed_dictionaries({
-        "source": st.one_of(st.none(), hostile_text(known=IDS)),
-        "status": st.sampled_from([None, "official", "pilot"]), "replace": st.booleans(),
-    }),
-)  # fmt: skip
-def test_groups_import(collection, tmp_path_factory, data, options):
-    path = tmp_path_factory.mktemp("groups") / "groups.txt"
-    path.write_bytes(data)
-    run_case("import_groups", lambda: groups_import(collection=collection, path=path,
-             **options), clean=(ImportFailed,))  # fmt: skip
-
-
 def csv_text(cells: st.SearchStrategy[str], header: st.SearchStrategy[list[str]]):
     row = st.lists(cells, max_size=6).map(
         lambda values: ",".join(v if i % 3 else f'"{v}"' for i, v in enumerate(values))
@@ -158,30 +138,6 @@ def csv_text(cells: st.SearchStrategy[str], header: st.SearchStrategy[list[str]]
             parts[2].join([",".join(parts[0]), *parts[1]]).encode("utf-8", "surrogatepass")
         )
     )
-
-
-STUDY = b"query,doc_a,doc_b,answer,worker\n" + b"".join(
-    f"q1,{a},{b},{answer},w{w}\n".encode()
-    for a, b, answer in (("d1", "d2", "A"), ("d3", "d2", "B"), ("d1", "d3", "A"))
-    for w in (1, 2)
-)
-"""A small study that gives groups: d1 above d2 above d3 for q1, two workers each."""
-
-
-@FUZZ
-@given(
-    data=st.one_of(st.just(STUDY), csv_text(near("q1", "d1", "d2", "d3", "A", "B", "equal", "w1"),
-                  st.sampled_from([["query", "doc_a", "doc_b", "answer", "worker"],
-                                   ["Input.query", "Input.a", "Input.b", "Answer.choice",
-                                    "WorkerId", "AssignmentStatus"],
-                                   ["query", "doc_a", "answer"], ["query", "query"]]))),
-    margin=st.sampled_from([0, 1, 2, 101]),
-)  # fmt: skip
-def test_past_study_import(collection, tmp_path_factory, data, margin):
-    path = tmp_path_factory.mktemp("study") / "study.csv"
-    path.write_bytes(data)
-    run_case("import_past_study", lambda: past_study_import(collection=collection, path=path,
-             margin=margin), clean=(ImportFailed,))  # fmt: skip
 
 
 file_stem = hostile_text(known=IDS).filter(lambda s: "/" not in s and "\x00" not in s
@@ -458,4 +414,5 @@ def test_every_target_was_fuzzed():
     helpers = {"__init__", "errors", "index", "rows", "command", "csvfile", "inputs", "looks_like"}
     targets = {"runs", "judgments", "metadata", "clips", "mirex", "answers", "groups"}
     targets |= {"crowdflower", "audio_uploads"}  # fuzzed in ingest/tests/test_upload_fuzz.py
+    # "groups" (groups files and past pairwise studies): ingest/tests/test_groups_fuzz.py
     assert importers - helpers == targets
