@@ -278,16 +278,19 @@ def pytest_collection_modifyitems(config, items):
     from django.conf import settings
 
     on_postgresql = "postgresql" in settings.DATABASES["default"]["ENGINE"]
-    if os.environ.get("EARSHOT_TWO_PASSES") != "1" and not on_postgresql:
+    two_passes = os.environ.get("EARSHOT_TWO_PASSES") == "1"
+    if not two_passes and not on_postgresql:
         return
     vendor = "postgresql" if on_postgresql else "sqlite"
-    if on_postgresql:
-        left_out = [i for i in items if not uses_the_database(i) and not in_second_pass(i)]
-    else:
-        left_out = [i for i in items if in_second_pass(i)]
-    if os.environ.get("EARSHOT_TWO_PASSES") == "1":
-        gone = {id(i) for i in left_out}
-        left_out += [i for i in items if id(i) not in gone and in_the_other_pass(i, vendor)]
+
+    def elsewhere(item: pytest.Item) -> bool:
+        if on_postgresql and not uses_the_database(item) and not in_second_pass(item):
+            return True
+        if not on_postgresql and in_second_pass(item):
+            return True
+        return two_passes and in_the_other_pass(item, vendor)
+
+    left_out = [i for i in items if elsewhere(i)]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         gone = {id(i) for i in left_out}
