@@ -109,7 +109,7 @@ def test_the_ranking_page_shows_numbered_candidates_with_players_and_move_button
     text = page.content.decode()
     assert "Put the candidates in order" in text
     for number in range(1, 5):
-        assert f'aria-label="Move candidate {number} up"' in text
+        assert f'aria-label="Move up: candidate {number}"' in text
         assert f'aria-label="Candidate {number} clip"' in text
     assert "Broad" not in text  # no scales here
     for clip in ("c1", "a2", "b1", "c3"):  # nothing names the clips
