@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from common.roles import assessor_required
 from common.validation import ID_MAX
+from listening.selectors import coverage_in_words
 from relevance.models import Assignment
 from relevance.selectors_rankings import (
     ranking_page_candidates,
@@ -32,10 +33,13 @@ def ranking_page(request, assignment: Assignment):
     """The assessor's ranking page of one query (from :func:`assessors.assignment_page`)."""
     campaign = assignment.campaign
     mine = campaign.assignments.filter(assessor=request.user)
+    candidates = ranking_page_candidates(assignment=assignment)
     context = {
         "assignment": assignment,
         "campaign": campaign,
-        "candidates": ranking_page_candidates(assignment=assignment),
+        "candidates": candidates,
+        "coverage": coverage_in_words(),
+        "listen_in_all": len(candidates) * campaign.must_listen_seconds,
         "submitted": ranking_submitted(assignment=assignment),
         "queries_done": mine.filter(completed_at__isnull=False).count(),
         "queries_assigned": mine.count(),
