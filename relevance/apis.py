@@ -15,7 +15,9 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from catalog.apis.base import CollectionApi
+from catalog.models import JudgmentSource
 from common.apis import OpenSerializer
+from evaluation.core.ordered_groups.rankings import DEFAULT_ALPHA
 from listening.headphones import TRIALS as HEADPHONE_TRIALS
 from people.selectors import assessors_for_organiser
 from relevance import selectors
@@ -155,6 +157,24 @@ class RelevanceCampaignCreateApi(RelevanceCampaignApi):
         assessors = serializers.ListField(
             child=serializers.CharField(), required=False, default=list
         )
+        grouping_rule = serializers.ChoiceField(
+            choices=RelevanceCampaign.GROUPING_RULES, default="all",
+            help_text="mode ranking: where a new group starts (all: Typke et al. 2005; any, "
+            "prev: Urbano et al. 2010)",
+        )  # fmt: skip
+        grouping_alpha = serializers.FloatField(
+            min_value=0.001, max_value=0.5, default=DEFAULT_ALPHA,
+            help_text="mode ranking: significance level of the rank-sum test",
+        )  # fmt: skip
+        groups_source = serializers.CharField(
+            max_length=200, default="", allow_blank=True,
+            help_text="mode ranking: the name of the new source of its groups (default: the "
+            "campaign's name)",
+        )  # fmt: skip
+        groups_status = serializers.ChoiceField(
+            choices=JudgmentSource.STATUSES, default=JudgmentSource.PILOT,
+            help_text="mode ranking: whether its groups count in results",
+        )  # fmt: skip
 
     @extend_schema(request=InputSerializer, responses={201: RelevanceCampaignSerializer})
     def post(self, request):

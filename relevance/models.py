@@ -16,6 +16,13 @@ claimed the same way, served most informative first by the weights the evaluatio
 stores on the pool entries (``weight``, ``priority``), until the measure's ranking (or
 its scores) is known with the confidence the organiser asked for.
 
+An **expert-ranking** campaign (``mode="ranking"``, issue 32) hands out whole queries the
+same way, but each assessor orders the query's candidates from most to least similar
+(:class:`RankedCandidate`) instead of scoring them; from the submitted rankings the
+query's **ordered groups** follow by Typke et al. (2005)'s rule or Urbano et al.
+(2010)'s revision (:mod:`evaluation.core.ordered_groups.rankings`), written into the
+campaign's judgment source, which holds groups (``relevance.services.rankings``).
+
 Scores land in :class:`~catalog.models.RelevanceJudgment` rows with the
 assessor set and the campaign's own :class:`~catalog.models.JudgmentSource`. How they were made (listening time,
 judging time, plays) lives beside them in :class:`JudgmentActivity`, one row per
@@ -37,6 +44,7 @@ from django.utils import timezone
 
 from catalog.models import Clip, Collection, Query, RelevanceJudgment
 from common.validation import name_validator
+from evaluation.core.ordered_groups.rankings import DEFAULT_ALPHA
 
 
 class RelevanceCampaign(models.Model):
@@ -47,11 +55,19 @@ class RelevanceCampaign(models.Model):
     ``lowcost_measure``, ``lowcost_target`` and ``lowcost_stop_at`` is met (§8.3–8.4).
     """
 
-    POOLED, LOWCOST = "pooled", "lowcost"
+    POOLED, LOWCOST, RANKING = "pooled", "lowcost", "ranking"
     MODES = [
         (POOLED, "Pooled: assessors judge whole queries, every candidate"),
         (LOWCOST, "Low-cost: one pair at a time, the most informative first (thesis ch. 8)"),
+        (RANKING, "Expert ranking: assessors order each query's candidates; ordered groups follow"),
     ]
+    GROUPING_RULES = [
+        ("all", "Typke et al. 2005: a new group where a clip differs from every clip of the "
+         "group above"),
+        ("any", "Urbano et al. 2010, “Any”: … from at least one clip of the group above "
+         "(smaller groups)"),
+        ("prev", "Urbano et al. 2010, “Prev”: … from the clip just above it"),
+    ]  # fmt: skip
     RELATIVE, ABSOLUTE = "relative", "absolute"
     TARGETS = [
         (RELATIVE, "the ranking of the systems (mean confidence in the ranking)"),
@@ -125,6 +141,22 @@ class RelevanceCampaign(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(6)],
         help_text="Headphone screen: right answers out of 6 trials needed to pass.",
     )
+    grouping_rule = models.CharField(
+        "where a new group starts",
+        max_length=4,
+        choices=GROUPING_RULES,
+        default="all",
+        help_text="Expert ranking: clips are taken in the order of their median rank, and a "
+        "Wilcoxon rank-sum test of the ranks the experts gave them decides where a new group "
+        "starts.",
+    )
+    grouping_alpha = models.FloatField(
+        "significance level α",
+        default=DEFAULT_ALPHA,
+        validators=[MinValueValidator(0.001), MaxValueValidator(0.5)],
+        help_text="Expert ranking: two clips' ranks differ when the test's p-value is below "
+        "this (between 0.001 and 0.5; a larger α gives more, smaller groups).",
+    )
     is_open = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -141,11 +173,18 @@ class RelevanceCampaign(models.Model):
                 condition=Q(assessors_per_query__gte=1), name="campaign_redundancy_from_one"
             ),
             models.CheckConstraint(
-                condition=Q(mode__in=["pooled", "lowcost"]), name="campaign_mode_known"
+                condition=Q(mode__in=["pooled", "lowcost", "ranking"]),
+                name="campaign_mode_known_with_ranking",
             ),
             models.CheckConstraint(
-                condition=Q(mode="pooled") | Q(assessors_per_query=1),
-                name="campaign_lowcost_one_assessor_per_pair",
+                condition=Q(grouping_rule__in=["all", "any", "prev"])
+                & Q(grouping_alpha__gte=0.001)
+                & Q(grouping_alpha__lte=0.5),
+                name="campaign_grouping_rule_and_alpha",
+            ),
+            models.CheckConstraint(
+                condition=~Q(mode="lowcost") | Q(assessors_per_query=1),
+                name="campaign_lowcost_one_assessor_per_pair_ranking",
             ),
         ]
 
@@ -168,6 +207,11 @@ class RelevanceCampaign(models.Model):
     @property
     def is_lowcost(self) -> bool:
         return self.mode == self.LOWCOST
+
+    @property
+    def is_ranking(self) -> bool:
+        """An expert-ranking campaign: assessors order candidates; its source holds groups."""
+        return self.mode == self.RANKING
 
 
 class PoolEntry(models.Model):
@@ -337,3 +381,36 @@ class JudgmentActivity(models.Model):
 
     def __str__(self) -> str:
         return f"{self.assignment} {self.pool_entry.clip}"
+
+
+class RankedCandidate(models.Model):
+    """One candidate's place in an assessor's ranking of a query (expert-ranking mode).
+
+    ``position`` is the order the assessor is working on, saved as they move clips (so a
+    reload loses nothing); ``submitted_position`` the order they last submitted, which is
+    what the groups are computed from. Places are strict (1, 2, …, n without ties): the
+    experts of Typke et al. (2005) each put the candidates in one order.
+    """
+
+    assignment = models.ForeignKey(Assignment, on_delete=models.CASCADE, related_name="ranked")
+    pool_entry = models.ForeignKey(PoolEntry, on_delete=models.CASCADE, related_name="ranked")
+    position = models.PositiveSmallIntegerField(help_text="1 = most similar, as being worked on.")
+    submitted_position = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="1 = most similar, as last submitted; empty before."
+    )
+
+    class Meta:
+        ordering = ["assignment", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["assignment", "pool_entry"], name="ranked_candidate_once_per_ranking"
+            ),
+            models.CheckConstraint(
+                condition=Q(position__gte=1)
+                & (Q(submitted_position__gte=1) | Q(submitted_position__isnull=True)),
+                name="ranked_candidate_places_from_one",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.assignment} {self.position}: {self.pool_entry.clip}"

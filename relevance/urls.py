@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from relevance.views import assessors
+from relevance.views import assessors, rankings
 from relevance.views import campaigns as relevance_campaigns
 from relevance.views import headphones as assessor_headphones
 from relevance.views import settings as campaign_settings
@@ -19,6 +19,11 @@ urlpatterns = [
         "relevance-campaigns/new/",
         relevance_campaigns.relevance_campaign_new,
         name="relevance_campaign_new",
+    ),
+    path(
+        "ranking-campaigns/new/",
+        relevance_campaigns.ranking_campaign_new,
+        name="ranking_campaign_new",
     ),
     path(
         "relevance-campaigns/<id:pk>/",
@@ -38,6 +43,7 @@ urlpatterns = [
     path("judge/campaigns/<id:pk>/next/", assessors.assignment_next_view, name="assignment_next"),
     path("judge/assignments/<id:pk>/", assessors.assignment_page, name="assignment"),
     path("judge/assignments/<id:pk>/judgments", assessors.judgment_save_api, name="judgment_save"),
+    path("judge/assignments/<id:pk>/ranking", rankings.ranking_save_api, name="ranking_save"),
     path(
         "judge/assignments/<id:pk>/audio/<str:which>",
         assessors.assignment_audio,

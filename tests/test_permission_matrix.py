@@ -36,6 +36,7 @@ NOT_IN_THE_MATRIX = {
     # People without an account or role (their own access rules are tested with them).
     "home", "login", "logout", "catalog:clip_audio", "people:invitation",
     "relevance:assignment_next", "relevance:assignment", "relevance:judgment_save",
+    "relevance:ranking_save",
     "crowd:task_arrive", "crowd:task_consent", "crowd:task", "crowd:task_feedback",
     "crowd:task_done", "crowd:task_audio", "relevance:assignment_audio", "crowd:task_alive", "crowd:task_heard",
     "crowd:task_end", "crowd:task_headphones", "crowd:task_headphones_calibration",

@@ -132,6 +132,11 @@ def judgment_source_for_writing(
                 f"the source '{name}' holds the judgments of a relevance campaign; "
                 "give the import another source name"
             )
+        if source.relevance_campaign_id is not None:
+            raise ValidationError(
+                f"the source '{name}' holds the groups of an expert-ranking campaign; "
+                "give the import another source name"
+            )
         if source.holds_groups != (kind in GROUP_KINDS):
             held = "ordered groups" if source.holds_groups else "relevance judgments"
             raise ValidationError(

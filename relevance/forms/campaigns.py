@@ -25,25 +25,38 @@ OPTIONAL_FIELDS = (*LOWCOST_FIELDS, "headphone_pass_mark")
 """Left empty, these take the model's defaults (pooled mode, a pass mark of 5)."""
 
 
+CAMPAIGN_FIELDS = [
+    "collection",
+    "name",
+    "cutoff",
+    "exclude_same_artist",
+    "assessors_per_query",
+    "queries_per_assessor",
+    "must_listen_seconds",
+    "take_back_minutes",
+    "headphone_check",
+    "headphone_pass_mark",
+    "assessors",
+]
+"""What every kind of assessor campaign asks when it is created (an expert-ranking one
+too: :class:`relevance.forms.rankings.RankingCampaignForm`)."""
+
+
+def campaign_fields_set_up(form: forms.ModelForm, *, user) -> None:
+    """The organiser's own collections and assessors to choose from, and counts from 1."""
+    form.fields["collection"].queryset = organiser_collections(user=user)
+    form.fields["assessors"].queryset = assessors_for_organiser(user=user)
+    for name in ("cutoff", "assessors_per_query"):
+        form.fields[name].min_value = 1
+        form.fields[name].widget.attrs["min"] = 1
+
+
 class RelevanceCampaignForm(forms.ModelForm):
     """An organiser sets up a relevance campaign on one of their collections."""
 
     class Meta:
         model = RelevanceCampaign
-        fields = [
-            "collection",
-            "name",
-            "cutoff",
-            "exclude_same_artist",
-            "assessors_per_query",
-            "queries_per_assessor",
-            "must_listen_seconds",
-            "take_back_minutes",
-            "headphone_check",
-            "headphone_pass_mark",
-            "assessors",
-            *LOWCOST_FIELDS,
-        ]
+        fields = [*CAMPAIGN_FIELDS, *LOWCOST_FIELDS]
         labels = RELEVANCE_LABELS
         help_texts = RELEVANCE_HELP
         widgets = {"assessors": forms.CheckboxSelectMultiple, "mode": forms.RadioSelect}
@@ -51,13 +64,14 @@ class RelevanceCampaignForm(forms.ModelForm):
 
     def __init__(self, *args, user, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["collection"].queryset = organiser_collections(user=user)
-        self.fields["assessors"].queryset = assessors_for_organiser(user=user)
-        self.fields["cutoff"].min_value = 1
-        self.fields["assessors_per_query"].min_value = 1
-        for name in ("cutoff", "assessors_per_query"):
-            self.fields[name].widget.attrs["min"] = 1
+        campaign_fields_set_up(self, user=user)
         self.fields["lowcost_stop_at"].widget.attrs["step"] = "any"
+        # an expert-ranking campaign has a New page of its own (relevance.forms.rankings)
+        self.fields["mode"].choices = [
+            choice
+            for choice in self.fields["mode"].choices
+            if choice[0] != RelevanceCampaign.RANKING
+        ]
         for name in OPTIONAL_FIELDS:
             self.fields[name].required = False
         chosen = self.fields["collection"].queryset.filter(pk=self.initial.get("collection") or 0)

@@ -16,9 +16,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from catalog.models import Collection, RelevanceJudgment, RunEntry
+from catalog.models import Collection, JudgmentSource, RelevanceJudgment, RunEntry
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
 from catalog.services.sources import judgment_source_for_campaign
+from evaluation.core.ordered_groups.rankings import DEFAULT_ALPHA
 from listening.services.audio_served import (
     assignment_listening_problem,
     listening_claim_bounded,
@@ -29,6 +30,7 @@ from relevance.models import Assignment, JudgmentActivity, PoolEntry, RelevanceC
 from relevance.selectors import headphones_cleared
 from relevance.services.headphones import HeadphonesFirst
 from relevance.services.lowcost import lowcost_default_measure, lowcost_settings_check
+from relevance.services.ranking_groups import ranking_pool_check, ranking_source_create
 from work import handoff
 
 LISTEN_TOLERANCE = 0.25
@@ -60,6 +62,11 @@ def relevance_campaign_create(
     lowcost_measure: str = "",
     lowcost_target: str = RelevanceCampaign.RELATIVE,
     lowcost_stop_at: float = 0.95,
+    queries=None,
+    grouping_rule: str = "all",
+    grouping_alpha: float = DEFAULT_ALPHA,
+    groups_source: str = "",
+    groups_status: str = JudgmentSource.PILOT,
 ) -> RelevanceCampaign:
     """Create a campaign with its pool and one free assignment per query and slot.
 
@@ -73,6 +80,14 @@ def relevance_campaign_create(
     measure, unless given, is :func:`~relevance.services.lowcost.lowcost_default_measure`
     (Broad for a collection judged on the Broad scale only).
 
+    An expert-ranking campaign (``mode="ranking"``, issue 32) hands out whole queries
+    like a pooled one; its assessors order the candidates, and the groups that follow by
+    ``grouping_rule`` and ``grouping_alpha`` go into a new source of ordered groups,
+    ``groups_source`` (default: the campaign's name), a pilot unless ``groups_status``
+    says official (:func:`~relevance.services.ranking_groups.ranking_source_create`).
+
+    ``queries`` (query ids of the collection), when given, limits the campaign to them.
+
     The demo seeding calls this too: ``relevance_campaign_create(collection=c,
     name="Demo judging", assessors=[assessor])``.
     """
@@ -82,6 +97,10 @@ def relevance_campaign_create(
     if problems:
         raise ValidationError(problems)
     lowcost = mode == RelevanceCampaign.LOWCOST
+    if grouping_rule not in dict(RelevanceCampaign.GROUPING_RULES):
+        raise ValidationError({"grouping_rule": f"Unknown rule {grouping_rule!r}."})
+    if not 0.001 <= grouping_alpha <= 0.5:
+        raise ValidationError({"grouping_alpha": "α is between 0.001 and 0.5."})
     lowcost_measure = lowcost_measure or lowcost_default_measure(
         collection=collection, cutoff=cutoff
     )
@@ -110,14 +129,18 @@ def relevance_campaign_create(
             lowcost_measure=lowcost_measure,
             lowcost_target=lowcost_target,
             lowcost_stop_at=lowcost_stop_at,
+            grouping_rule=grouping_rule,
+            grouping_alpha=grouping_alpha,
         )
         campaign.assessors.set(assessors)
-        judgment_source_for_campaign(campaign=campaign)
-        entries = (
-            RunEntry.objects.filter(query__collection=collection, rank__lte=cutoff)
-            .exclude(clip=F("query__clip"))
-            .select_related("clip", "query__clip")
-        )
+        if campaign.is_ranking:
+            ranking_source_create(campaign=campaign, name=groups_source, status=groups_status)
+        else:
+            judgment_source_for_campaign(campaign=campaign)
+        entries = RunEntry.objects.filter(query__collection=collection, rank__lte=cutoff)
+        if queries is not None:
+            entries = entries.filter(query__in=queries)
+        entries = entries.exclude(clip=F("query__clip")).select_related("clip", "query__clip")
         pool: dict[int, set[int]] = {}
         for entry in entries:
             query_artist = entry.query.clip.artist.strip().casefold()
@@ -125,6 +148,8 @@ def relevance_campaign_create(
             if exclude_same_artist and query_artist and query_artist == clip_artist:
                 continue
             pool.setdefault(entry.query_id, set()).add(entry.clip_id)
+        if campaign.is_ranking:
+            ranking_pool_check(pool)
         PoolEntry.objects.bulk_create(
             PoolEntry(campaign=campaign, query_id=query_id, clip_id=clip_id)
             for query_id, clip_ids in sorted(pool.items())
@@ -318,6 +343,8 @@ def judgment_save(
         raise AssignmentTakenBack("Only an assessor can save judgments.")
     if not campaign.assessors.filter(pk=assessor.pk).exists():
         raise AssignmentTakenBack("You no longer judge in this campaign.")
+    if campaign.is_ranking:
+        raise ValidationError("This campaign ranks candidates; it takes no scores.")
     if not headphones_cleared(campaign=campaign, assessor=assessor):
         raise HeadphonesFirst(
             "This campaign needs headphones: pass the headphone check before judging "

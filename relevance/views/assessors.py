@@ -9,7 +9,6 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from catalog.models.collection import BROAD_LABELS, FINE_MAX
-from common.json_body import BadJson, json_body
 from common.roles import assessor_required
 from common.validation import parse_id
 from listening.audio_delivery import counted_audio_response
@@ -23,6 +22,8 @@ from relevance.services.campaigns import (
     judgment_save,
 )
 from relevance.services.headphones import HeadphonesFirst
+from relevance.views import rankings
+from relevance.views.json_saves import assignment_and_payload
 
 PAGE_CONSTANTS = {
     "broadLabels": [label for _, label in sorted(BROAD_LABELS.items())],
@@ -68,6 +69,8 @@ def assignment_page(request, pk: int):
     assignment = _own_assignment(request, pk)
     if not selectors.headphones_cleared(campaign=assignment.campaign, assessor=request.user):
         return redirect("relevance:assessor_headphones", assignment.campaign_id)
+    if assignment.campaign.is_ranking:
+        return rankings.ranking_page(request, assignment)
     candidates = selectors.assignment_candidates(assignment=assignment)
     mine = assignment.campaign.assignments.filter(assessor=request.user)
     context = {
@@ -118,14 +121,10 @@ def assignment_audio(request, pk: int, which: str):
 @assessor_required
 def judgment_save_api(request, pk: int):
     """Save one change of the judging page (JSON in, JSON out); repeating it changes nothing."""
-    try:
-        assignment = _own_assignment(request, pk)
-    except Http404:
-        return JsonResponse({"detail": "This query is no longer assigned to you."}, status=409)
-    try:
-        payload = json_body(request.body or b"{}")
-    except BadJson:
-        return JsonResponse({"detail": "The request is not JSON."}, status=400)
+    found = assignment_and_payload(request, pk)
+    if isinstance(found, JsonResponse):
+        return found
+    assignment, payload = found
     form = JudgmentSaveForm(payload if isinstance(payload, dict) else {})
     if not form.is_valid():
         return JsonResponse({"detail": "Invalid values.", "fields": form.errors}, status=400)

@@ -4,6 +4,7 @@ out by hand in :data:`ADR_BY_HAND`."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from catalog.models import Collection, RunEntry, System
@@ -61,3 +62,20 @@ def groups_collection_imported(*, owner_name: str, folder: Path) -> Collection:
     (folder / "groups.txt").write_text(GROUPS_FILE, encoding="utf-8")
     groups_import(collection=collection, path=folder / "groups.txt")
     return collection
+
+
+ADR_AT_3 = "ADR(scale=groups)@3"
+"""The ADR leaderboard of :func:`groups_collection` (lists of three) once it has groups."""
+
+
+def wait_for_leaderboard(measure: str = ADR_AT_3, seconds: float = 90):
+    """The worker's recompute after groups were written (delayed by a few seconds)."""
+    from evaluation.models import Leaderboard
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        board = Leaderboard.objects.filter(measure=measure).first()
+        if board is not None:
+            return board
+        time.sleep(0.5)
+    raise AssertionError(f"no leaderboard of {measure} after {seconds} s")

@@ -77,9 +77,13 @@ def make_judging_collection(owner, *, audio_seconds: float | None = None, name="
     return collection
 
 
-def make_campaign(personas, *, assessors=None, **options):
-    """A campaign on a fresh judging collection; the personas' assessor judges unless told."""
+def make_campaign(personas, *, assessors=None, query_names=None, **options):
+    """A campaign on a fresh judging collection, of the queries ``query_names`` (default:
+    both); the personas' assessor judges unless told."""
     collection = make_judging_collection(personas.organiser)
+    if query_names is not None:
+        chosen = collection.queries.filter(clip__external_id__in=query_names)
+        options["queries"] = list(chosen.values_list("pk", flat=True))
     options.setdefault("cutoff", 3)
     options.setdefault("exclude_same_artist", False)
     options.setdefault("must_listen_seconds", 0)

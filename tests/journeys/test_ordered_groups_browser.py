@@ -6,17 +6,21 @@ worker after the import (values worked out by hand in ``tests/helpers/ordered_gr
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
-from evaluation.models import Leaderboard
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.browser import count, log_in, play_through, shot, watch_to_the_result
 from tests.helpers.fixtures import WORKER_FILES
-from tests.helpers.ordered_groups import ADR_BY_HAND, GROUPS_FILE, groups_collection
+from tests.helpers.ordered_groups import (
+    ADR_AT_3,
+    ADR_BY_HAND,
+    GROUPS_FILE,
+    groups_collection,
+    wait_for_leaderboard,
+)
 from tests.helpers.personas import PASSWORD
 
 pytestmark = [
@@ -26,7 +30,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 
-MEASURE = "ADR(scale=groups)@3"
+MEASURE = ADR_AT_3
 
 
 @pytest.fixture(autouse=True)
@@ -34,17 +38,6 @@ def worker_files(settings):
     """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py)."""
     settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
     settings.MEDIA_ROOT = WORKER_FILES / "media"
-
-
-def wait_for_leaderboard(measure: str, seconds: float = 90) -> Leaderboard:
-    """The worker's recompute after the import's commit (delayed by a few seconds)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        board = Leaderboard.objects.filter(measure=measure).first()
-        if board is not None:
-            return board
-        time.sleep(0.5)
-    raise AssertionError(f"no leaderboard of {measure} after {seconds} s")
 
 
 def test_an_organiser_uploads_groups_sees_them_on_the_query_page_and_adr_on_the_leaderboard(

@@ -12,6 +12,9 @@ reads and writes them; no Django.
     from experts' rankings: Typke et al. (2005) and Urbano et al. (2010)'s rules
     (:func:`groups_from_ranks`, :func:`read_rankings`), with the rank-sum test of
     :mod:`~evaluation.core.ordered_groups.ranksum`.
+:mod:`~evaluation.core.ordered_groups.concordance`
+    agreement between experts who ranked the same candidates: Kendall's W
+    (:func:`kendalls_w`).
 :mod:`~evaluation.core.ordered_groups.quicksort`
     from pairwise preferences: Urbano, Morato, Marrero and Martín's (2010) three-way
     QuickSort in rounds, as a state machine an application drives as answers arrive
@@ -27,6 +30,7 @@ groups file; ``python -m evaluation.core GROUPS RUN … --qrels-format groups -m
 scores runs against one. ``docs/ordered-groups.md`` explains the three ways.
 """
 
+from evaluation.core.ordered_groups.concordance import Concordance, kendalls_w
 from evaluation.core.ordered_groups.files import (
     group_levels,
     groups_qrels,
@@ -56,6 +60,7 @@ from evaluation.core.ordered_groups.ranksum import rank_sum_pvalue
 from evaluation.core.ordered_groups.votes import PairVotes
 
 __all__ = [
+    "Concordance",
     "PairVotes",
     "PastStudy",
     "RankGrouping",
@@ -66,6 +71,7 @@ __all__ = [
     "groups_from_ranks",
     "groups_qrels",
     "groups_text",
+    "kendalls_w",
     "past_study_groups",
     "quicksort_advance",
     "quicksort_start",
