@@ -74,5 +74,6 @@ def pairs_sort(request, pk: int):
         }
         for row in rows
     ]
-    context = {"campaign": campaign, "study": study, "queries": queries}
+    stuck = study.margin > campaign.answers_per_example  # the crowd settings changed since
+    context = {"campaign": campaign, "study": study, "queries": queries, "stuck": stuck}
     return render(request, "pairwise/sort.html", context)

@@ -96,3 +96,19 @@ def test_a_pairs_campaign_feeds_no_satisfaction_mapping(personas, crowd_collecti
     assert campaign_mapping_request(campaign=pairs) is False
     assert campaign_mapping_request(campaign=lists) is True  # as before issue 32
     assert list(Recompute.objects.values_list("kind", "target_id")) == [("campaign", lists.pk)]
+
+
+def test_the_sort_page_says_when_the_settings_stop_the_sort(personas, client):
+    """The crowd settings let the answers per example drop below the sort's margin: the
+    driver then does nothing (pairwise_drive's problem) and the page says why."""
+    collection = build_pairs_collection(personas.organiser)
+    campaign = pairwise_campaign_create(
+        collection=collection, name="Pairs", trap_rate=0.0, margin=3, answers_per_pair=3
+    ).campaign
+    PreferenceCampaign.objects.filter(pk=campaign.pk).update(answers_per_example=2)
+    client.force_login(personas.organiser)
+    text = html.unescape(client.get(f"/campaigns/{campaign.pk}/sort/").content.decode())
+    assert (
+        "The sort cannot go on: its margin (3) is larger than the answers each pair gets (2)"
+        in text
+    )
