@@ -13,8 +13,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from catalog import selectors as catalog_selectors
-from catalog.forms.collections import CollectionChoiceForm
 from catalog.models import Clip
+from catalog.views.collection_choice import collection_choice
 from common.roles import organiser_required
 from crowd.selectors.access import campaign_for_organiser
 from pairwise.forms import PairsCampaignForm
@@ -26,13 +26,9 @@ from pairwise.services.create import pairwise_campaign_create
 @require_GET
 @organiser_required
 def pairs_campaign_new(request):
-    form = CollectionChoiceForm(request.GET or None, user=request.user)
-    choices = form.fields["collection"].queryset
-    if form.is_valid():
-        return redirect("pairwise:campaign_create", form.cleaned_data["collection"].pk)
-    if not request.GET and choices.count() == 1:
-        return redirect("pairwise:campaign_create", choices.get().pk)
-    return render(request, "pairwise/campaign_new.html", {"form": form, "any": choices.exists()})
+    return collection_choice(
+        request, then="pairwise:campaign_create", template="pairwise/campaign_new.html"
+    )
 
 
 @require_http_methods(["GET", "POST"])
