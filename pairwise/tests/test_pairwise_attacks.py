@@ -87,22 +87,33 @@ def test_many_identities_voting_one_way_gain_at_most_the_redundancy_of_a_pair(pe
     for votes in study_votes(campaign_id=campaign.pk).values():
         assert all(votes.answers(a, b) <= 3 for a, b in votes.pairs())
     # "A" is right on a quiz pair only when the better clip c1 was shown as A: the votes
-    # are the work answers of those who were, and of no one else
+    # are the work answers of those who were, and of no one else (nor of one stopped at a
+    # checkpoint for answering the opposite of the others: their answers are excluded)
     trusted = Worker.objects.filter(campaign=campaign, trusted=True)
-    counted = Answer.objects.filter(worker__in=trusted, example__trap__isnull=True).count()
+    counted = Answer.objects.filter(
+        worker__in=trusted, excluded=False, example__trap__isnull=True
+    ).count()
     assert votes_total(campaign) == counted
+
+
+def worker_on_trap_pairs(personas, name: str, choose):
+    """A worker who answers every pair of a campaign with trap pairs (no quiz, a trap rate
+    of 0.3: 5 work pairs need 3 trap pairs, the three the judgments make) by ``choose``,
+    their trust checked after every answer."""
+    campaign = pairs_campaign(
+        build_pairs_collection(personas.organiser), quiz_length=0, trap_rate=0.3,
+        trust_check_every=1,
+    )  # fmt: skip
+    worker = arrive(campaign, name)
+    run_in_turns(campaign, [worker], choose, turns=20)
+    worker.refresh_from_db()
+    return campaign, worker
 
 
 def test_an_inverting_worker_is_caught_by_the_trap_pairs_and_their_answers_are_no_votes(
     personas,
 ):
-    campaign = pairs_campaign(
-        build_pairs_collection(personas.organiser), quiz_length=0, trap_rate=0.3,
-        trust_check_every=1,
-    )  # fmt: skip
-    liar = arrive(campaign, "liar")
-    run_in_turns(campaign, [liar], inverted, turns=20)
-    liar.refresh_from_db()
+    campaign, liar = worker_on_trap_pairs(personas, "liar", inverted)
     assert liar.trap_answered >= 1 and liar.trap_correct == 0
     assert (liar.trusted, liar.status) == (False, Worker.STOPPED)
     assert not Answer.objects.filter(worker=liar, excluded=False).exists()
@@ -111,13 +122,7 @@ def test_an_inverting_worker_is_caught_by_the_trap_pairs_and_their_answers_are_n
 
 def test_a_careful_worker_passes_the_same_trap_pairs(personas):
     """The control of the test above: the same campaign, answered by the tiers."""
-    campaign = pairs_campaign(
-        build_pairs_collection(personas.organiser), quiz_length=0, trap_rate=0.3,
-        trust_check_every=1,
-    )  # fmt: skip
-    careful = arrive(campaign, "careful")
-    run_in_turns(campaign, [careful], tiered_choice, turns=20)
-    careful.refresh_from_db()
+    campaign, careful = worker_on_trap_pairs(personas, "careful", tiered_choice)
     assert careful.trap_answered >= 1 and careful.trap_correct == careful.trap_answered
     assert careful.trusted and votes_total(campaign) > 0
 
