@@ -9,6 +9,9 @@ across the tiers is 3 to 0 and every pair within a tier 0 to 0 (three "equal"), 
 whatever the pivots the groups are ⟨c1, c2⟩, ⟨c3, c4⟩, after two rounds: the first
 splits off one tier and the pivot's fellow, the second settles the other tier. The official
 Fine judgments (c1, c2 100; c3, c4 0) make four quiz pairs, c1 or c2 against c3 or c4.
+
+About 20 s (22 s measured on the busy shared machine): 15 answers in three browsers, and
+two waits for the real worker to drive the next round after the answers' hand-off.
 """
 
 from __future__ import annotations
