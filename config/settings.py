@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "relevance",
     "crowd",
     "pastanswers",
+    "pairwise",
     "demo",
     "judging",  # migration history only (judging/__init__.py)
     "evaluation",

@@ -42,6 +42,7 @@ urlpatterns = [
     path("", include("relevance.urls")),
     path("", include("crowd.urls")),
     path("", include("pastanswers.urls")),
+    path("", include("pairwise.urls")),
     path("", include("people.urls")),
     path("", include("listening.urls")),
     path("", include("ingest.urls")),

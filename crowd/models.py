@@ -51,6 +51,15 @@ CHOICES = [
 """The four answers of thesis Figure 3.1, in the order (and keys 1–4) shown to workers."""
 
 CHOICE_LABELS = dict(CHOICES)
+
+PAIR_CHOICES = [
+    (A_BETTER, "A is more similar"),
+    (B_BETTER, "B is more similar"),
+    (BOTH_GOOD, "They are equally similar"),
+]
+"""The three answers of a pairs campaign (Urbano et al. 2010; keys 1–3), about two clips
+A and B. Stored with three of the four keys above, so that sides swap the same way:
+"equally similar" is ``both_good``; ``both_bad`` is no answer to a pair."""
 _SWAPPED = {A_BETTER: B_BETTER, B_BETTER: A_BETTER, BOTH_GOOD: BOTH_GOOD, BOTH_BAD: BOTH_BAD}
 
 
@@ -87,7 +96,11 @@ def _code() -> str:
 
 
 class PreferenceCampaign(models.Model):
-    """A crowd effort on one collection: workers compare two ranked lists per example."""
+    """A crowd effort on one collection: workers compare two ranked lists per example, or
+    (``kind`` pairs, issue 32) two clips, which the ``pairwise`` app drives."""
+
+    LISTS, PAIRS = "lists", "pairs"
+    KINDS = [(LISTS, "two ranked lists"), (PAIRS, "two clips (ordered groups)")]
 
     collection = models.ForeignKey(
         Collection, on_delete=models.CASCADE, related_name="preference_campaigns"
@@ -218,6 +231,11 @@ class PreferenceCampaign(models.Model):
         help_text="Practice tasks before the quiz, from the practice pool, each followed by "
         "its expected answer; they never count (not towards trust, pay or results). 0 = none.",
     )
+    kind = models.CharField(
+        max_length=5, choices=KINDS, default=LISTS, editable=False,
+        help_text="Lists: thesis §3.2, four answers. Pairs: a query and two clips, three "
+        "answers (PAIR_CHOICES); the pairwise app makes the examples round by round.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -268,15 +286,34 @@ class PreferenceCampaign(models.Model):
     def task_link(self) -> str:
         return reverse("crowd:task_arrive", args=[self.token])
 
+    @property
+    def is_pairs(self) -> bool:
+        return self.kind == self.PAIRS
+
+    def answer_choices(self) -> list[tuple[str, str]]:
+        """The answers a worker is offered, in the order of keys 1–4 (or 1–3 for pairs)."""
+        return PAIR_CHOICES if self.is_pairs else CHOICES
+
+    def choice_label(self, choice: str) -> str:
+        """An answer in the words its workers were shown."""
+        return dict(self.answer_choices()).get(choice) or CHOICE_LABELS.get(choice, choice)
+
+    @property
+    def question(self) -> str:
+        """The question of the worker's page."""
+        return (
+            "Which clip is more similar to the query?" if self.is_pairs else "Which list is better?"
+        )
+
 
 class Example(models.Model):
     """A query and two ranked lists, ``a`` and ``b`` (thesis §3.2)."""
 
     SOURCE_SYSTEMS, SOURCE_GENERATOR, SOURCE_CSV = "systems", "generator", "csv"
-    SOURCE_QUIZ = "quiz"
-    """A quiz question made from the official judgments for one worker's quiz (issue 29:
-    :mod:`crowd.services.quiz`); never served as work, never shown to a second
-    worker."""
+    SOURCE_QUIZ, SOURCE_PAIRS = "quiz", "pairs"
+    """Quiz: a quiz question made from the official judgments for one worker's quiz (issue
+    29: :mod:`crowd.services.quiz`); never served as work, never shown to a second worker.
+    Pairs: a (query, clip, clip) example of a pairs campaign, one clip per side."""
 
     campaign = models.ForeignKey(
         PreferenceCampaign, on_delete=models.CASCADE, related_name="examples"
@@ -285,7 +322,8 @@ class Example(models.Model):
     source = models.CharField(
         max_length=20,
         choices=[(SOURCE_SYSTEMS, "systems' lists"), (SOURCE_GENERATOR, "generator"),
-                 (SOURCE_CSV, "CSV import"), (SOURCE_QUIZ, "quiz question for one worker")],
+                 (SOURCE_CSV, "CSV import"), (SOURCE_QUIZ, "quiz question for one worker"),
+                 (SOURCE_PAIRS, "a pair of a sort's round (pairwise)")],
     )  # fmt: skip
     system_a = models.ForeignKey(
         System, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -38,7 +38,7 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from catalog.published import Collection, JudgmentSource, RelevanceJudgment, RunEntry
-from crowd.published import ExampleItem
+from crowd.published import ExampleItem, PreferenceCampaign
 from evaluation.core.consolidation import POLICIES as CONSOLIDATION_POLICIES
 from evaluation.core.consolidation import consolidate
 from evaluation.json_parts import JSONArrayLength, JSONArraySlice, JSONWithout, ordered_items
@@ -247,7 +247,8 @@ def collection_results_overview(*, collection: Collection) -> dict:
         .only("id", "campaign_id", "measure")
         .annotate(n_answers=F("payload__n_answers"))
     )
-    campaigns = collection.preference_campaigns.order_by("name").prefetch_related(
+    lists = collection.preference_campaigns.filter(kind=PreferenceCampaign.LISTS)
+    campaigns = lists.order_by("name").prefetch_related(
         Prefetch("satisfaction_mappings", queryset=mappings)
     )
     studies = (

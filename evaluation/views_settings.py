@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from catalog import published as catalog
 from common.roles import organiser_required
 from common.validation import parse_id
+from crowd.published import PreferenceCampaign
 from evaluation import selectors
 from evaluation.forms import MappingSettingsForm, ResultsSettingsForm
 from evaluation.models import MappingConfig, ResultsConfig
@@ -37,7 +38,9 @@ def results_settings(request, pk: int):
     results_form = ResultsSettingsForm(
         request.POST if posted == "results" else None, initial=initial
     )
-    campaigns = list(collection.preference_campaigns.order_by("name"))
+    campaigns = list(  # a pairs campaign has no mapping (campaign_mapping_request)
+        collection.preference_campaigns.filter(kind=PreferenceCampaign.LISTS).order_by("name")
+    )
     mapping_forms = []
     for campaign in campaigns:
         mine = posted == "mapping" and request.POST.get("campaign") == str(campaign.pk)

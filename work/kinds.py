@@ -14,7 +14,7 @@ Work sits below every app and imports none of them, so each app tells it, from i
   gives up after the retries (work registers its jobs, evaluation its recomputes): the
   tasks of :mod:`work.tasks` call them;
 - :func:`receiver_register` — what a hand-off message (:mod:`work.handoff`) asks for when
-  it arrives (evaluation: a coalesced recompute), called by the hand-off tasks of
+  it arrives (evaluation: a coalesced recompute; pairwise: the next round of a sort), called by the hand-off tasks of
   :mod:`work.tasks` and by the sweep for a hand-off the broker did not take;
 - :func:`heartbeat_register` — where a worker's heartbeat is recorded (evaluation's
   ``WorkerHeartbeat``, read by the health check).
@@ -95,18 +95,36 @@ def table(name: str) -> Table:
         raise LookupError(f"no app registered the background work of {name!r}") from None
 
 
-_RECEIVERS: dict[str, Callable[[int], bool]] = {}
+_RECEIVERS: dict[str, list[Callable[[int], bool]]] = {}
 
 
 def receiver_register(task: str, receive: Callable[[int], bool]) -> None:
     """What a hand-off message of ``task`` (:mod:`work.handoff`) does with its target's id;
-    ``receive(target_id) -> bool`` (whether it asked for new work)."""
-    _RECEIVERS[task] = receive
+    ``receive(target_id) -> bool`` (whether it asked for new work). Several apps may
+    receive one hand-off (a campaign's accepted answers: evaluation's mapping, pairwise's
+    sort), each in the order registered; registering the same function again changes
+    nothing."""
+    receivers = _RECEIVERS.setdefault(task, [])
+    if receive not in receivers:
+        receivers.append(receive)
+
+
+def receivers(task: str) -> list[Callable[[int], bool]]:
+    """Every receiver of a hand-off of ``task``, in the order registered."""
+    return list(_RECEIVERS.get(task, ()))
 
 
 def receiver(task: str) -> Callable[[int], bool] | None:
-    """What a hand-off of ``task`` does; ``None`` if nothing receives it."""
-    return _RECEIVERS.get(task)
+    """What a hand-off of ``task`` does (every receiver in turn: whether any asked for new
+    work); ``None`` if nothing receives it."""
+    found = receivers(task)
+    if len(found) <= 1:
+        return found[0] if found else None
+
+    def receive_all(target_id: int) -> bool:
+        return any([receive(target_id) for receive in found])  # a list: every one runs
+
+    return receive_all
 
 
 _HEARTBEAT: list[Callable[..., object]] = []

@@ -69,5 +69,7 @@ def quiz_makeable(*, campaign: PreferenceCampaign) -> bool:
     """Can quiz questions be made from the campaign's official judgments: a query with
     enough clearly similar or clearly dissimilar clips for two lists of ``list_length``
     (:func:`evaluation.core.clear_cut.clear_cut_kinds`)? Two statements."""
+    if campaign.is_pairs:
+        return False  # its quiz is the quiz pool of trap pairs (pairwise.services.traps)
     k = campaign.list_length
     return any(clear_cut_kinds(clips, k=k) for clips in query_levels(campaign=campaign).values())

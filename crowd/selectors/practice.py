@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from catalog.selectors.query_lists import official_judgment_means
 from crowd.explanations import explanation_shown
 from crowd.models import (
-    CHOICE_LABELS,
     Answer,
     Example,
     ExampleItem,
@@ -77,8 +76,9 @@ def answer_feedback(*, worker: Worker, key: str) -> Feedback | None:
     if answer is None:
         return None
     trap = TrapQuestion.objects.filter(example_id=task.example_id).first()
+    label = worker.campaign.choice_label
     expected = [
-        CHOICE_LABELS[choice_as_stored(a, swapped=task.swapped)]
+        label(choice_as_stored(a, swapped=task.swapped))
         for a in (trap.accepted_answers if trap is not None else [])
     ]
     why = explanation_shown(trap.explanation, swapped=task.swapped) if trap is not None else ""
@@ -90,7 +90,7 @@ def answer_feedback(*, worker: Worker, key: str) -> Feedback | None:
         total = campaign_quiz_target(campaign=worker.campaign)
     return Feedback(
         practice=task.is_practice, number=number, total=max(total, number),
-        given=CHOICE_LABELS[answer.choice], correct=bool(answer.correct), expected=expected,
+        given=label(answer.choice), correct=bool(answer.correct), expected=expected,
         why=why,
     )  # fmt: skip
 

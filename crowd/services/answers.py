@@ -11,7 +11,6 @@ from django.utils import timezone
 
 from common import sql
 from crowd.models import (
-    CHOICE_LABELS,
     Answer,
     PracticeAnswer,
     PreferenceTask,
@@ -48,8 +47,8 @@ def answer_submit(
     (:func:`~crowd.services.practice.practice_answer_record`): the same checks,
     and nothing counted — no answer, trust, listening refusal or hand-over.
     """
-    if choice not in CHOICE_LABELS:
-        raise ValidationError(f"unknown answer {choice!r}")
+    if choice not in dict(worker.campaign.answer_choices()):
+        raise ValidationError(f"unknown answer {choice!r}")  # both_bad is none to a pair
     found = _task_of(worker, key)
     if found is None:
         raise TaskError("This task is not yours or does not exist.")

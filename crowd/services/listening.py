@@ -52,13 +52,19 @@ class Listening:
         if self.query_missing or self.lists_missing:
             n = campaign.min_clips_per_list
             clips = "one clip" if n == 1 else f"{n} clips"
+            unit = "clip" if campaign.is_pairs else "list"
             missing = (["the query"] if self.query_missing else []) + [
-                f"list {label}" for label, _ in self.lists_missing
+                f"{unit} {label}" for label, _ in self.lists_missing
             ]
+            what = (
+                "clip A and clip B"
+                if campaign.is_pairs
+                else f"at least {clips} of list A and of list B"
+            )
             parts.append(
-                f"Please listen before answering: play the query and at least {clips} of "
-                f"list A and of list B (still to play: {', '.join(missing)}). A clip counts "
-                f"once you have played {coverage_in_words()}."
+                f"Please listen before answering: play the query and {what} (still to "
+                f"play: {', '.join(missing)}). A clip counts once you have played "
+                f"{coverage_in_words()}."
             )
         if self.seconds_left:
             parts.append(

@@ -63,6 +63,8 @@ def quiz_question_make(
     (:func:`~evaluation.core.clear_cut.clear_cut_lists`), all at random; a draw the
     campaign already has is drawn again.
     """
+    if campaign.is_pairs:
+        return None  # its quiz is the quiz pool of trap pairs (pairwise.services.traps)
     rng = rng or random.SystemRandom()
     k = campaign.list_length
     levels = query_levels(campaign=campaign)

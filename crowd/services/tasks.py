@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
@@ -149,10 +150,28 @@ def task_serve(*, worker: Worker, campaign_open: bool | None = None) -> Preferen
                 except (IntegrityError, _NothingToServe):
                     pass
             worker_trust_update(worker=worker, checkpoint=True)  # the end is a checkpoint
+            if _work_coming(campaign):
+                return None  # not finished: the next visit may find new work
             Worker.objects.filter(pk=worker.pk, status=Worker.ACTIVE).update(status=Worker.FINISHED)
             worker.refresh_from_db(fields=["status"])
             return _open_task(worker)
     return _open_task(worker)
+
+
+_WORK_COMING: dict[str, Callable[[PreferenceCampaign], bool]] = {}
+
+
+def work_coming_register(kind: str, coming: Callable[[PreferenceCampaign], bool]) -> None:
+    """Let an app above say whether a campaign of ``kind`` will have new work later (a
+    pairs campaign's next round: ``pairwise``, from its ``ready()``): a worker who runs out
+    of work meanwhile reaches a trust checkpoint and is not finished, so the end page's
+    "look for more tasks" serves the new work (their code stays theirs to take)."""
+    _WORK_COMING[kind] = coming
+
+
+def _work_coming(campaign: PreferenceCampaign) -> bool:
+    coming = _WORK_COMING.get(campaign.kind)
+    return coming is not None and coming(campaign)
 
 
 def task_alive(*, worker: Worker, key: str) -> bool:

@@ -9,22 +9,17 @@ one access rule.
 
 from __future__ import annotations
 
-from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET
 
-from catalog.forms.collections import CollectionChoiceForm
+from catalog.views.collection_choice import collection_choice
 from common.roles import organiser_required
 
 
 @require_GET
 @organiser_required
 def preference_campaign_new(request):
-    form = CollectionChoiceForm(request.GET or None, user=request.user)
-    choices = form.fields["collection"].queryset
-    if form.is_valid():
-        return redirect("crowd:preference_campaign_create", form.cleaned_data["collection"].pk)
-    if not request.GET and choices.count() == 1:
-        return redirect("crowd:preference_campaign_create", choices.get().pk)
-    return render(
-        request, "crowd/preference_campaign_new.html", {"form": form, "any": choices.exists()}
+    return collection_choice(
+        request,
+        then="crowd:preference_campaign_create",
+        template="crowd/preference_campaign_new.html",
     )

@@ -51,7 +51,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from crowd import selectors
 from crowd.forms.campaigns import AnswerForm, ConsentForm, TaskLinkForm
-from crowd.models import CHOICES, COMMENT_MAX_LENGTH, PreferenceCampaign, Worker
+from crowd.models import COMMENT_MAX_LENGTH, PreferenceCampaign, Worker
 from crowd.services.answers import ListenFirst, answer_submit
 from crowd.services.listening import task_heard
 from crowd.services.tasks import (
@@ -162,7 +162,7 @@ def task_arrive(request, campaign, browser_worker):
             "campaign": campaign,
             "task": shown,
             "shown_lists": [("A", shown.list_a), ("B", shown.list_b)] if shown else [],
-            "choices": CHOICES,
+            "choices": campaign.answer_choices(),
         }
         return render(request, "crowd/task_preview.html", context)
     if not request.GET and browser_worker is not None:
@@ -274,9 +274,11 @@ def task(request, campaign, worker):
         "campaign": campaign,
         "task": shown,
         "shown_lists": [("A", shown.list_a), ("B", shown.list_b)],
-        "choice_label": AnswerForm.base_fields["choice"].label,
+        "choice_label": campaign.question,
         "choice_error": form is not None and "choice" in form.errors,
-        "answer_choices": [(v, label, v == typed.get("choice")) for v, label in CHOICES],
+        "answer_choices": [
+            (v, label, v == typed.get("choice")) for v, label in campaign.answer_choices()
+        ],
         "comment_label": AnswerForm.base_fields["comment"].label,
         "comment": typed.get("comment", ""),
         "comment_max_length": COMMENT_MAX_LENGTH,

@@ -115,7 +115,11 @@ def campaign_measures(*, campaign: PreferenceCampaign) -> list[str]:
 
 def campaign_mapping_request(*, campaign: PreferenceCampaign, resend: bool = False) -> bool:
     """Ask for the campaign's mapping to be recomputed after the current transaction
-    (``resend``: send a pending recompute's task again, as "Recompute now" does)."""
+    (``resend``: send a pending recompute's task again, as "Recompute now" does). A pairs
+    campaign (issue 32) compares two clips, not two lists with their effectiveness: it has
+    no mapping, and nothing is asked."""
+    if campaign.is_pairs:
+        return False
     return recompute_request(kind="campaign", target_id=campaign.pk, resend=resend)
 
 
@@ -286,8 +290,8 @@ def campaign_mapping_recompute(*, target_id: int, report: FractionReport = no_re
     """The ``campaign`` recompute: its mapping, then a leaderboard recompute of its collection
     (so that P(Sat) follows the new mapping)."""
     campaign = PreferenceCampaign.objects.select_related("collection").filter(pk=target_id).first()
-    if campaign is None:
-        return  # deleted meanwhile
+    if campaign is None or campaign.is_pairs:
+        return  # deleted meanwhile, or no mapping (campaign_mapping_request)
     campaign_mapping_compute(campaign=campaign, report=report)
     report(0.95, "stored; asking for the leaderboards", force=True)
     collection_results_request(collection=campaign.collection)

@@ -19,6 +19,7 @@ from evaluation.core.answers import mapping_payload
 from evaluation.models import EstimatedLeaderboard, SatisfactionMapping
 from evaluation.services.estimates import campaign_estimate_compute
 from ingest.services.uploads import upload_create
+from pairwise.services.create import pairwise_campaign_create
 from relevance.services.campaigns import relevance_campaign_create
 from tests.helpers.crowd_fixtures import build_crowd_collection, make_campaign
 from tests.helpers.mappings import ANSWERS, columns
@@ -73,6 +74,7 @@ def world(personas, settings, tmp_path) -> World:
     CollectionShare.objects.create(collection=c, user=fiona, access="full")
     CollectionShare.objects.create(collection=c, user=rita, access="read")
     p = make_campaign(c, traps=2, quiz_length=1, trap_rate=0.1)
+    pairs = pairwise_campaign_create(collection=c, name="Pairs", trap_rate=0.0).campaign
     SatisfactionMapping.objects.create(
         campaign=p, measure=MEASURE, computed_at=timezone.now(),
         payload={**mapping_payload(MEASURE, *columns(ANSWERS)), "n_examples": 8,
@@ -213,6 +215,15 @@ def world(personas, settings, tmp_path) -> World:
              "answers_per_example": 1, "max_answers_per_worker": 10, "quiz_length": 0,
              "trap_rate": 0.1, "trust_threshold": 0.7, "min_trap_answers": 3,
              "completion_code": "AAA", "screen_out_code": "BBB", "is_open": "on"}),
+        Url("pairwise:campaign_new", "GET", f"/campaigns/pairs/new/?collection={c.pk}", "write", 302,
+            refused="status 200"),
+        Url("pairwise:campaign_create", "GET", f"{cp}/campaigns/pairs/new/", "write", 200),
+        Url("pairwise:campaign_create", "POST", f"{cp}/campaigns/pairs/new/", "write", 302,
+            {"name": "Pairs 2", "instructions": "i", "consent_text": "c", "max_answers_per_worker": 10,
+             "quiz_length": 0, "trap_rate": 0, "trust_threshold": 0.7, "min_trap_answers": 3,
+             "completion_code": "AAA", "screen_out_code": "BBB", "is_open": "on", "margin": 2,
+             "answers_per_pair": 10, "source_status": "pilot"}),
+        Url("pairwise:sort", "GET", f"/campaigns/{pairs.pk}/sort/", "read", 200),
         Url("crowd:preference_campaign_settings", "GET", f"{pp}/settings/", "write", 200),
         Url("crowd:preference_campaign_settings", "POST", f"{pp}/settings/", "write", 302, settings),
         Url("crowd:preference_campaign_open", "POST", f"{pp}/open/", "write", 302, {"is_open": "0"}),

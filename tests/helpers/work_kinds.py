@@ -11,5 +11,5 @@ def kind_replaced(monkeypatch, name: str, run, *, table: str = kinds.JOB) -> Non
 
 
 def receiver_replaced(monkeypatch, task: str, receive) -> None:
-    """Let a hand-off of ``task`` be received by ``receive`` until the test ends."""
-    monkeypatch.setitem(kinds._RECEIVERS, task, receive)
+    """Let a hand-off of ``task`` be received by ``receive`` alone until the test ends."""
+    monkeypatch.setitem(kinds._RECEIVERS, task, [receive])
