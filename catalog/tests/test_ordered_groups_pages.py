@@ -39,7 +39,7 @@ def test_the_query_page_shows_the_groups_in_order_and_where_they_came_from(
     assert experts < study  # the official groups first
     assert "Imported from a file of ordered groups (“groups.txt”)" in page
     assert "the leaderboards rank the systems against them by average dynamic recall" in page
-    assert "Built from the answers of a past pairwise study" in page
+    assert "Built from the answers of a pairwise study (study.csv), where people said" in page
     assert "This source is a pilot: its groups are shown here but left out of the results." in page
     rows = page[experts:study]
     # q2: group 1 {d4}, group 2 {d1, d5}, in that order.

@@ -136,6 +136,9 @@ def test_an_organiser_creates_a_pairwise_campaign_three_workers_sort_a_query_the
     page.goto(f"/collections/{collection.pk}/?show=queries")
     page.get_by_role("link", name="q1", exact=True).click()
     section = page.get_by_role("region", name="Ordered groups: crowd sort")
+    expect(section).to_contain_text(
+        "Built from the answers of a pairwise study (crowd pairs campaign “Closer clip”)"
+    )
     clips = section.get_by_role("row").all_inner_texts()[1:]
     cells = [r.split("\t") for r in clips]  # group, clip (its id, then its title), …
     assert [(c[0], c[1].split()[0]) for c in cells] == [
