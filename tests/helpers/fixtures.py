@@ -150,6 +150,14 @@ WORKER_FILES = REDIS_DIR / "files"
 use ``WORKER_FILES/uploads`` and ``WORKER_FILES/media`` (set in the tests' settings too)."""
 
 
+@pytest.fixture
+def worker_files(settings):
+    """The live server stores uploads and audio where the real worker reads them
+    (:data:`WORKER_FILES`): for the journeys whose uploads or clips the worker handles."""
+    settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
+    settings.MEDIA_ROOT = WORKER_FILES / "media"
+
+
 @pytest.fixture(scope="session", autouse=True)
 def celery_uses_the_session_redis():
     """Point the Celery app at this session's Redis before any test can send a task.

@@ -37,7 +37,6 @@ from crowd.models import Worker
 from tests.helpers.browser import current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
-from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.platform_links import prolific_id
 from tests.helpers.trap_pools import fill_broad_only_pools_and_open
@@ -60,6 +59,7 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
 
 CLIPS = {  # id: (format, pitch in Hz): 1 s tones, each audibly its own
@@ -99,13 +99,6 @@ before their first task is served; the test checks the task is swapped rather th
 EXPLAINED = "The clips of {better} were judged more similar to the query than those of {worse}."
 """The organiser's side-neutral explanation of their quiz question: the placeholders {a} and
 {b} are filled in with the lists' names in each worker's orientation."""
-
-
-@pytest.fixture(autouse=True)
-def worker_files(settings):
-    """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py)."""
-    settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
-    settings.MEDIA_ROOT = WORKER_FILES / "media"
 
 
 def upload_the_collection(page, folder: Path) -> None:

@@ -15,7 +15,6 @@ from catalog.models import OrderedGroupEntry
 from relevance.models import RelevanceCampaign
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.browser import log_in, shot, violations, wait_saved
-from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.ordered_groups import ADR_AT_3, groups_collection, wait_for_leaderboard
 from tests.helpers.personas import PASSWORD
 
@@ -24,12 +23,8 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
-
-
-@pytest.fixture(autouse=True)
-def audio_the_worker_reads(settings):
-    settings.MEDIA_ROOT = WORKER_FILES / "media"
 
 
 def order_on_page(page) -> list[str]:

@@ -13,7 +13,6 @@ from playwright.sync_api import expect
 
 from tests.helpers.audio_files import sine_wav
 from tests.helpers.browser import count, log_in, play_through, shot, watch_to_the_result
-from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.ordered_groups import (
     ADR_AT_3,
     ADR_BY_HAND,
@@ -28,16 +27,10 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
 
 MEASURE = ADR_AT_3
-
-
-@pytest.fixture(autouse=True)
-def worker_files(settings):
-    """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py)."""
-    settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
-    settings.MEDIA_ROOT = WORKER_FILES / "media"
 
 
 def test_an_organiser_uploads_groups_sees_them_on_the_query_page_and_adr_on_the_leaderboard(

@@ -1,7 +1,8 @@
 """In Chromium, with the real Celery worker (issue 32, item 3): an organiser creates a
 pairwise campaign; three crowd workers arrive through Prolific links, take the quiz pair
 and compare clips until the query is sorted (the worker drives each next round after the
-answers' hand-off); the groups appear on the sort page and on the query page.
+answers' hand-off); the groups appear on the sort page and on the query page, and the
+groups file downloaded from the collection page, uploaded again, gives the same groups.
 
 The query q1 has four candidates; the workers hear two tiers, ⟨c1, c2⟩ above ⟨c3, c4⟩, and
 say "equally similar" within a tier. With 3 answers per pair and a margin of 1, every pair
@@ -24,7 +25,14 @@ from playwright.sync_api import expect
 from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry
 from crowd.models import PreferenceCampaign
 from pairwise.models import PairwiseSort
-from tests.helpers.browser import current_task, log_in, shot, start, wait_for_next_page
+from tests.helpers.browser import (
+    current_task,
+    log_in,
+    shot,
+    start,
+    wait_for_next_page,
+    watch_to_the_result,
+)
 from tests.helpers.pairwise_study import shown_clips
 from tests.helpers.personas import PASSWORD
 from tests.helpers.platform_links import prolific_id
@@ -35,6 +43,7 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
 
 TIER = {"c1": 0, "c2": 0, "c3": 1, "c4": 1}
@@ -79,7 +88,7 @@ def step(page) -> bool:
 
 
 def test_an_organiser_creates_a_pairwise_campaign_three_workers_sort_a_query_the_groups_appear(
-    page, chromium, live_server, personas, celery_worker_process
+    page, chromium, live_server, personas, celery_worker_process, tmp_path
 ):
     collection = four_candidates(personas.organiser)
     log_in(page, personas.organiser.username, PASSWORD)
@@ -145,3 +154,22 @@ def test_an_organiser_creates_a_pairwise_campaign_three_workers_sort_a_query_the
         ("1", "c1"), ("1", "c2"), ("2", "c3"), ("2", "c4"),
     ]  # fmt: skip
     shot(page, "pairwise-query-page")
+
+    # Export, then import: the downloaded groups file, uploaded as it is, gives the same
+    # groups (under the file's NAME, the source's name with "_" for the space).
+    page.goto(f"/collections/{collection.pk}/")
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the groups of “crowd sort”").click()
+    exported = tmp_path / "crowd-sort-groups.txt"
+    download.value.save_as(exported)
+    page.get_by_role("link", name="Upload files").click()
+    page.get_by_role("link", name="Upload ordered groups").click()
+    page.get_by_label("Groups file").set_input_files(exported)
+    page.get_by_role("button", name="Upload and import").click()
+    watch_to_the_result(page, "Upload of ordered groups")
+    page.goto(f"/collections/{collection.pk}/?show=queries")
+    page.get_by_role("link", name="q1", exact=True).click()
+    again = page.get_by_role("region", name="Ordered groups: crowd_sort")
+    expect(again).to_contain_text("Imported from a file of ordered groups")
+    rows = [r.split("\t") for r in again.get_by_role("row").all_inner_texts()[1:]]
+    assert [(c[0], c[1].split()[0]) for c in rows] == [(c[0], c[1].split()[0]) for c in cells]

@@ -14,7 +14,6 @@ from playwright.sync_api import expect
 from catalog.models import Clip, Collection
 from crowd.models import Answer
 from tests.helpers.browser import count, log_in, shot, watch_to_the_result
-from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD
 from tests.helpers.shared_data import MIREX2011, require
 from tests.helpers.uploads import EXPORT, MP3, WAV
@@ -25,14 +24,8 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
-
-
-@pytest.fixture(autouse=True)
-def worker_files(settings):
-    """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py)."""
-    settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
-    settings.MEDIA_ROOT = WORKER_FILES / "media"
 
 
 def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(

@@ -30,7 +30,6 @@ from common.roles import ORGANISER
 from tests.helpers.browser import current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
-from tests.helpers.fixtures import WORKER_FILES
 from tests.helpers.personas import PASSWORD, make_user
 from tests.helpers.platform_links import prolific_id
 from tests.helpers.whole_study import (
@@ -52,6 +51,7 @@ pytestmark = [
     pytest.mark.celery_worker,
     pytest.mark.real_handoff,
     pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
 ]
 
 CLIPS = {  # id: (format, pitch in Hz): 1 s tones, each audibly its own
@@ -78,11 +78,8 @@ NO_CONSENT = "NOCONSENT42"
 
 
 @pytest.fixture(autouse=True)
-def worker_files(settings):
-    """The live server stores uploads where the worker reads them (tests/helpers/fixtures.py), and
-    sends e-mail (Django's test outbox)."""
-    settings.EARSHOT_UPLOAD_ROOT = WORKER_FILES / "uploads"
-    settings.MEDIA_ROOT = WORKER_FILES / "media"
+def email_sent(settings):
+    """The live server sends e-mail (Django's test outbox)."""
     settings.EARSHOT_EMAIL_ENABLED = True
 
 
