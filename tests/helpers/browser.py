@@ -7,10 +7,22 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from crowd.models import PreferenceTask
 from listening.models import HeadphoneTrial
+
+REAL_WORKER_JOURNEY = [
+    pytest.mark.browser,
+    pytest.mark.celery_worker,
+    pytest.mark.real_handoff,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
+]
+"""The marks of a journey in Chromium whose work the real Celery worker does (its
+``pytestmark``): the worker process, hand-offs sent to the broker, committed rows it can
+read, and files where it reads them."""
 
 SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 """Where browser tests save screenshots of what a person saw (not kept in git)."""

@@ -7,24 +7,17 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
 from catalog.models import OrderedGroupEntry
 from relevance.models import RelevanceCampaign
 from tests.helpers.audio_files import sine_wav
-from tests.helpers.browser import log_in, shot, violations, wait_saved
+from tests.helpers.browser import REAL_WORKER_JOURNEY, log_in, shot, violations, wait_saved
 from tests.helpers.ordered_groups import ADR_AT_3, groups_collection, wait_for_leaderboard
 from tests.helpers.personas import PASSWORD
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.celery_worker,
-    pytest.mark.real_handoff,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
-]
+pytestmark = REAL_WORKER_JOURNEY
 
 
 def order_on_page(page) -> list[str]:

@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from django.core.files.base import ContentFile
 from playwright.sync_api import expect
 
 from tests.helpers.audio_files import sine_wav
-from tests.helpers.browser import count, log_in, play_through, shot, watch_to_the_result
+from tests.helpers.browser import (
+    REAL_WORKER_JOURNEY,
+    count,
+    log_in,
+    play_through,
+    shot,
+    watch_to_the_result,
+)
 from tests.helpers.ordered_groups import (
     ADR_AT_3,
     ADR_BY_HAND,
@@ -22,13 +28,7 @@ from tests.helpers.ordered_groups import (
 )
 from tests.helpers.personas import PASSWORD
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.celery_worker,
-    pytest.mark.real_handoff,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
-]
+pytestmark = REAL_WORKER_JOURNEY
 
 MEASURE = ADR_AT_3
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from playwright.sync_api import expect
 
 from catalog.models import Clip, Collection, Query, RelevanceJudgment, RunEntry
 from crowd.models import PreferenceCampaign
 from pairwise.models import PairwiseSort
 from tests.helpers.browser import (
+    REAL_WORKER_JOURNEY,
     current_task,
     log_in,
     shot,
@@ -38,13 +38,7 @@ from tests.helpers.personas import PASSWORD
 from tests.helpers.platform_links import prolific_id
 from tests.helpers.sources import source_for
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.celery_worker,
-    pytest.mark.real_handoff,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
-]
+pytestmark = REAL_WORKER_JOURNEY
 
 TIER = {"c1": 0, "c2": 0, "c3": 1, "c4": 1}
 

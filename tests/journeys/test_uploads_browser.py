@@ -8,24 +8,17 @@ metadata lines; 18 systems × 100 queries); the small audio folder and export ar
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from catalog.models import Clip, Collection
 from crowd.models import Answer
-from tests.helpers.browser import count, log_in, shot, watch_to_the_result
+from tests.helpers.browser import REAL_WORKER_JOURNEY, count, log_in, shot, watch_to_the_result
 from tests.helpers.personas import PASSWORD
 from tests.helpers.shared_data import MIREX2011, require
 from tests.helpers.uploads import EXPORT, MP3, WAV
 from work.models import Job
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.celery_worker,
-    pytest.mark.real_handoff,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
-]
+pytestmark = REAL_WORKER_JOURNEY
 
 
 def test_an_organiser_builds_a_collection_from_uploads_and_watches_each_import(

@@ -27,7 +27,7 @@ from django.core import mail
 from playwright.sync_api import expect
 
 from common.roles import ORGANISER
-from tests.helpers.browser import current_task, log_in, shot
+from tests.helpers.browser import REAL_WORKER_JOURNEY, current_task, log_in, shot
 from tests.helpers.clipboard import copy_with
 from tests.helpers.crowd_fixtures import right_choice, wrong_choice
 from tests.helpers.personas import PASSWORD, make_user
@@ -46,13 +46,7 @@ from tests.helpers.whole_study import (
     upload_through_the_pages,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.celery_worker,
-    pytest.mark.real_handoff,
-    pytest.mark.django_db(transaction=True),
-    pytest.mark.usefixtures("worker_files"),  # uploads and audio where the worker reads them
-]
+pytestmark = REAL_WORKER_JOURNEY
 
 CLIPS = {  # id: (format, pitch in Hz): 1 s tones, each audibly its own
     "q1": (".wav", 440), "q2": (".flac", 330), "d1": (".wav", 450), "d2": (".ogg", 460),
