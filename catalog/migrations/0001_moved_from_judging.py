@@ -5,6 +5,7 @@ import common.validation
 import django.core.validators
 import django.db.models.deletion
 from django.conf import settings
+from common.migration_state import StateOnlyMove
 from django.db import migrations, models
 
 
@@ -18,7 +19,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.CreateModel(
                     name='Query',

@@ -4,6 +4,7 @@ import common.validation
 import crowd.models
 import django.core.validators
 import django.db.models.deletion
+from common.migration_state import StateOnlyMove
 from django.db import migrations, models
 
 
@@ -17,7 +18,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.CreateModel(
                     name='PreferenceCampaign',

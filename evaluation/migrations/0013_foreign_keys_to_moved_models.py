@@ -1,6 +1,7 @@
 # The move by area (issue 30): state only, generated from the models.
 
 import django.db.models.deletion
+from common.migration_state import StateOnlyMove
 from django.db import migrations, models
 
 
@@ -14,7 +15,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.AlterField(
                     model_name='campaignestimate',

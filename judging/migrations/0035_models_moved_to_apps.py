@@ -1,5 +1,6 @@
 # The move by area (issue 30): state only, generated from the models.
 
+from common.migration_state import StateOnlyMove
 from django.db import migrations
 
 
@@ -101,7 +102,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.RemoveField(
                     model_name='answer',

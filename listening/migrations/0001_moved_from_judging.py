@@ -3,6 +3,7 @@
 import crowd.models
 import django.db.models.deletion
 from django.conf import settings
+from common.migration_state import StateOnlyMove
 from django.db import migrations, models
 
 
@@ -19,7 +20,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.CreateModel(
                     name='AssessorScreen',

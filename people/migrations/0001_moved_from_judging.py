@@ -2,6 +2,7 @@
 
 import django.db.models.deletion
 from django.conf import settings
+from common.migration_state import StateOnlyMove
 from django.db import migrations, models
 
 
@@ -15,7 +16,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.SeparateDatabaseAndState(
+        StateOnlyMove(
             state_operations=[
                 migrations.CreateModel(
                     name='Invitation',
