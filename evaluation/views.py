@@ -144,11 +144,7 @@ def leaderboard(request, pk: int):
         "collection": collection,
         "board": board,
         "summary": board.summary,
-        "table_body": leaderboard_rows.table_body(
-            _rows_with_system_ids(collection, board.summary),
-            system_url=_system_url(collection, measure=board.measure),
-            judged=bool(board.summary.get("judged_label")),
-        ),
+        "table_body": _table_body(collection, board),
         "figures": _figures(
             collection, "leaderboard", plots.leaderboard_plots(board.summary), measure=board.measure
         ),
@@ -189,14 +185,24 @@ def _system_url(collection: Collection, *, measure: str):
     return lambda system_id: f"{prefix}{system_id}{suffix}{query}"
 
 
-def _rows_with_system_ids(collection: Collection, summary: dict) -> list[dict]:
-    """The leaderboard's rows, each with its system's id for the system page's URL.
+def _table_body(collection: Collection, board):
+    """The leaderboard's table (:func:`evaluation.leaderboard_rows.table_body`), each row
+    with its system's id for the system page's URL; kept per process for the same stored
+    leaderboard, systems and address (:func:`evaluation.leaderboard_rows.kept`).
 
     Systems are addressed by id, never by name: a name may hold "/" or anything else a
     URL cannot carry. A system deleted since the computation has no id (and no link).
     """
     ids = dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
-    return [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
+    system_url = _system_url(collection, measure=board.measure)
+    judged = bool(board.summary.get("judged_label"))
+
+    def make():
+        rows = [{**row, "system_id": ids.get(row["system"])} for row in board.summary["rows"]]
+        return leaderboard_rows.table_body(rows, system_url=system_url, judged=judged)
+
+    key = (board.pk, board.computed_at, system_url(""), judged, tuple(sorted(ids.items())))
+    return leaderboard_rows.kept(key, make)
 
 
 @organiser_required

@@ -299,3 +299,23 @@ def test_a_variance_component_is_written_with_a_real_subscript(name, shown):
     from evaluation.templatetags.formulas import subscripts
 
     assert subscripts(name) == shown
+
+
+def test_the_table_kept_between_requests_follows_a_recompute_and_the_systems(organiser, personas):
+    # The leaderboard's table is kept per process (evaluation.leaderboard_rows.kept) under
+    # the stored leaderboard's id and time and the systems' ids: a recompute's new numbers,
+    # a system removed and one added each show at the next request.
+    page = url(personas, f"leaderboard/?measure={M}")
+    assert 'data-value="0.6">0.6000<' in organiser.get(page).content.decode()  # Alpha's mean
+    payload = json.loads(json.dumps(leaderboard_payload()).replace("0.6", "0.7"))
+    leaderboard_store(
+        collection=personas.collection, measure=MEASURE, payload=payload, computed_at=timezone.now()
+    )
+    again = organiser.get(page).content.decode()
+    assert 'data-value="0.7">0.7000<' in again and ">0.6000<" not in again
+    beta = personas.collection.systems.get(name="Beta")
+    assert f"/systems/{beta.pk}/" in again
+    beta.delete()
+    assert f"/systems/{beta.pk}/" not in organiser.get(page).content.decode()
+    beta = System.objects.create(collection=personas.collection, name="Beta")
+    assert f"/systems/{beta.pk}/" in organiser.get(page).content.decode()
