@@ -280,9 +280,10 @@ def measure(name: str, folder: Path, *, repeat: int) -> dict:
 # --- the parent: one child per database, then the table ---------------------------------
 
 
-def child(code: Path, database: str, args) -> dict:
-    work = Path(tempfile.mkdtemp(prefix="bench-results-db-"))
-    env = dict(
+def bench_env(code: Path, work: Path) -> dict[str, str]:
+    """The environment of a child measuring ``code`` with its files under ``work``
+    (``DATABASE_URL`` aside)."""
+    return dict(
         os.environ,
         BENCH_CODE=str(code),
         DJANGO_SETTINGS_MODULE="config.settings",
@@ -298,6 +299,11 @@ def child(code: Path, database: str, args) -> dict:
         EARSHOT_VAR_DIR=str(work / "var"),
         LOG_LEVEL="ERROR",
     )
+
+
+def child(code: Path, database: str, args) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="bench-results-db-"))
+    env = bench_env(code, work)
     cluster = None
     if database == "sqlite":
         env["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
