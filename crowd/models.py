@@ -560,6 +560,15 @@ class Worker(models.Model):
         help_text="Answers the estimate compared: to trap questions, or to examples others "
         "answered too.",
     )
+    agreement_opposite_ordinary = models.FloatField(
+        null=True, blank=True,
+        help_text="Estimated share of opposite answers on the examples that are not trap or "
+        "quiz questions (the right answers to those do not dilute it).",
+    )  # fmt: skip
+    agreement_compared_ordinary = models.PositiveIntegerField(
+        default=0, help_text="Of the answers compared, those to examples that are not trap or "
+        "quiz questions.",
+    )  # fmt: skip
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -98,8 +98,10 @@ TERMS: dict[str, tuple[str, str]] = {
         "How often a crowd worker gives the same answer as the other workers who answered "
         "the same examples, and how often the opposite (A better for B better, both good "
         "for both bad), estimated with the trap questions' expected answers as anchors. A "
-        "worker who gives the opposite more often than the same, over at least "
-        "five answers compared, is stopped at a checkpoint and left out of the mapping. It "
+        "worker who gives the opposite more often than someone answering at random "
+        "would (one time in four, over at least five answers compared), or more than one "
+        "time in three on the examples that are not trap questions (over at least six), is "
+        "stopped at a checkpoint and left out of the mapping. It "
         "cannot tell when most answers to an example come from one person's many ids.",
         "Dawid and Skene (1979), adapted in Earshot",
     ),

@@ -16,6 +16,15 @@ from collections.abc import Mapping
 from crowd.models import PreferenceCampaign, Worker
 from evaluation.core.worker_agreement import WorkerAgreement
 
+AGREEMENT_FIELDS = [
+    "agreement_same",
+    "agreement_opposite",
+    "agreement_compared",
+    "agreement_opposite_ordinary",
+    "agreement_compared_ordinary",
+]
+"""The worker's fields an estimate writes (:class:`~evaluation.core.worker_agreement.WorkerAgreement`)."""
+
 
 def workers_agreement_store(
     *, campaign: PreferenceCampaign, fits: Mapping[int, WorkerAgreement]
@@ -26,7 +35,7 @@ def workers_agreement_store(
         fit = fits[worker.pk]
         worker.agreement_same, worker.agreement_opposite = fit.same, fit.opposite
         worker.agreement_compared = fit.compared
-    Worker.objects.bulk_update(
-        workers, ["agreement_same", "agreement_opposite", "agreement_compared"], batch_size=500
-    )
+        worker.agreement_opposite_ordinary = fit.opposite_ordinary
+        worker.agreement_compared_ordinary = fit.compared_ordinary
+    Worker.objects.bulk_update(workers, AGREEMENT_FIELDS, batch_size=500)
     return len(workers)

@@ -25,11 +25,12 @@ them (or is lucky) answer anything elsewhere — the opposite of what they hear,
 checkpoint the worker's answers are also compared with the other workers' answers to the
 same examples, anchored by the trap and quiz questions' keys
 (:func:`crowd.selectors.agreement.worker_agreement`, the mathematics in
-:mod:`evaluation.core.worker_agreement`); a worker who, over at least five answers
-compared, answers the opposite of the others more often than the same is stopped
-(``low_agreement``). The estimate is stored on the worker (``agreement_same``,
-``agreement_opposite``, ``agreement_compared``): the workers page shows it, and the
-other workers' checkpoints weigh their answers by it.
+:mod:`evaluation.core.worker_agreement`); a worker who answers the opposite of the others
+more often than chance — over everything, or on the examples that are not trap or quiz
+questions, where answering the keys right cannot dilute it — is stopped
+(``low_agreement``; the lines in :attr:`~evaluation.core.worker_agreement.WorkerAgreement.disagrees`).
+The estimate is stored on the worker (``crowd.services.agreement.AGREEMENT_FIELDS``):
+the workers page shows it, and the other workers' checkpoints weigh their answers by it.
 
 A stopped worker stays stopped — forgiving a trap question recomputes their trust but
 does not bring back someone who was shown the screen-out page — until an organiser
@@ -47,6 +48,7 @@ from common import sql
 from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from crowd.selectors import campaign_quiz_target, worker_with_campaign
 from crowd.selectors.agreement import worker_agreement
+from crowd.services.agreement import AGREEMENT_FIELDS
 from work import handoff
 
 
@@ -155,7 +157,9 @@ def worker_trust_update(
             agreement = worker_agreement(worker=worker)  # one statement, at checkpoints only
             worker.agreement_same, worker.agreement_opposite = agreement.same, agreement.opposite
             worker.agreement_compared = agreement.compared
-            fields += ["agreement_same", "agreement_opposite", "agreement_compared"]
+            worker.agreement_opposite_ordinary = agreement.opposite_ordinary
+            worker.agreement_compared_ordinary = agreement.compared_ordinary
+            fields += [*AGREEMENT_FIELDS]
             opposite = agreement.disagrees
         if worker.trusted_by_organiser:
             trusted = True

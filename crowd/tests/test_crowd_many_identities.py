@@ -29,8 +29,9 @@ saw; the draw's inclusion probabilities come from re-running the draw); what the
 harvested quiz feedback covers; the bots' fate; the mapping's agreement; what the genuine
 worker got. The figures are in ``docs/crowd-integrity.md``.
 
-This test takes a few minutes on each database: it is the issue's done-when, 144
-browsers and some 6,000 requests, and cannot be made smaller without replaying less.
+This test takes under a minute, once (in the SQLite pass of ``make test``): it is the
+issue's done-when, 144 browsers and some 6,000 requests, and cannot be made smaller
+without replaying less.
 This module is long because the study, the ear, the attacker's eyes and heuristics, the
 replay and its score belong to one test and read best together.
 """
@@ -452,7 +453,11 @@ def test_a_hundred_identities_buy_nothing(study, settings):
 
     # Bots: stopped at their first checkpoint after the quiz (the end of their 8 work
     # tasks: trust_check_every is 10), their answers out of everything; the issue's ten
-    # every one, the consensus ten as many as their answers show (reported).
+    # every one, the consensus ten all but one or two. Those answer the clear-cut-looking
+    # examples right, so some meet few others to answer the opposite of: bot14 finished in
+    # every run since the rate away from the keys (evaluation.core.worker_agreement's
+    # ORDINARY_LINE) came in, with 3 of its 8 answers the opposite of the one other answer
+    # (0.27), and the mapping's fit left it out later. Three finished before it.
     workers = {w.platform_id: w for w in Worker.objects.filter(campaign=campaign)}
     report["bots paid"] = paid
     for group in (bots[:10], bots[10:]):
@@ -467,7 +472,7 @@ def test_a_hundred_identities_buy_nothing(study, settings):
         last = bot.answers.order_by("-answered_at").first().answered_at
         assert bot.stopped_at >= last  # at the checkpoint after its last answer
         assert not bot.answers.filter(excluded=False).exists()
-    assert not paid or set(paid) <= set(bots[10:])
+    assert set(paid) <= set(bots[10:]) and len(paid) <= 2
     assert not any(workers[h].stop_reason == Worker.LOW_AGREEMENT for h in honest_ids)
     report["honest workers stopped"] = sum(workers[h].status == Worker.STOPPED for h in honest_ids)
 
@@ -510,17 +515,15 @@ def test_a_hundred_identities_buy_nothing(study, settings):
     workers_page = organiser.get(f"/campaigns/{campaign.pk}/workers/").content.decode()
     assert "stopped: answers the opposite of the others" in workers_page
     assert re.search(r"same \d+ %, opposite \d+ %", workers_page)
+    assert re.search(r"away from trap questions: opposite \d+ %", workers_page)
     report["mapping: workers and answers left out for answering the opposite"] = (
         payload["opposite"]["workers_left_out"],
         payload["opposite"]["answers_left_out"],
     )
-    # The issue asks for 0.03. The server's draws are secret (SystemRandom), so the figure
-    # varies from run to run: 0.018 in most, 0.031 in 2 runs of 6 on PostgreSQL, when 3 of
-    # the 10 bots that flag by the systems' consensus finish with an opposite-answer rate of
-    # 0.25–0.29, at the "one in four" line, and one bot's 8 answers stay in the fit. Not
-    # met in every run (docs/crowd-integrity.md says so); what is asserted is what holds
-    # in every run seen, well inside what the bots would do (the next line).
-    assert abs(now - reference) <= 0.04
+    # The issue's 0.03. Before the rate away from the keys it moved 0.031 in 2 runs of 6,
+    # when 3 consensus bots finished and one's 8 answers stayed in the fit; since, 0.014
+    # (0.538 against 0.552) in every run seen, the one bot that finishes left out.
+    assert abs(now - reference) <= 0.03
     assert with_bots < reference - 0.05  # the bots would have moved it: the test can fail
 
     # The quiz: every question shown to one worker; the harvest covers none of the later

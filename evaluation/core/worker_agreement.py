@@ -39,6 +39,17 @@ they answer the opposite of the others more often than someone answering at rand
 would (one time in four); an honest worker who hears an example otherwise mostly gives a
 neighbouring answer, not its opposite.
 
+**Right on the keys, the opposite elsewhere.** A worker who recognises the trap and quiz
+questions (or learnt them) answers those right and can answer the rest the opposite; the
+right answers to keys then dilute the rate above (issue 29: bots with four keys right and
+four of six other answers the opposite were estimated at 0.21). The same posterior is
+therefore also taken over the answers to examples *without* a key alone
+(:attr:`WorkerAgreement.opposite_ordinary`, same truths, same prior), and a worker with
+at least :data:`MIN_ORDINARY` of those compared whose rate there is above
+:data:`ORDINARY_LINE` disagrees too. The line is higher than :data:`CHANCE` because
+those answers are compared with other workers, not keys, so honest noise on both sides
+shows as opposite answers more often.
+
 :func:`agreement_fit` estimates every worker of a study together, alternating the two
 steps above (an E-step: each answer's :math:`t` from the others' current rates; an M-step:
 each worker's posterior mean rates) from the prior mean until the rates move by less than
@@ -73,7 +84,9 @@ from evaluation.core.answers import ANSWERS
 __all__ = [
     "CHANCE",
     "MIN_COMPARED",
+    "MIN_ORDINARY",
     "OPPOSITE",
+    "ORDINARY_LINE",
     "PRIOR",
     "WorkerAgreement",
     "agreement_fit",
@@ -101,6 +114,22 @@ four answers)."""
 
 MIN_COMPARED = 5
 """A worker is said to disagree only with at least this many answers compared."""
+
+ORDINARY_LINE = 1.0 / 3
+"""The line for the rate of opposite answers on examples without a key
+(:attr:`WorkerAgreement.opposite_ordinary`). Chosen by simulation
+(``evaluation/core/tests/test_worker_agreement.py``,
+``test_the_line_off_the_keys_stops_few_honest_workers_and_most_inverters``): six to eight
+such answers, each compared with one other worker's answer (that worker gives the true
+answer with probability 0.8, else another at random, and is estimated at (0.6, 0.13), an
+honest worker's rates after two keys right). There the line is crossed by 0.2–0.6 % of
+honest workers (who answer like that other worker), by 64–82 % of workers who answer the
+opposite four times in five, and by fewer of those who do so half the time: the evidence
+of one other answer per example is thin."""
+
+MIN_ORDINARY = 6
+"""A worker is said to disagree on the examples without a key only with at least this many
+of them compared."""
 
 GRID = 48
 """Cells per side of the triangular grid the rates' posterior is integrated on."""
@@ -138,6 +167,13 @@ class WorkerAgreement:
     opposite: float
     compared: int
     """Answers that carried evidence: to a trap question, or to an example others answered."""
+    opposite_ordinary: float = PRIOR[1] / sum(PRIOR)
+    """The rate of opposite answers on the examples that are *not* trap or quiz questions
+    (the same truths; the prior's mean when none was compared): a worker who answers the
+    keyed questions right and the opposite elsewhere shows it here, not in
+    :attr:`opposite`, which the right answers to keys dilute."""
+    compared_ordinary: int = 0
+    """How many of :attr:`compared` were to examples without a key."""
 
     @property
     def other(self) -> float:
@@ -146,8 +182,12 @@ class WorkerAgreement:
     @property
     def disagrees(self) -> bool:
         """Enough answers compared, and the opposite answer more often than someone
-        answering at random would give it (:data:`CHANCE`)."""
-        return self.compared >= MIN_COMPARED and self.opposite > CHANCE
+        answering at random would give it (:data:`CHANCE`); or enough answers to examples
+        without a key compared, and the opposite there above :data:`ORDINARY_LINE`."""
+        overall = self.compared >= MIN_COMPARED and self.opposite > CHANCE
+        return overall or (
+            self.compared_ordinary >= MIN_ORDINARY and self.opposite_ordinary > ORDINARY_LINE
+        )
 
 
 def _grid(cells: int) -> tuple[np.ndarray, np.ndarray]:
@@ -178,7 +218,11 @@ def _evidence(truth: np.ndarray, answers: np.ndarray) -> np.ndarray:
 
 
 def worker_agreement(
-    truth: np.ndarray, answers: Sequence[int], *, prior: tuple[float, float, float] = PRIOR
+    truth: np.ndarray,
+    answers: Sequence[int],
+    *,
+    prior: tuple[float, float, float] = PRIOR,
+    keyed: Sequence[bool] | None = None,
 ) -> WorkerAgreement:
     """A worker's posterior mean rates from their answers and each answer's ``truth``.
 
@@ -190,6 +234,9 @@ def worker_agreement(
         uniform when nothing is known).
     answers : sequence of int
         The worker's answers, as indices into :data:`~evaluation.core.answers.ANSWERS`.
+    keyed : sequence of bool, optional
+        Which answers are to trap or quiz questions (their truth a key); the others make
+        :attr:`WorkerAgreement.opposite_ordinary`. None: no answer is keyed.
 
     Examples
     --------
@@ -203,20 +250,36 @@ def worker_agreement(
     """
     truth = np.asarray(truth, dtype=float).reshape(-1, K)
     answers = np.asarray(answers, dtype=int)
-    informative = np.abs(truth - 1.0 / K).max(axis=1) > 1e-9 if len(answers) else []
-    compared = int(np.count_nonzero(informative))
-    log_post = _log_prior(prior)
-    if compared:
+    informative = np.abs(truth - 1.0 / K).max(axis=1) > 1e-9
+    keyed_a = np.zeros(len(answers), bool) if keyed is None else np.asarray(keyed, bool)
+    ordinary = informative & ~keyed_a
+    log_prior = _log_prior(prior)
+    log_all, log_ordinary = log_prior, log_prior
+    if informative.any():
         evidence = _evidence(truth[informative], answers[informative])
-        log_post = log_post + np.log(
+        logs = np.log(
             np.outer(evidence[:, 0], _S)
             + np.outer(evidence[:, 1], _O)
             + np.outer(evidence[:, 2] / 2, _R)
             + 1e-300
-        ).sum(axis=0)
+        )
+        log_all = log_prior + logs.sum(axis=0)
+        log_ordinary = log_prior + logs[ordinary[informative]].sum(axis=0)
+    same, opposite = _posterior_means(log_all)
+    return WorkerAgreement(
+        same,
+        opposite,
+        int(np.count_nonzero(informative)),
+        _posterior_means(log_ordinary)[1],
+        int(np.count_nonzero(ordinary)),
+    )
+
+
+def _posterior_means(log_post: np.ndarray) -> tuple[float, float]:
+    """(same, opposite): the posterior means of the rates on the grid."""
     weights = np.exp(log_post - log_post.max())
     weights /= weights.sum()
-    return WorkerAgreement(float(weights @ _S), float(weights @ _O), compared)
+    return float(weights @ _S), float(weights @ _O)
 
 
 def _factors(answers: np.ndarray, rates: np.ndarray) -> np.ndarray:
@@ -277,7 +340,8 @@ def worker_agreement_of(
     all_rates = np.concatenate([np.full((len(mine), 2), 0.25), rates])
     truth_keys = {e: key_truth(a) for e, a in keys.items()}
     truth = _leave_one_out(examples, given, all_rates, truth_keys)[: len(mine)]
-    return worker_agreement(truth, mine[:, 1], prior=prior)
+    keyed = [e in truth_keys for e in mine[:, 0].tolist()]
+    return worker_agreement(truth, mine[:, 1], prior=prior, keyed=keyed)
 
 
 def agreement_fit(
@@ -313,6 +377,7 @@ def agreement_fit(
     rates = np.tile(mean[:2], (len(ids), 1))
     truth_keys = {e: key_truth(a) for e, a in keys.items()}
     fits: list[WorkerAgreement] = []
+    keyed = np.array([e in truth_keys for e in examples_a.tolist()], bool)
     order = np.argsort(who, kind="stable")
     bounds = np.searchsorted(who[order], np.arange(len(ids) + 1))
     for _ in range(MAX_ITERATIONS):
@@ -320,7 +385,9 @@ def agreement_fit(
         fits = []
         for n in range(len(ids)):
             mine = order[bounds[n] : bounds[n + 1]]
-            fits.append(worker_agreement(truth[mine], answers_a[mine], prior=prior))
+            fits.append(
+                worker_agreement(truth[mine], answers_a[mine], prior=prior, keyed=keyed[mine])
+            )
         new = np.array([[f.same, f.opposite] for f in fits])
         moved = float(np.abs(new - rates).max())
         rates = new

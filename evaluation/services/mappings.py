@@ -276,7 +276,7 @@ def campaign_mapping_compute(
 def campaign_workers_opposite(*, campaign: PreferenceCampaign) -> set[int]:
     """Fit every worker's agreement with the others (see the module doc), store it on the
     workers, and return the workers who answer the opposite of the others more often
-    than the same."""
+    than chance (:attr:`~evaluation.core.worker_agreement.WorkerAgreement.disagrees`)."""
     answers = campaign_agreement_answers(campaign=campaign)
     fits = agreement_fit(
         workers=answers.workers, examples=answers.examples, answers=answers.answers,

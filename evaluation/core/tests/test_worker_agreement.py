@@ -13,7 +13,9 @@ from scipy import stats
 from evaluation.core.answers import ANSWERS
 from evaluation.core.worker_agreement import (
     MIN_COMPARED,
+    MIN_ORDINARY,
     OPPOSITE,
+    ORDINARY_LINE,
     PRIOR,
     agreement_fit,
     key_truth,
@@ -59,7 +61,7 @@ def test_the_truth_of_an_answer_is_the_other_workers_posterior_computed_by_hand(
 def test_a_trap_questions_key_is_its_truth_whatever_the_others_said():
     many_others = [(3, 0, 0.9, 0.05)] * 5  # five confident workers said "a_better"
     fit = worker_agreement_of(answers=[(3, 1)], others=many_others, keys={3: ["b_better"]})
-    assert fit == worker_agreement([key_truth(["b_better"])], [1])
+    assert fit == worker_agreement([key_truth(["b_better"])], [1], keyed=[True])
 
 
 def test_an_example_nobody_else_answered_compares_nothing_and_leaves_the_prior():
@@ -134,6 +136,66 @@ def test_fewer_answers_compared_than_the_minimum_never_disagree():
     keys = [key_truth(["a_better"])] * (MIN_COMPARED - 1)
     assert not worker_agreement(keys, [1] * (MIN_COMPARED - 1)).disagrees
     assert worker_agreement(keys + keys[:1], [1] * MIN_COMPARED).disagrees
+
+
+def test_right_on_the_keys_and_the_opposite_elsewhere_disagrees_off_the_keys():
+    # Issue 29's bots answer the keyed questions right and the opposite elsewhere. With
+    # every truth known exactly the posteriors are Dirichlet (scipy's means, within the
+    # grid's 1e-3): six keys right, then three other answers the same and three the
+    # opposite.
+    #   everything: Dirichlet(2 + 9, 1 + 3, 2 + 0), opposite 4/17 = 0.235, under 1/4;
+    #   off the keys: Dirichlet(2 + 3, 1 + 3, 2 + 0), opposite 4/11 = 0.364, over 1/3.
+    key, known = key_truth(["a_better"]), key_truth(["a_better"])
+    truth = [key] * 6 + [known] * 6
+    answers = [0] * 6 + [0, 0, 0, 1, 1, 1]
+    fit = worker_agreement(truth, answers, keyed=[True] * 6 + [False] * 6)
+    assert_allclose(fit.opposite, 4 / 17, atol=1e-3)
+    assert_allclose(fit.opposite_ordinary, 4 / 11, atol=1e-3)
+    assert (fit.compared, fit.compared_ordinary) == (12, 6)
+    assert fit.opposite < 0.25 < ORDINARY_LINE < fit.opposite_ordinary and fit.disagrees
+    # Two of the six the opposite: Dirichlet(2 + 4, 1 + 2, 2), opposite 3/11 = 0.273.
+    honest = worker_agreement(truth, [0] * 6 + [0, 0, 0, 0, 1, 1], keyed=[True] * 6 + [False] * 6)
+    assert_allclose(honest.opposite_ordinary, 3 / 11, atol=1e-3)
+    assert not honest.disagrees
+    # Fewer than MIN_ORDINARY off the keys never disagree there, however opposite.
+    few = worker_agreement([key] * 20 + [known] * (MIN_ORDINARY - 1), [0] * 20 + [1] * 5,
+                           keyed=[True] * 20 + [False] * 5)  # fmt: skip
+    assert few.opposite_ordinary > ORDINARY_LINE and not few.disagrees
+
+
+def test_the_line_off_the_keys_stops_few_honest_workers_and_most_inverters():
+    # The simulation behind ORDINARY_LINE: a worker's 6 to 8 answers off the keys, each
+    # compared with one other worker's answer to the example (the first checkpoint of a
+    # campaign served least-answered first), that other estimated at (0.6, 0.13): an
+    # honest worker's rates after two keys right. The true answer is random; honest
+    # workers (and the other) give it with probability 0.8, else one of the three others.
+    # With this seed, at 6, 7 and 8 answers: 0.4 %, 0.2 % and 0.6 % of 1,000 honest
+    # workers cross the line, and 64 %, 82 % and 80 % of 300 inverters who answer the
+    # opposite four times in five; asserted: under 1 % and over 60 %.
+    rng = np.random.default_rng(29)
+
+    def other_says(z):
+        return z if rng.random() < 0.8 else rng.choice([k for k in range(4) if k != z])
+
+    def rate(kind: float | None, n: int) -> float:
+        truth, answers = [], []
+        for _ in range(n):
+            z = int(rng.integers(4))
+            said = other_says(z)
+            row = np.full(4, (1 - 0.6 - 0.13) / 2)
+            row[said], row[OPPOSITE[said]] = 0.6, 0.13
+            truth.append(row)
+            if kind is None:
+                answers.append(other_says(z))
+            else:  # an inverter: the opposite with probability `kind`, else the truth
+                answers.append(int(OPPOSITE[z]) if rng.random() < kind else z)
+        return worker_agreement(truth, answers).opposite
+
+    for n in (6, 7, 8):
+        honest = np.array([rate(None, n) for _ in range(1000)])
+        most = np.array([rate(0.8, n) for _ in range(300)])
+        assert (honest > ORDINARY_LINE).mean() < 0.01, n
+        assert (most > ORDINARY_LINE).mean() > 0.6, n
 
 
 def test_no_answers_fit_no_workers():
