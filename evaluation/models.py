@@ -100,6 +100,16 @@ class Leaderboard(models.Model):
     summary = models.JSONField(default=dict)
     significance = models.JSONField(default=dict)
     computed_at = models.DateTimeField()
+    table = models.TextField(
+        blank=True, default="",
+        help_text="The leaderboard page's table of systems, made when stored "
+        "(evaluation.leaderboard_table); empty for a leaderboard stored before it.",
+    )  # fmt: skip
+    table_key = models.CharField(
+        max_length=64, blank=True, default="",
+        help_text="A digest of what the table shows besides the rows: the systems' ids, the "
+        "address of a system's page, computed_at.",
+    )  # fmt: skip
 
     class Meta:
         ordering = ["collection", "measure"]

@@ -203,12 +203,17 @@ def leaderboard_for(*, collection: Collection, measure: str):
     return get_object_or_404(collection.leaderboards, measure=measure)
 
 
-def leaderboard_summary_for(*, collection: Collection, measure: str, significance: bool = False):
-    """The leaderboard of ``measure`` without its payload: ``summary`` (and ``significance``
-    if asked) as :mod:`evaluation.services.leaderboard_store` split them; else 404."""
+def leaderboard_summary_for(
+    *, collection: Collection, measure: str, significance: bool = False, table: bool = False
+):
+    """The leaderboard of ``measure`` without its payload: ``summary`` (and ``significance``,
+    or the stored table of systems, if asked) as :mod:`evaluation.services.leaderboard_store`
+    split them; else 404."""
     fields = ["id", "collection_id", "measure", "computed_at", "summary"]
     if significance:
         fields.append("significance")
+    if table:
+        fields += ["table", "table_key"]
     return get_object_or_404(collection.leaderboards.only(*fields), measure=measure)
 
 

@@ -10,7 +10,7 @@ scores) come a page at a time (``?page=N``).
 
 from __future__ import annotations
 
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.paginator import Paginator
@@ -24,10 +24,11 @@ from catalog.published import Collection
 from common.needs import need_for_method
 from common.roles import organiser_required
 from common.validation import parse_id
-from evaluation import exports, leaderboard_rows, plots, selectors, selectors_studies
+from evaluation import exports, plots, selectors, selectors_studies
 from evaluation.core.goodness_of_fit import FAMILIES, FAMILY_NAMES
 from evaluation.core.names import parse_measure
 from evaluation.glossary import entries as glossary_entries
+from evaluation.leaderboard_table import leaderboard_table
 from evaluation.results_missing import results_missing
 from evaluation.services import campaign_mapping_request, collection_results_request
 from evaluation.services.results import MIN_JUDGED_QUERIES
@@ -139,12 +140,14 @@ def results_recompute(request, pk: int):
 @require_GET
 def leaderboard(request, pk: int):
     collection = _collection(request, pk)
-    board = selectors.leaderboard_summary_for(collection=collection, measure=_measure(request))
+    board = selectors.leaderboard_summary_for(
+        collection=collection, measure=_measure(request), table=True
+    )
     context = {
         "collection": collection,
         "board": board,
         "summary": board.summary,
-        "table_body": _table_body(collection, board),
+        "table_body": leaderboard_table(collection, board),
         "figures": _figures(
             collection, "leaderboard", plots.leaderboard_plots(board.summary), measure=board.measure
         ),
@@ -173,36 +176,6 @@ def _fit_rows(fits: dict | None) -> dict | None:
     ]
     return {**fits, "rows": rows, "headings": list(FAMILY_HEADINGS.values()),
             "recommended_name": FAMILY_NAMES.get(fits["recommended"], fits["recommended"])}  # fmt: skip
-
-
-def _system_url(collection: Collection, *, measure: str):
-    """``system_url(system_id)``: a system's page for this measure, reversed once."""
-    placeholder = 2**62  # the last argument of the URL, swapped for each system's id
-    prefix, suffix = reverse("evaluation:system", args=[collection.pk, placeholder]).rsplit(
-        str(placeholder), 1
-    )
-    query = f"?measure={quote(measure)}"
-    return lambda system_id: f"{prefix}{system_id}{suffix}{query}"
-
-
-def _table_body(collection: Collection, board):
-    """The leaderboard's table (:func:`evaluation.leaderboard_rows.table_body`), each row
-    with its system's id for the system page's URL; kept per process for the same stored
-    leaderboard, systems and address (:func:`evaluation.leaderboard_rows.kept`).
-
-    Systems are addressed by id, never by name: a name may hold "/" or anything else a
-    URL cannot carry. A system deleted since the computation has no id (and no link).
-    """
-    ids = dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
-    system_url = _system_url(collection, measure=board.measure)
-    judged = bool(board.summary.get("judged_label"))
-
-    def make():
-        rows = [{**row, "system_id": ids.get(row["system"])} for row in board.summary["rows"]]
-        return leaderboard_rows.table_body(rows, system_url=system_url, judged=judged)
-
-    key = (board.pk, board.computed_at, system_url(""), judged, tuple(sorted(ids.items())))
-    return leaderboard_rows.kept(key, make)
 
 
 @organiser_required

@@ -15,6 +15,8 @@ whole; a page shows a small part of it. So storing a leaderboard also splits it
   the system page;
 - one :class:`~evaluation.models.LeaderboardPair` per pair, numbered — the significance
   page's table, a page of pairs at a time;
+- ``table``: the leaderboard page's table of systems, its numbers formatted once
+  (:mod:`evaluation.leaderboard_table`, issue 34);
 
 so that every page reads a bounded amount through indexed lookups, whatever the size of
 the collection. Nothing here computes a result: it rearranges and counts stored numbers.
@@ -29,6 +31,7 @@ import numpy as np
 from django.db import transaction
 
 from catalog.published import Collection
+from evaluation.leaderboard_table import table_made
 from evaluation.models import Leaderboard, LeaderboardPair, LeaderboardSystem
 
 BIG_KEYS = ("systems", "queries", "scores", "psat", "pairs")
@@ -122,9 +125,13 @@ def leaderboard_parts_create(
 def leaderboard_store(
     *, collection: Collection, measure: str, payload: dict, computed_at: datetime
 ) -> Leaderboard:
-    """Store (overwriting) the leaderboard of ``measure`` and the parts its pages read."""
+    """Store (overwriting) the leaderboard of ``measure`` and the parts its pages read,
+    with the leaderboard page's table of systems (:mod:`evaluation.leaderboard_table`)."""
     parts = leaderboard_parts(payload)
     with transaction.atomic():
+        table, table_key = table_made(
+            collection, measure=measure, summary=parts.summary, computed_at=computed_at
+        )
         board, _ = Leaderboard.objects.update_or_create(
             collection=collection,
             measure=measure,
@@ -133,6 +140,8 @@ def leaderboard_store(
                 "summary": parts.summary,
                 "significance": parts.significance,
                 "computed_at": computed_at,
+                "table": table,
+                "table_key": table_key,
             },
         )
         board.systems.all().delete()

@@ -319,3 +319,36 @@ def test_the_table_kept_between_requests_follows_a_recompute_and_the_systems(org
     assert f"/systems/{beta.pk}/" not in organiser.get(page).content.decode()
     beta = System.objects.create(collection=personas.collection, name="Beta")
     assert f"/systems/{beta.pk}/" in organiser.get(page).content.decode()
+
+
+def test_the_table_stored_with_the_leaderboard_is_served_until_what_it_shows_changes(
+    organiser, personas, monkeypatch
+):
+    # evaluation.leaderboard_table: storing a leaderboard (what the recompute does) makes
+    # its table once; the page then formats nothing, until a system is added (the links
+    # change) or the site is served under a prefix the recompute did not know.
+    from django.urls import set_script_prefix
+
+    from evaluation import leaderboard_rows
+
+    leaderboard_store(
+        collection=personas.collection, measure=MEASURE, payload=leaderboard_payload(),
+        computed_at=timezone.now(),
+    )  # fmt: skip
+    made, real = [], leaderboard_rows.table_body
+    monkeypatch.setattr(
+        leaderboard_rows, "table_body", lambda *a, **k: made.append(1) or real(*a, **k)
+    )
+    page = url(personas, f"leaderboard/?measure={M}")
+    first = organiser.get(page).content.decode()
+    beta = personas.collection.systems.get(name="Beta")
+    assert made == [] and 'data-value="0.6">0.6000<' in first and f"/systems/{beta.pk}/" in first
+    set_script_prefix("/earshot/")  # what a WSGI server's SCRIPT_NAME makes for a request
+    try:
+        prefixed = organiser.get(page).content.decode()
+    finally:
+        set_script_prefix("/")
+    assert made == [1] and re.search(rf'href="/earshot/[^"]*/systems/{beta.pk}/', prefixed)
+    System.objects.create(collection=personas.collection, name="Added since")
+    assert 'data-value="0.6">0.6000<' in organiser.get(page).content.decode()
+    assert made == [1, 1]

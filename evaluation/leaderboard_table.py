@@ -1,0 +1,92 @@
+"""The leaderboard page's table of systems, made when the leaderboard is stored (issue 34,
+item 5).
+
+At 180 systems the table is 1,620 formatted numbers (:mod:`evaluation.leaderboard_rows`),
+about a third of the page's CPU. So the recompute makes it once, right after computing
+the leaderboard, and stores it on the row (``Leaderboard.table``) with a digest of what it
+shows that lives outside the leaderboard (:func:`table_key`): the systems' ids (each
+system's link), the address of a system's page (the site's URL prefix), and the
+leaderboard's ``computed_at``. The page uses the stored table when what it sees now has
+the same digest. Otherwise — a system added or deleted since, the site served under a
+prefix the recompute did not know, a leaderboard stored before the table was — it makes
+the table and keeps it per process (:func:`evaluation.leaderboard_rows.kept`), as before.
+
+Systems are addressed by id, never by name: a name may hold "/" or anything else a URL
+cannot carry. A system deleted since the computation has no id (and no link).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from datetime import datetime
+from urllib.parse import quote
+
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+
+from catalog import published as catalog
+from catalog.published import Collection
+from evaluation import leaderboard_rows
+
+
+def system_url_for(collection_id: int, *, measure: str) -> Callable[[int | str], str]:
+    """``system_url(system_id)``: a system's page for ``measure``, reversed once."""
+    placeholder = 2**62  # the last argument of the URL, swapped for each system's id
+    prefix, suffix = reverse("evaluation:system", args=[collection_id, placeholder]).rsplit(
+        str(placeholder), 1
+    )
+    query = f"?measure={quote(measure)}"
+    return lambda system_id: f"{prefix}{system_id}{suffix}{query}"
+
+
+def table_key(
+    *, computed_at: datetime, system_url: Callable, judged: bool, ids: dict[str, int]
+) -> str:
+    """A digest of what a table shows besides the leaderboard's rows (see the module).
+
+    >>> from datetime import UTC
+    >>> at = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
+    >>> key = table_key(computed_at=at, system_url=str, judged=False, ids={"s1": 1})
+    >>> len(key), key == table_key(computed_at=at, system_url=str, judged=False, ids={"s1": 2})
+    (64, False)
+    """
+    what = (computed_at.timestamp(), system_url(""), judged, sorted(ids.items()))
+    return hashlib.sha256(repr(what).encode()).hexdigest()
+
+
+def _system_ids(collection: Collection) -> dict[str, int]:
+    return dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
+
+
+def _make(summary: dict, *, ids: dict[str, int], system_url, judged: bool) -> SafeString:
+    rows = [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
+    return leaderboard_rows.table_body(rows, system_url=system_url, judged=judged)
+
+
+def table_made(
+    collection: Collection, *, measure: str, summary: dict, computed_at: datetime
+) -> tuple[str, str]:
+    """(the table, its key) for a leaderboard about to be stored: what the recompute keeps
+    on the row (:func:`evaluation.services.leaderboard_store.leaderboard_store`)."""
+    ids = _system_ids(collection)
+    system_url = system_url_for(collection.pk, measure=measure)
+    judged = bool(summary.get("judged_label"))
+    key = table_key(computed_at=computed_at, system_url=system_url, judged=judged, ids=ids)
+    return str(_make(summary, ids=ids, system_url=system_url, judged=judged)), key
+
+
+def leaderboard_table(collection: Collection, board) -> SafeString:
+    """The table the leaderboard page shows for the stored ``board`` (which must have its
+    ``summary``, ``table`` and ``table_key`` loaded): the stored table if nothing it shows
+    changed since it was made, else made now and kept per process."""
+    ids = _system_ids(collection)
+    system_url = system_url_for(collection.pk, measure=board.measure)
+    judged = bool(board.summary.get("judged_label"))
+    key = table_key(computed_at=board.computed_at, system_url=system_url, judged=judged, ids=ids)
+    if board.table and board.table_key == key:
+        return mark_safe(board.table)  # made by leaderboard_rows.table_body: every text escaped
+    return leaderboard_rows.kept(
+        (board.pk, key),
+        lambda: _make(board.summary, ids=ids, system_url=system_url, judged=judged),
+    )
