@@ -5,11 +5,12 @@ At 180 systems the table is 1,620 formatted numbers (:mod:`evaluation.leaderboar
 about a third of the page's CPU. So the recompute makes it once, right after computing
 the leaderboard, and stores it on the row (``Leaderboard.table``) with a digest of what it
 shows that lives outside the leaderboard (:func:`table_key`): the systems' ids (each
-system's link), the address of a system's page (the site's URL prefix), and the
-leaderboard's ``computed_at``. The page uses the stored table when what it sees now has
-the same digest. Otherwise — a system added or deleted since, the site served under a
-prefix the recompute did not know, a leaderboard stored before the table was — it makes
-the table and keeps it per process (:func:`evaluation.leaderboard_rows.kept`), as before.
+system's link), the address of a system's page (the site's URL prefix), the
+leaderboard's ``computed_at``, and the code that formats the rows (:data:`FORMAT`). The
+page uses the stored table when what it sees now has the same digest. Otherwise — a
+system added or deleted since, the site served under a prefix the recompute did not
+know, a leaderboard stored before the table was or by other code — it makes the table and
+keeps it per process (:func:`evaluation.leaderboard_rows.kept`), as before.
 
 Systems are addressed by id, never by name: a name may hold "/" or anything else a URL
 cannot carry. A system deleted since the computation has no id (and no link).
@@ -20,6 +21,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from urllib.parse import quote
 
 from django.urls import reverse
@@ -28,6 +30,10 @@ from django.utils.safestring import SafeString, mark_safe
 from catalog import published as catalog
 from catalog.published import Collection
 from evaluation import leaderboard_rows
+
+FORMAT = hashlib.sha256(Path(leaderboard_rows.__file__).read_bytes()).hexdigest()[:16]
+"""A digest of the code that formats the rows: a stored table made by other code (before
+an upgrade changed a column, say) is not used, only made again."""
 
 
 def system_url_for(collection_id: int, *, measure: str) -> Callable[[int | str], str]:
@@ -51,7 +57,7 @@ def table_key(
     >>> len(key), key == table_key(computed_at=at, system_url=str, judged=False, ids={"s1": 2})
     (64, False)
     """
-    what = (computed_at.timestamp(), system_url(""), judged, sorted(ids.items()))
+    what = (FORMAT, computed_at.timestamp(), system_url(""), judged, sorted(ids.items()))
     return hashlib.sha256(repr(what).encode()).hexdigest()
 
 
