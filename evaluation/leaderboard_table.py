@@ -46,28 +46,33 @@ def system_url_for(collection_id: int, *, measure: str) -> Callable[[int | str],
     return lambda system_id: f"{prefix}{system_id}{suffix}{query}"
 
 
-def table_key(
-    *, computed_at: datetime, system_url: Callable, judged: bool, ids: dict[str, int]
-) -> str:
-    """A digest of what a table shows besides the leaderboard's rows (see the module).
+def table_key(*, computed_at: datetime, system_url: Callable, ids: dict[str, int]) -> str:
+    """A digest of what a table shows besides the leaderboard's own summary, which is
+    stored with the table (see the module).
 
     >>> from datetime import UTC
     >>> at = datetime(2026, 11, 29, 5, 0, tzinfo=UTC)
-    >>> key = table_key(computed_at=at, system_url=str, judged=False, ids={"s1": 1})
-    >>> len(key), key == table_key(computed_at=at, system_url=str, judged=False, ids={"s1": 2})
+    >>> key = table_key(computed_at=at, system_url=str, ids={"s1": 1})
+    >>> len(key), key == table_key(computed_at=at, system_url=str, ids={"s1": 2})
     (64, False)
     """
-    what = (FORMAT, computed_at.timestamp(), system_url(""), judged, sorted(ids.items()))
+    what = (FORMAT, computed_at.timestamp(), system_url(""), sorted(ids.items()))
     return hashlib.sha256(repr(what).encode()).hexdigest()
 
 
-def _system_ids(collection: Collection) -> dict[str, int]:
-    return dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
+def _table(
+    collection: Collection, *, measure: str, summary: dict, computed_at: datetime
+) -> tuple[str, Callable[[], SafeString]]:
+    """(the key, how to make the table) for a leaderboard's summary as the site is now."""
+    ids = dict(catalog.collection_systems(collection=collection).values_list("name", "pk"))
+    system_url = system_url_for(collection.pk, measure=measure)
 
+    def make() -> SafeString:
+        rows = [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
+        judged = bool(summary.get("judged_label"))
+        return leaderboard_rows.table_body(rows, system_url=system_url, judged=judged)
 
-def _make(summary: dict, *, ids: dict[str, int], system_url, judged: bool) -> SafeString:
-    rows = [{**row, "system_id": ids.get(row["system"])} for row in summary["rows"]]
-    return leaderboard_rows.table_body(rows, system_url=system_url, judged=judged)
+    return table_key(computed_at=computed_at, system_url=system_url, ids=ids), make
 
 
 def table_made(
@@ -75,24 +80,17 @@ def table_made(
 ) -> tuple[str, str]:
     """(the table, its key) for a leaderboard about to be stored: what the recompute keeps
     on the row (:func:`evaluation.services.leaderboard_store.leaderboard_store`)."""
-    ids = _system_ids(collection)
-    system_url = system_url_for(collection.pk, measure=measure)
-    judged = bool(summary.get("judged_label"))
-    key = table_key(computed_at=computed_at, system_url=system_url, judged=judged, ids=ids)
-    return str(_make(summary, ids=ids, system_url=system_url, judged=judged)), key
+    key, make = _table(collection, measure=measure, summary=summary, computed_at=computed_at)
+    return str(make()), key
 
 
 def leaderboard_table(collection: Collection, board) -> SafeString:
     """The table the leaderboard page shows for the stored ``board`` (which must have its
     ``summary``, ``table`` and ``table_key`` loaded): the stored table if nothing it shows
     changed since it was made, else made now and kept per process."""
-    ids = _system_ids(collection)
-    system_url = system_url_for(collection.pk, measure=board.measure)
-    judged = bool(board.summary.get("judged_label"))
-    key = table_key(computed_at=board.computed_at, system_url=system_url, judged=judged, ids=ids)
+    key, make = _table(
+        collection, measure=board.measure, summary=board.summary, computed_at=board.computed_at
+    )
     if board.table and board.table_key == key:
         return mark_safe(board.table)  # made by leaderboard_rows.table_body: every text escaped
-    return leaderboard_rows.kept(
-        (board.pk, key),
-        lambda: _make(board.summary, ids=ids, system_url=system_url, judged=judged),
-    )
+    return leaderboard_rows.kept((board.pk, key), make)

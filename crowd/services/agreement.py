@@ -26,16 +26,20 @@ AGREEMENT_FIELDS = [
 """The worker's fields an estimate writes (:class:`~evaluation.core.worker_agreement.WorkerAgreement`)."""
 
 
+def worker_agreement_set(worker: Worker, fit: WorkerAgreement) -> None:
+    """Put ``fit`` on ``worker`` (unsaved): the :data:`AGREEMENT_FIELDS`."""
+    worker.agreement_same, worker.agreement_opposite = fit.same, fit.opposite
+    worker.agreement_compared = fit.compared
+    worker.agreement_opposite_ordinary = fit.opposite_ordinary
+    worker.agreement_compared_ordinary = fit.compared_ordinary
+
+
 def workers_agreement_store(
     *, campaign: PreferenceCampaign, fits: Mapping[int, WorkerAgreement]
 ) -> int:
     """Write each worker's rates (workers of ``campaign`` only); returns how many."""
     workers = list(Worker.objects.filter(campaign=campaign, pk__in=list(fits)).order_by())
     for worker in workers:
-        fit = fits[worker.pk]
-        worker.agreement_same, worker.agreement_opposite = fit.same, fit.opposite
-        worker.agreement_compared = fit.compared
-        worker.agreement_opposite_ordinary = fit.opposite_ordinary
-        worker.agreement_compared_ordinary = fit.compared_ordinary
+        worker_agreement_set(worker, fits[worker.pk])
     Worker.objects.bulk_update(workers, AGREEMENT_FIELDS, batch_size=500)
     return len(workers)

@@ -48,7 +48,7 @@ from common import sql
 from crowd.models import Answer, Example, PreferenceCampaign, TrapQuestion, Worker
 from crowd.selectors import campaign_quiz_target, worker_with_campaign
 from crowd.selectors.agreement import worker_agreement
-from crowd.services.agreement import AGREEMENT_FIELDS
+from crowd.services.agreement import AGREEMENT_FIELDS, worker_agreement_set
 from work import handoff
 
 
@@ -155,11 +155,8 @@ def worker_trust_update(
         opposite = False
         if checkpoint and worker.status != Worker.STOPPED and not worker.trusted_by_organiser:
             agreement = worker_agreement(worker=worker)  # one statement, at checkpoints only
-            worker.agreement_same, worker.agreement_opposite = agreement.same, agreement.opposite
-            worker.agreement_compared = agreement.compared
-            worker.agreement_opposite_ordinary = agreement.opposite_ordinary
-            worker.agreement_compared_ordinary = agreement.compared_ordinary
-            fields += [*AGREEMENT_FIELDS]
+            worker_agreement_set(worker, agreement)
+            fields += AGREEMENT_FIELDS
             opposite = agreement.disagrees
         if worker.trusted_by_organiser:
             trusted = True

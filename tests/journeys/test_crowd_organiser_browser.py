@@ -96,6 +96,12 @@ def test_the_workers_table_shows_its_actions_without_scrolling_sideways(
         if n == 2:
             note = "Copied another worker's answers: https://example.org/" + "x" * 80
             worker_exclude(worker=worker, reason=note)  # one long word too
+    # And the agreement cell at its widest: both rates, as a checkpoint stores them
+    # (crowd/tests/test_agreement_checkpoint.py's worker stopped for answering the opposite).
+    Worker.objects.filter(platform_id=ids[0]).update(
+        agreement_same=0.653, agreement_opposite=0.229, agreement_compared=12,
+        agreement_opposite_ordinary=0.36, agreement_compared_ordinary=6,
+    )  # fmt: skip
 
     page.set_viewport_size({"width": 1280, "height": 800})
     log_in(page, personas.organiser.username, PASSWORD)
@@ -118,6 +124,8 @@ def test_the_workers_table_shows_its_actions_without_scrolling_sideways(
         for column in ("Answers", "Trust", "Speed", "Listening", "Headphone check", "Comments"):
             expect(page.get_by_role("columnheader", name=column)).to_be_visible()
         expect(first).to_contain_text("missed 0 of")
+        expect(first).to_contain_text("same 65 %, opposite 23 % (12 compared)")
+        expect(first).to_contain_text("away from trap questions: opposite 36 % (6 compared)")
         expect(first).to_contain_text("fast")
         expect(first).to_contain_text("Answers refused for not listening: 0")
         comments = first.get_by_text("3 comments")
