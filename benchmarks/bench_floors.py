@@ -23,7 +23,8 @@ ratio to the reference of the scenario taken run by run (the median of those rat
   payloads, so that identical results show;
 - ``ties``: the measures command line on the 10 M-line run and on the same run with
   every 10 ranks tied (``generate.py --ties 10``), with ``--trec-eval PATH`` trec_eval on
-  both (``--before DIR``: that checkout on the tied run too);
+  both (``--before DIR``: that checkout on the tied run too), and ``floors.py read-run``,
+  pyarrow reading the untied run's three columns and nothing else;
 - ``tukey``: not timed — Tukey's HSD p-values of every pair of MIREX 2011 (CG_l@5) and of
   the random 50-system matrix of ``compare`` against ``scipy.stats.studentized_range``,
   the largest difference printed, and the CPU time of both for the 50 systems.
@@ -50,9 +51,23 @@ DATA = HERE / "data"
 PY = sys.executable
 
 RECOMPUTE = """
-import hashlib, json, os, sys
+import hashlib, json, os, sys, time
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
 import bench_recompute as b
+started = time.process_time()  # after the imports, which a Celery worker does once
+fits = [0.0]
+try:  # the score distributions' study, added after the kernels' change: timed apart
+    from evaluation.services import leaderboards as lb
+    plain_fits = lb.leaderboard_fits
+    def timed_fits(*args, **kwargs):
+        t = time.process_time()
+        try:
+            return plain_fits(*args, **kwargs)
+        finally:
+            fits[0] += time.process_time() - t
+    lb.leaderboard_fits = timed_fits
+except (ImportError, AttributeError):
+    pass
 runs, qrels = b.synthetic(int(sys.argv[1]), int(sys.argv[2]))
 config = b.ResultsConfig(resamples=10000)
 core_qrels, core_runs = b.core_inputs(runs, qrels)
@@ -64,6 +79,7 @@ for label in results.labels:
     study = b.reliability_payload(matrix, target=config.reliability_target)
     whole.update(json.dumps([board, study], sort_keys=True, default=str).encode())
     pvalues.update(json.dumps([(p["p"], p["p_adjusted"]) for p in board["pairs"]]).encode())
+print("work CPU", time.process_time() - started, "score distributions", fits[0])
 print("p-values", pvalues.hexdigest()[:16], "payloads", whole.hexdigest()[:16])
 """
 
@@ -77,11 +93,15 @@ def side_by_side(commands: dict[str, tuple[list[str], Path]], *, reference: str,
     cpu = {name: [] for name in commands}
     peak = {name: [] for name in commands}
     outputs = {name: set() for name in commands}
+    work = {name: [] for name in commands}  # "work CPU s … score distributions s" lines
     for i in range(repeat):
         for name, (command, cwd) in commands.items():
             _, seconds, rss, output = run_process(command, cwd)
             cpu[name].append(seconds)
             peak[name].append(rss)
+            for line in output.splitlines():
+                if line.startswith("work CPU"):
+                    work[name].append([float(word) for word in line.split()[2::3]])
             outputs[name].add(output.strip().splitlines()[-1] if output.strip() else "")
             print(
                 f"run {i + 1}: {name}: CPU {seconds:.2f} s, {rss:.0f} MiB (load {load()})",
@@ -101,6 +121,18 @@ def side_by_side(commands: dict[str, tuple[list[str], Path]], *, reference: str,
         )
     for name, seen in outputs.items():
         print(f"{name} printed last: {' / '.join(sorted(seen))[:160]}")
+    if all(len(work[name]) == repeat for name in commands):
+        # The work after the process's imports, and that work less what only one side does
+        print(f"\n| command | work CPU s, median | less score distributions | / {reference} |")
+        print("|---|---:|---:|---:|")
+        less = {n: [w - f for w, f in work[n]] for n in commands}
+        for name in commands:
+            ratios = [a / b for a, b in zip(less[name], less[reference], strict=True)]
+            print(
+                f"| {name} | {statistics.median(w for w, _ in work[name]):.2f} "
+                f"| {statistics.median(less[name]):.2f} | {statistics.median(ratios):.2f} "
+                f"({', '.join(f'{r:.2f}' for r in ratios)}) |"
+            )
 
 
 def core(*arguments: str) -> list[str]:
@@ -157,6 +189,11 @@ def ties(args) -> None:
     }
     if args.before:
         commands["before, tied run"] = (commands["tied run"][0], Path(args.before))
+    # The floor of the reading alone (pyarrow, the three columns, nothing else)
+    commands["read the run (floor)"] = (
+        [PY, str(HERE / "floors.py"), "read-run", str(untied)],
+        ROOT,
+    )
     if args.trec_eval:
         commands["trec_eval untied"] = ([args.trec_eval, *measures, str(qrels), str(untied)], ROOT)
         commands["trec_eval tied"] = ([args.trec_eval, *measures, str(qrels), str(tied)], ROOT)

@@ -13,7 +13,14 @@ queries dictionary-encoded, the scores scattered into a matrix), then
   squares into variance components) and the D-study's Eρ² and Φ (eqs. 6.4, 6.5) for 1 to
   twice the queries.
 
+``read-run`` is the floor of the measures command line's reading alone: a TREC run
+(``qid Q0 docno rank score tag``) read by pyarrow on one thread in 16 MiB blocks (the
+cheapest of 1, 4, 16 and 64 MiB, with and without threads, 29 November 2026), its three columns that
+the measures need (queries dictionary-encoded, documents as bytes, scores as floats) and
+nothing else: no ranking, no judgments, no measure.
+
     python benchmarks/floors.py permutation|bootstrap|reliability TABLE [--resamples N]
+    python benchmarks/floors.py read-run RUN
 
 It prints one line of figures (a checksum of the p-values or the components), so that a
 run can be seen to have done the work. Not part of Earshot: it validates nothing.
@@ -48,6 +55,25 @@ def read_matrix(path: str) -> np.ndarray:
     X = np.empty((k, n))
     X[systems.indices.to_numpy(), queries.indices.to_numpy()] = table.column("score").to_numpy()
     return X
+
+
+def read_run(path: str) -> int:
+    names = [f"f{i}" for i in range(6)]
+    table = csv.read_csv(
+        path,
+        read_options=csv.ReadOptions(column_names=names, use_threads=False, block_size=1 << 24),
+        parse_options=csv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False),
+        convert_options=csv.ConvertOptions(
+            include_columns=["f0", "f2", "f4"],
+            column_types={
+                "f0": pa.dictionary(pa.int32(), pa.binary()),
+                "f2": pa.binary(),
+                "f4": pa.float64(),
+            },
+            check_utf8=False,
+        ),
+    )
+    return table.num_rows
 
 
 def holm(p: np.ndarray) -> np.ndarray:
@@ -106,11 +132,14 @@ def reliability(X: np.ndarray):
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("work", choices=("permutation", "bootstrap", "reliability"))
+    parser.add_argument("work", choices=("permutation", "bootstrap", "reliability", "read-run"))
     parser.add_argument("table")
     parser.add_argument("--resamples", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    if args.work == "read-run":
+        print("lines", read_run(args.table))
+        return 0
     X = read_matrix(args.table)
     if args.work == "reliability":
         components, erho2, phi = reliability(X)

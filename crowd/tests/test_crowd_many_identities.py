@@ -578,6 +578,12 @@ def test_a_hundred_identities_buy_nothing(study, settings):
     pi = np.array([chance.get(eyes.truth[s], 0.0) for s in seen])
     base = float(pi.mean())
     real_base = statistics.fmean(eyes.truth[s] in traps for s in seen)
+    # Where the draw's chances lie: the few examples always drawn make any order that
+    # happens to put them together "find" trap questions (docs/crowd-integrity.md).
+    report["draw: examples seen, always drawn, drawn by chance (each at most)"] = (
+        len(seen), int((pi == 1).sum()), int(((pi > 0) & (pi < 1)).sum()),
+        round(float(pi[pi < 1].max()), 2),
+    )  # fmt: skip
     null = np.random.default_rng(29)
     for name, flagged in heuristics(eyes).items():
         if not flagged:

@@ -19,10 +19,12 @@ resamples from the same per-chunk seeds, so results do not depend on the blockin
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
 from scipy import stats
+from threadpoolctl import ThreadpoolController
 
 RESAMPLING_TESTS = ("bootstrap", "permutation")
 """The tests that draw resamples (and so take ``resamples`` and ``seed``)."""
@@ -143,12 +145,12 @@ def _null_means(kind: str, D: np.ndarray, resamples: int, seed: np.random.SeedSe
     ``null`` is a view of one buffer that every block reuses (:data:`RESAMPLED_BYTES`), so
     the caller may change it in place until it asks for the next block. The matrix
     products keep the blocks of :data:`_NULL_BYTES` that fixed the numbers before, cut
-    into sub-blocks of whole multiples of :data:`_ROW_ALIGN` rows: on one thread BLAS
-    then sums every mean as in one product of the whole block, bit for bit. On several
-    threads BLAS splits a product among them at rows that depend on its shape, so a few
-    means (2 of 16,110 pairs × 10,000 resamples at 180 systems, on 2 threads) differ in
-    the last bit, as they do between machines with other numbers of cores; the tolerance
-    of the tests' counts (:func:`_tolerance`) keeps every p-value the same.
+    into sub-blocks of whole multiples of :data:`_ROW_ALIGN` rows: BLAS then sums every
+    mean as in one product of the whole block, bit for bit. The products run on one BLAS
+    thread (:func:`_one_blas_thread`): on several, BLAS splits a product among them at
+    rows that depend on its shape and on the machine's cores, and the means of the rows
+    around a split change in the last bit (1,313 of 178 × 1,000 means on 2 threads), so
+    the same seed would give other interval bounds on another machine.
     """
     m, n = D.shape
     chunks = _chunks(n, resamples, seed)
@@ -171,11 +173,29 @@ def _null_means(kind: str, D: np.ndarray, resamples: int, seed: np.random.SeedSe
             null = buffer[: c1 - c0]
             for i, (a, z, child) in enumerate(chunks):
                 w = draws[i] if kept else _draw(kind, np.random.default_rng(child), z - a, n)
-                np.matmul(Db[c0:c1], w.T, out=null[:, a:z])
+                with _one_blas_thread():
+                    np.matmul(Db[c0:c1], w.T, out=null[:, a:z])
             if kind == "permutation":
                 null *= 2.0
                 null -= Db[c0:c1].sum(axis=1)[:, None]
             yield slice(b0 + c0, b0 + c1), null
+
+
+def _one_blas_thread():
+    """A context in which BLAS (numpy's OpenBLAS) runs on the calling thread only.
+
+    The resampled means are then the same bits on every machine, whatever its cores,
+    and cost less CPU time (on 2 cores, 11.8 against 15.2 s for a recompute of 180
+    systems: OpenBLAS's second thread waits busily). The setting is process-wide while
+    the product runs: the resampling tests run in Celery's (single-threaded) worker
+    processes and the command line, never in a web server's threads.
+    """
+    return _blas_controller().limit(limits=1, user_api="blas")
+
+
+@functools.cache
+def _blas_controller() -> ThreadpoolController:
+    return ThreadpoolController()  # finds the loaded BLAS once (about 2 ms)
 
 
 def _tolerance(D: np.ndarray) -> np.ndarray:

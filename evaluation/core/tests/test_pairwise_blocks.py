@@ -8,8 +8,11 @@ in the last bit only, because the matrix product of the resampling tests sums in
 order for another shape (BLAS), hence ``rtol=1e-12``.
 """
 
+import contextlib
+
 import numpy as np
 import pytest
+from threadpoolctl import ThreadpoolController
 
 from evaluation.core import _paired_kernels, pairwise
 from evaluation.core.pairwise import all_pairs
@@ -57,8 +60,8 @@ def test_the_kernel_leaves_the_seed_it_was_given_as_it_was():
 def test_the_memory_budget_changes_no_number(monkeypatch, test, alternative):
     # The resampled means of a block of pairs are computed in a reused buffer of
     # RESAMPLED_BYTES, a sub-block of whole multiples of _ROW_ALIGN rows at a time: BLAS
-    # sums each mean as in one product of the whole block (bit for bit on one thread;
-    # products this small run on one), so every number is the one the whole problem in
+    # sums each mean as in one product of the whole block (bit for bit: the products
+    # run on one BLAS thread), so every number is the one the whole problem in
     # the buffer gives. 21 systems = 210 pairs, and blocks of 130 pairs with sub-blocks
     # of 64 leave ragged ends everywhere.
     X = np.random.default_rng(8).random((21, 15))
@@ -98,3 +101,28 @@ def test_the_resampled_means_are_the_plain_matrix_product_of_the_draws():
     np.testing.assert_array_equal(ours_p, p)
     np.testing.assert_array_equal(ours_lo, lo)
     np.testing.assert_array_equal(ours_hi, hi)
+
+
+def resampled_means(D: np.ndarray, *, threads: int) -> np.ndarray:
+    with ThreadpoolController().limit(limits=threads, user_api="blas"):
+        parts = _paired_kernels._null_means("bootstrap", D, 1000, np.random.SeedSequence(5))
+        return np.vstack([null.copy() for _, null in parts])
+
+
+def test_the_resampled_means_are_the_same_bits_on_any_number_of_blas_threads(monkeypatch):
+    # 178 pairs × 20 queries × 1,000 resamples: a product that OpenBLAS, on two threads,
+    # splits at rows whose sums then change in the last bit — so the same seed gave other
+    # interval bounds on a machine with other cores (2 of 16,110 pairs at 180 systems).
+    D = np.random.default_rng(0).normal(size=(178, 20)) / 10
+    with monkeypatch.context() as m:  # the products on BLAS's threads, as before
+        m.setattr(_paired_kernels, "_one_blas_thread", contextlib.nullcontext)
+        split = resampled_means(D, threads=2)
+        assert np.count_nonzero(split != resampled_means(D, threads=1)) > 0
+    np.testing.assert_array_equal(resampled_means(D, threads=2), resampled_means(D, threads=1))
+    X = np.random.default_rng(8).random((19, 20))  # 171 pairs, through the public function
+    with ThreadpoolController().limit(limits=2, user_api="blas"):
+        two = all_pairs(X, test="bootstrap", resamples=1000, seed=4)
+    with ThreadpoolController().limit(limits=1, user_api="blas"):
+        one = all_pairs(X, test="bootstrap", resamples=1000, seed=4)
+    for field in FIELDS:
+        np.testing.assert_array_equal(getattr(two, field), getattr(one, field), err_msg=field)
