@@ -45,7 +45,7 @@ from evaluation.core.ordered_groups.quicksort import quicksort_advance
 from evaluation.core.ordered_groups.votes import PairVotes
 from pairwise.models import PairwiseSort, PairwiseStudy
 from pairwise.selectors import study_votes
-from pairwise.services.examples import pair_example_ensure
+from pairwise.services.examples import pair_example_ensure, pair_signature
 from pairwise.services.traps import trap_pairs_add
 from pairwise.sort_state import state_data, state_from_data
 
@@ -80,6 +80,8 @@ def pairwise_drive(*, campaign_id: int) -> Drive:
                 f"({per_pair}): no candidate could ever leave its pivot's side"
             )
         votes = study_votes(campaign_id=campaign_id)
+        # The pairs made already, read once: a drive with nothing new asks nothing per pair
+        have = set(campaign.examples.values_list("signature", flat=True))
         rounds = examples = 0
         finished: dict[int, list[list[int]]] = {}
         done_sorts = []
@@ -94,6 +96,8 @@ def pairwise_drive(*, campaign_id: int) -> Drive:
                 sort.state, sort.done = state_data(moved), moved.done
                 sort.save(update_fields=["state", "done", "updated_at"])
             for doc, pivot in moved.round_pairs():
+                if pair_signature(sort.query_id, int(doc), int(pivot)) in have:
+                    continue
                 _, made = pair_example_ensure(
                     campaign=campaign, query_id=sort.query_id, first=int(doc),
                     second=int(pivot), seed=study.seed,

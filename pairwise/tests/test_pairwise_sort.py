@@ -25,6 +25,8 @@ of rounds is not: it is 2 to 4).
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from catalog.models import JudgmentSource
 from crowd.models import Answer, Example, TrapQuestion, Worker
@@ -33,7 +35,8 @@ from ingest.importers.groups import past_study_import
 from pairwise.models import PairwiseSort
 from pairwise.selectors import study_progress, study_votes
 from pairwise.services.create import pairwise_campaign_create
-from pairwise.services.driver import pairwise_drive
+from pairwise.services.driver import Drive, pairwise_drive
+from pairwise.services.examples import pair_signature
 from pairwise.sort_state import state_from_data
 from tests.helpers.pairwise_study import (
     answers_as_past_study,
@@ -141,3 +144,25 @@ def test_votes_are_the_answers_that_count_only(personas):
     run_in_turns(campaign, [worker], tiered_choice, turns=2)
     assert Answer.objects.filter(worker=worker).count() == 2
     assert study_votes(campaign_id=campaign.pk) == {}
+
+
+def test_a_drive_with_nothing_new_reads_the_pairs_once_not_pair_by_pair(personas):
+    # Every answer hands the campaign over and the driver drives every unfinished sort:
+    # a round's pairs, made already, are found in one read of the campaign's signatures
+    # (before: one SELECT per pair of every sort's round, on every answer).
+    collection = build_pairs_collection(personas.organiser)
+    campaign = pairs_campaign(collection)
+    sort = PairwiseSort.objects.get(study_id=campaign.pk)
+    pairs = state_from_data(sort.state).round_pairs()
+    assert len(pairs) == 5
+    pairwise_drive(campaign_id=campaign.pk)
+    made = set(Example.objects.filter(campaign=campaign).values_list("signature", flat=True))
+    assert {pair_signature(sort.query_id, int(d), int(p)) for d, p in pairs} <= made
+    with CaptureQueriesContext(connection) as seen:
+        drive = pairwise_drive(campaign_id=campaign.pk)
+    assert drive == Drive()
+    by_signature = [q["sql"] for q in seen.captured_queries if '"signature" = ' in q["sql"]]
+    assert by_signature == []
+    # the savepoint and its release, the study locked, its campaign, the votes (items and
+    # answers), the signatures, the unwritten sorts: 8, however many pairs a round has
+    assert len(seen.captured_queries) == 8
