@@ -642,7 +642,9 @@ class PreferenceTask(models.Model):
 
     A worker has at most one open (unanswered) task, so a reload shows the same
     example with the same sides until it is answered. ``released`` marks an open
-    task whose redundancy slot was given back after the lease ran out.
+    task whose redundancy slot was given back after the lease ran out, or an answered
+    one whose answer waited on a worker who left untrusted
+    (:func:`crowd.services.tasks.answers_release_gone`).
     """
 
     worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="tasks")

@@ -188,11 +188,16 @@ def _answers_reconcile(*, worker: Worker, none_excluded: bool = False) -> None:
     answers = Answer.objects.filter(worker=worker).order_by()
     changed = 0
     if worker.status == Worker.STOPPED:
-        newly = list(answers.filter(excluded=False).values_list("pk", "example_id"))
+        newly = list(
+            answers.filter(excluded=False).values_list("pk", "example_id", "task__released")
+        )
         if newly:
             changed += answers.filter(accepted_at__isnull=False).count()
-            answers.filter(pk__in=[pk for pk, _ in newly]).update(excluded=True, accepted_at=None)
-            Example.objects.filter(pk__in=[e for _, e in newly]).update(
+            answers.filter(pk__in=[pk for pk, _, _ in newly]).update(
+                excluded=True, accepted_at=None
+            )
+            # an answer whose slot was given back (answers_release_gone) holds none
+            Example.objects.filter(pk__in=[e for _, e, gone in newly if not gone]).update(
                 slots_taken=F("slots_taken") - 1
             )
         open_ids = list(
@@ -209,12 +214,17 @@ def _answers_reconcile(*, worker: Worker, none_excluded: bool = False) -> None:
             if none_excluded
             else sql.rows(
                 "UPDATE judging_answer SET excluded = %s WHERE worker_id = %s AND excluded "
-                "RETURNING example_id",
+                "RETURNING example_id, task_id",
                 (False, worker.pk),
             )
         )
         if back:
-            Example.objects.filter(pk__in=[e for (e,) in back]).update(
+            gone = set(
+                worker.tasks.filter(pk__in=[t for _, t in back], released=True).values_list(
+                    "pk", flat=True
+                )
+            )  # their slots were given back before the worker was stopped
+            Example.objects.filter(pk__in=[e for e, t in back if t not in gone]).update(
                 slots_taken=F("slots_taken") + 1
             )
         if worker.trusted:
