@@ -8,9 +8,9 @@ question recomputes the trust of every worker who answered it.
 from __future__ import annotations
 
 import random
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -246,6 +246,9 @@ class PoolsFilled:
     marked: dict[str, int]
     needs: PoolNeeds
     left: ClearCut
+    certain: dict[str, int] = field(default_factory=dict)
+    """Sources of work whose every clear-cut example is a work trap question (how many):
+    the draw had no choice there, so a campaign made the same way has the same ones."""
 
     @property
     def summary(self) -> str:
@@ -258,6 +261,16 @@ class PoolsFilled:
             if done
             else "No trap question was marked."
         )
+        if self.marked.get(TrapQuestion.WORK) and self.certain:
+            among = " and ".join(
+                f"{_AMONG.get(source, source)} ({n})" for source, n in self.certain.items()
+            )
+            said += (
+                f" Every clear-cut example {among} is a work trap question: a campaign made the "
+                "same way from this collection would have the same ones, so what a worker "
+                "learns of them in one holds in the next; a lower trap rate leaves the draw a "
+                "choice."
+            )
         if self.needs.work_needed is None:
             return said + " A trap rate of 1 leaves no ordinary work: lower it in the settings."
         if self.needs.problems:
@@ -300,6 +313,14 @@ class PoolsFilled:
             f"{'; '.join(reasons)}. Judgments read: {left.scale_said}. "
             f"{', '.join(advice[:-1]).capitalize()}, or {advice[-1]}."
         )
+
+
+_AMONG = {
+    Example.SOURCE_SYSTEMS: "among the systems' lists",
+    Example.SOURCE_GENERATOR: "among the generator's",
+    Example.SOURCE_CSV: "among the imported ones",
+    Example.SOURCE_PAIRS: "among the pairs",
+}
 
 
 def _count(n: int, verb: str, verbs: str) -> str:
@@ -345,8 +366,14 @@ def trap_pools_fill(
                 >= work_pool_needed(ordinary=plain - k, trap_rate=campaign.trap_rate)
             )
             mark(TrapQuestion.WORK, k)
+        left = clear_cut_candidates(campaign=campaign, pool=TrapQuestion.WORK)
+        free = Counter(example.source for example, _, _ in left.candidates)
+        traps = campaign.examples.filter(trap__pool=TrapQuestion.WORK).values_list("source")
+        certain = {
+            source: n
+            for source, n in traps.annotate(n=Count("pk")).order_by("source")
+            if n and not free[source]
+        }
         return PoolsFilled(
-            marked=marked,
-            needs=campaign_pool_needs(campaign=campaign),
-            left=clear_cut_candidates(campaign=campaign, pool=TrapQuestion.WORK),
+            marked=marked, needs=campaign_pool_needs(campaign=campaign), left=left, certain=certain
         )

@@ -124,6 +124,10 @@ def study(settings, tmp_path, monkeypatch):
     # examples likelier trap questions than SOURCE_LIFT_MAX allows); the organiser lowers
     # the rate to what 8 allow: 88 ordinary examples at 0.08 need ⌈88·0.08/0.92⌉ = 8.
     assert filled.marked == {"work": 8} and filled.needs.work_needed == 10
+    # The systems' 4 clear-cut examples are all drawn (their share is 5), the generator's
+    # 4 of 14: the page says that a second campaign made so would have the same 4.
+    assert filled.certain == {Example.SOURCE_SYSTEMS: 4}
+    assert "Every clear-cut example among the systems' lists (4) is a work trap" in filled.summary
     preference_campaign_update(campaign=campaign, changes={"trap_rate": 0.08})
     assert campaign_pool_needs(campaign=campaign).problems == []
     preference_campaign_open_set(campaign=campaign, is_open=True)

@@ -103,7 +103,11 @@ def test_when_clear_cut_examples_run_out_the_pools_stay_short_and_it_says_so(cro
     needs = campaign_pool_needs(campaign=campaign)
     assert (needs.work_have, needs.work_needed) == (10, 18)
     assert len(filled.needs.problems) == 1
-    assert filled.summary.startswith("Marked from the official judgments: 10 work trap questions.")
+    assert filled.summary.startswith(
+        "Marked from the official judgments: 10 work trap questions. Every clear-cut example "
+        "among the imported ones (10) is a work trap question: a campaign made the same way "
+        "from this collection would have the same ones"
+    )  # the draw had no choice (with 3 of 10, the first test, it is not said)
     # What is left: q4's 2 examples, 50 against 50 (module docstring).
     assert filled.summary.endswith(
         "Not enough clear-cut examples were left for every pool. Of the 2 examples without "
@@ -299,7 +303,10 @@ def test_on_broad_levels_alone_the_clear_cut_examples_are_those_worked_out_by_ha
         "average, where 0 is Not similar, 1 Somewhat similar and 2 Very similar)."
     )
     assert filled.summary == (
-        "Marked from the official judgments: 8 work trap questions. Not enough clear-cut "
+        "Marked from the official judgments: 8 work trap questions. Every clear-cut example "
+        "among the imported ones (8) is a work trap question: a campaign made the same way "
+        "from this collection would have the same ones, so what a worker learns of them in "
+        "one holds in the next; a lower trap rate leaves the draw a choice. Not enough clear-cut "
         "examples were left for every pool. Of the 4 examples without a trap question, 4 are "
         "judged, but no list is far better and the two are not both clearly good or both "
         "clearly bad. Judgments read: the Broad levels, as no clip has a Fine score: Not "
