@@ -1,5 +1,8 @@
 // The judging page: every change is saved at once, listening and judging time are measured,
-// and the whole page works from the keyboard. No build step; one module for one page.
+// and the whole page works from the keyboard. No build step; one module for one page,
+// with the ranking page's way of saving (save_json.js).
+
+import { postJson, retryDelay } from "./save_json.js";
 
 const root = document.getElementById("judging");
 const saveUrl = root.dataset.saveUrl;
@@ -188,36 +191,23 @@ async function send(c, attempt = 0) {
   if (c.inFlight) { c.again = true; return; }
   c.inFlight = true;
   const body = payload(c);
-  let retry = false;
-  try {
-    const response = await fetch(saveUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
-      body: JSON.stringify(body),
-      credentials: "same-origin",
-    });
-    const data = await response.json().catch(() => ({}));
-    if (response.ok) {
-      const pending = readPending();
-      if (JSON.stringify(pending[c.id]) === JSON.stringify(body)) delete pending[c.id];
-      writePending(pending);
-      if (statusEl.dataset.kind === "error") statusEl.dataset.kind = "saving";
-      applySaved(data);
-    } else if (response.status >= 500) {
-      retry = true;
-    } else {
-      setStatus(`Not saved: ${data.detail || response.statusText}`, "error");
-      // beside the candidate too: what the server still needs before this score counts
-      c.listenEl.textContent = `Not saved: ${data.detail || response.statusText}`;
-      c.listenEl.hidden = false;
-    }
-  } catch {
-    retry = true;
+  const sent = await postJson(saveUrl, body, csrfToken);
+  if (sent.saved) {
+    const pending = readPending();
+    if (JSON.stringify(pending[c.id]) === JSON.stringify(body)) delete pending[c.id];
+    writePending(pending);
+    if (statusEl.dataset.kind === "error") statusEl.dataset.kind = "saving";
+    applySaved(sent.data);
+  } else if (sent.refused) {
+    setStatus(`Not saved: ${sent.refused}`, "error");
+    // beside the candidate too: what the server still needs before this score counts
+    c.listenEl.textContent = `Not saved: ${sent.refused}`;
+    c.listenEl.hidden = false;
   }
   c.inFlight = false;
-  if (retry) {
+  if (sent.retry) {
     setStatus("Not saved yet — retrying…", "error");
-    setTimeout(() => send(c, attempt + 1), Math.min(10_000, 500 * 2 ** attempt));
+    setTimeout(() => send(c, attempt + 1), retryDelay(attempt));
   } else if (c.again) {
     c.again = false;
     send(c);

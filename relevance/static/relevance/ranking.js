@@ -2,7 +2,10 @@
 // drag and drop, by the "Move up"/"Move down" buttons, or by keyboard (Space or Enter to
 // pick up, arrows to move, Space or Enter to drop, Escape to put back), with every move
 // announced. The order is saved at every move (and kept in this browser until the server
-// has it); "Submit my ranking" makes it count. No build step; one module for one page.
+// has it); "Submit my ranking" makes it count. No build step; one module for one page,
+// with the assignment page's way of saving (save_json.js).
+
+import { postJson, retryDelay } from "./save_json.js";
 
 const root = document.getElementById("ranking-page");
 const saveUrl = root.dataset.saveUrl;
@@ -184,39 +187,26 @@ async function send({ submit, attempt = 0 }) {
   inFlight = true;
   setStatus(submit ? "Submitting…" : "Saving…", "saving");
   const body = { order: order(), submit };
-  let retry = false;
-  try {
-    const response = await fetch(saveUrl, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken },
-      body: JSON.stringify(body),
-      credentials: "same-origin",
-    });
-    const data = await response.json().catch(() => ({}));
-    if (response.ok) {
-      if (JSON.stringify(body.order) === localStorage.getItem(pendingKey)) localStorage.removeItem(pendingKey);
-      if (submit) {
-        if (!submitted) queriesDoneEl.textContent = Number(queriesDoneEl.textContent) + 1;
-        submitted = true;
-        finishedEl.hidden = false;
-        submitButton.textContent = "Submit my ranking again";
-        setStatus("Ranking submitted", "saved");
-        announce("Your ranking is submitted.");
-      } else {
-        setStatus("All changes saved", "saved");
-      }
-    } else if (response.status >= 500) {
-      retry = true;
+  const sent = await postJson(saveUrl, body, csrfToken);
+  if (sent.saved) {
+    if (JSON.stringify(body.order) === localStorage.getItem(pendingKey)) localStorage.removeItem(pendingKey);
+    if (submit) {
+      if (!submitted) queriesDoneEl.textContent = Number(queriesDoneEl.textContent) + 1;
+      submitted = true;
+      finishedEl.hidden = false;
+      submitButton.textContent = "Submit my ranking again";
+      setStatus("Ranking submitted", "saved");
+      announce("Your ranking is submitted.");
     } else {
-      setStatus(`Not ${submit ? "submitted" : "saved"}: ${data.detail || response.statusText}`, "error");
+      setStatus("All changes saved", "saved");
     }
-  } catch {
-    retry = true;
+  } else if (sent.refused) {
+    setStatus(`Not ${submit ? "submitted" : "saved"}: ${sent.refused}`, "error");
   }
   inFlight = false;
-  if (retry) {
+  if (sent.retry) {
     setStatus("Not saved yet — retrying…", "error");
-    setTimeout(() => send({ submit, attempt: attempt + 1 }), Math.min(10_000, 500 * 2 ** attempt));
+    setTimeout(() => send({ submit, attempt: attempt + 1 }), retryDelay(attempt));
   } else if (submitAgain) {
     submitAgain = again = false;
     send({ submit: true });
