@@ -220,7 +220,10 @@ def row_quantiles(values: np.ndarray, levels) -> list[np.ndarray]:
 
     ``values`` (rows × n, no NaN, each row contiguous) is partitioned in place, one order
     statistic at a time on what is left of each row: a partition with one ``kth`` is about
-    four times faster than numpy's, which selects all of its ``kth`` together.
+    four times faster than numpy's, which selects all of its ``kth`` together. An order
+    statistic just after the last one placed (the 251st after the 250th, for a 95 %
+    interval of 10,000 resamples) is the smallest of what is left, read by a ``min``
+    (about a quarter of the time of a partition); the row is then left as it is.
     """
     n = values.shape[1]
     virtual = (n - 1) * np.asarray(levels, dtype=np.float64)  # numpy's virtual indexes
@@ -229,14 +232,21 @@ def row_quantiles(values: np.ndarray, levels) -> list[np.ndarray]:
     top = virtual >= n - 1
     previous[top], nxt[top] = n - 1, n - 1
     previous, nxt = previous.astype(np.intp), nxt.astype(np.intp)
-    start = 0
+    start, smallest = 0, {}
     for k in sorted({*previous.tolist(), *nxt.tolist()}):
+        if k == start and k > 0:  # the smallest of what is left (k = 0: the partition's)
+            smallest[k] = values[:, start:].min(axis=1)
+            continue  # the next partition still covers it: start stays
         values[:, start:].partition(k - start, axis=1)
         start = k + 1
+
+    def at(k):
+        return smallest[k] if k in smallest else values[:, k]
+
     out = []
     for v, a, b in zip(virtual, previous, nxt, strict=True):
         gamma = v - (-1 if v >= n - 1 else a)  # as numpy: the top's index is -1 there
-        low, high = values[:, a], values[:, b]
+        low, high = at(a), at(b)
         diff = high - low  # numpy's _lerp
         result = low + diff * gamma
         if gamma >= 0.5:

@@ -126,3 +126,19 @@ def test_the_resampled_means_are_the_same_bits_on_any_number_of_blas_threads(mon
         one = all_pairs(X, test="bootstrap", resamples=1000, seed=4)
     for field in FIELDS:
         np.testing.assert_array_equal(getattr(two, field), getattr(one, field), err_msg=field)
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 400, 10_000])
+def test_row_quantiles_are_numpys_bit_for_bit(n):
+    # numpy's own np.quantile (linear method) is the reference: the two-sided 95 % and 90 %
+    # intervals, one-sided levels, the ends, a median; rows with ties (scores on a grid of
+    # 0.05, as CG's are) and rows of one value.
+    rng = np.random.default_rng(n)
+    values = np.round(rng.normal(size=(9, n)), 1)
+    values[0] = 0.25
+    levels = [0.025, 0.975, 0.05, 0.95, 0.0, 1.0, 0.5, 0.3]
+    for chosen in ([0.025, 0.975], [0.05], [0.95], levels):
+        expected = np.quantile(values, chosen, axis=1)
+        ours = _paired_kernels.row_quantiles(values.copy(), chosen)
+        for e, o in zip(expected, ours, strict=True):
+            np.testing.assert_array_equal(o, e)
