@@ -644,7 +644,7 @@ class PreferenceTask(models.Model):
     example with the same sides until it is answered. ``released`` marks an open
     task whose redundancy slot was given back after the lease ran out, or an answered
     one whose answer waited on a worker who left untrusted
-    (:func:`crowd.services.tasks.answers_release_gone`).
+    (:func:`crowd.services.slots.answers_release_gone`).
     """
 
     worker = models.ForeignKey(Worker, on_delete=models.CASCADE, related_name="tasks")

@@ -18,6 +18,7 @@ from common import sql
 from crowd.models import Example, PreferenceCampaign, PreferenceTask, TrapQuestion, Worker
 from crowd.selectors import ANSWERED, UNSHOWN_QUIZ, WORK, campaign_quiz_target
 from crowd.services.quiz import quiz_question_make
+from crowd.services.slots import ANSWER_WAIT_LEASE, answers_release_gone, tasks_release_stale
 from crowd.services.trust import worker_trust_update
 
 TASK_LEASE = timedelta(minutes=30)
@@ -29,11 +30,6 @@ TASK_HEARTBEAT_LEASE = timedelta(seconds=60)
 this long: the task page beats every :data:`TASK_HEARTBEAT_SECONDS` while it is open
 (``crowd/static/crowd/task.js`` → :func:`task_alive`), so a slot held by a page that went
 quiet comes back within a minute (issue 29; 3 minutes before, 30 before issue 22)."""
-
-ANSWER_WAIT_LEASE = timedelta(minutes=5)
-"""An answer that does not count yet (its worker has not been trusted) holds its example's
-slot while the worker is around; once none of the worker's tasks has been served, alive
-or answered for this long, the slot is given back (:func:`answers_release_gone`)."""
 
 TASK_HEARTBEAT_SECONDS = 20
 """How often an open task page says it is still open (handed to the page's script)."""
@@ -395,71 +391,3 @@ def _serve_new(
             alive_at=now,
         )
     )
-
-
-def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
-    """Give back the redundancy slots of open tasks whose page was last alive before
-    ``older_than``.
-
-    The worker keeps the task (a reload still shows it); if they answer it later the
-    slot is taken again, so an example may then get one answer more than asked for.
-    """
-    released = 0
-    stale = sql.rows(
-        "SELECT t.id, t.example_id FROM judging_preferencetask t "
-        "INNER JOIN judging_worker w ON w.id = t.worker_id "
-        "WHERE w.campaign_id = %s AND t.answered_at IS NULL AND NOT t.released "
-        "AND t.alive_at < %s",
-        (campaign.pk, sql.param(older_than)),
-    )  # on every task page: plain SQL (issue 14)
-    for pk, example_id in stale:
-        with transaction.atomic():
-            if sql.run(
-                "UPDATE judging_preferencetask SET released = %s "
-                "WHERE id = %s AND answered_at IS NULL AND NOT released",
-                (True, pk),
-            ):
-                sql.run(
-                    "UPDATE judging_example SET slots_taken = slots_taken - 1 WHERE id = %s",
-                    (example_id,),
-                )
-                released += 1
-    return released
-
-
-def answers_release_gone(*, campaign: PreferenceCampaign, older_than) -> int:
-    """Give back the redundancy slots of answers that do not count and may never: those of
-    workers not trusted (nor stopped) none of whose tasks was served, alive or answered
-    since ``older_than`` — they left before a trust checkpoint. Without this, an example
-    would keep such an answer as one of its slots and never get the answers it asked for:
-    a pairs campaign's round, which waits for every vote of its pairs, would never end.
-
-    The answered task is marked ``released`` (its answer holds no slot any more; stopping
-    or reinstating the worker then leaves that slot alone). The answer is kept: it counts if
-    the worker comes back and is trusted, so the example may then have one answer more
-    than asked for, as when a lapsed task is answered late.
-    """
-    gone = sql.rows(
-        "SELECT t.id, t.example_id FROM judging_preferencetask t "
-        "INNER JOIN judging_answer a ON a.task_id = t.id "
-        "INNER JOIN judging_worker w ON w.id = t.worker_id "
-        "WHERE w.campaign_id = %s AND NOT t.released AND NOT t.is_quiz AND NOT a.excluded "
-        "AND a.accepted_at IS NULL AND NOT w.trusted AND w.status <> %s "
-        "AND NOT EXISTS (SELECT 1 FROM judging_preferencetask u WHERE u.worker_id = w.id "
-        "AND (u.served_at >= %s OR u.alive_at >= %s OR u.answered_at >= %s))",
-        (campaign.pk, Worker.STOPPED, *[sql.param(older_than)] * 3),
-    )  # only when nothing is left to serve
-    released = 0
-    for pk, example_id in gone:
-        with transaction.atomic():
-            if sql.run(
-                "UPDATE judging_preferencetask SET released = %s "
-                "WHERE id = %s AND answered_at IS NOT NULL AND NOT released",
-                (True, pk),
-            ):
-                sql.run(
-                    "UPDATE judging_example SET slots_taken = slots_taken - 1 WHERE id = %s",
-                    (example_id,),
-                )
-                released += 1
-    return released

@@ -8,7 +8,7 @@ checkpoint) and a pair of the sort, then left, leaves an answer that may never c
 held one of the pair's slots, so the pair was served to nobody else and the round waited
 for ever (a limit noted since issue 32). Now, when nothing is left to serve, the slots of
 answers waiting on a worker none of whose tasks has been served, alive or answered for
-``ANSWER_WAIT_LEASE`` come back (``crowd.services.tasks.answers_release_gone``).
+``ANSWER_WAIT_LEASE`` come back (``crowd.services.slots.answers_release_gone``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from django.utils import timezone
 
 from crowd.models import A_BETTER, B_BETTER, Answer, Example, PreferenceTask, TrapQuestion, Worker
 from crowd.services.answers import answer_submit
-from crowd.services.tasks import ANSWER_WAIT_LEASE, answers_release_gone, task_serve
+from crowd.services.slots import ANSWER_WAIT_LEASE, answers_release_gone
+from crowd.services.tasks import task_serve
 from crowd.services.workers import worker_exclude, worker_reinstate
 from pairwise.models import PairwiseSort, PairwiseStudy
 from pairwise.services.create import pairwise_campaign_create
