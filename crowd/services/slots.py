@@ -30,7 +30,6 @@ def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
     The worker keeps the task (a reload still shows it); if they answer it later the
     slot is taken again, so an example may then get one answer more than asked for.
     """
-    released = 0
     stale = sql.rows(
         "SELECT t.id, t.example_id FROM judging_preferencetask t "
         "INNER JOIN judging_worker w ON w.id = t.worker_id "
@@ -38,19 +37,7 @@ def tasks_release_stale(*, campaign: PreferenceCampaign, older_than) -> int:
         "AND t.alive_at < %s",
         (campaign.pk, sql.param(older_than)),
     )  # on every task page: plain SQL (issue 14)
-    for pk, example_id in stale:
-        with transaction.atomic():
-            if sql.run(
-                "UPDATE judging_preferencetask SET released = %s "
-                "WHERE id = %s AND answered_at IS NULL AND NOT released",
-                (True, pk),
-            ):
-                sql.run(
-                    "UPDATE judging_example SET slots_taken = slots_taken - 1 WHERE id = %s",
-                    (example_id,),
-                )
-                released += 1
-    return released
+    return _release(stale, answered=False)
 
 
 def answers_release_gone(*, campaign: PreferenceCampaign, older_than) -> int:
@@ -75,12 +62,19 @@ def answers_release_gone(*, campaign: PreferenceCampaign, older_than) -> int:
         "AND (u.served_at >= %s OR u.alive_at >= %s OR u.answered_at >= %s))",
         (campaign.pk, Worker.STOPPED, *[sql.param(older_than)] * 3),
     )  # only when nothing is left to serve
+    return _release(gone, answered=True)
+
+
+def _release(tasks: list[tuple[int, int]], *, answered: bool) -> int:
+    """Mark each ``(task, example)`` released and give its example's slot back, once: a
+    task another request released meanwhile (or, open, answered meanwhile) is left alone."""
     released = 0
-    for pk, example_id in gone:
+    state = "NOT NULL" if answered else "NULL"
+    for pk, example_id in tasks:
         with transaction.atomic():
             if sql.run(
                 "UPDATE judging_preferencetask SET released = %s "
-                "WHERE id = %s AND answered_at IS NOT NULL AND NOT released",
+                f"WHERE id = %s AND answered_at IS {state} AND NOT released",
                 (True, pk),
             ):
                 sql.run(
