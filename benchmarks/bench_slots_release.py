@@ -91,8 +91,9 @@ def build(workers: int):
                 )
             )  # fmt: skip
     PreferenceTask.objects.bulk_create(tasks, batch_size=5000)
+    untrusted = {made[i].pk for i in gone | around}
     for task in PreferenceTask.objects.filter(worker__campaign=campaign, answered_at__isnull=False):
-        trusted = task.worker_id not in {made[i].pk for i in gone | around}
+        trusted = task.worker_id not in untrusted
         answers.append(
             Answer(
                 task=task, worker_id=task.worker_id, example_id=task.example_id,

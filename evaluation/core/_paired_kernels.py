@@ -171,9 +171,9 @@ def _null_means(kind: str, D: np.ndarray, resamples: int, seed: np.random.SeedSe
         for c0 in range(0, b1 - b0, rows):
             c1 = min(c0 + rows, b1 - b0)
             null = buffer[: c1 - c0]
-            for i, (a, z, child) in enumerate(chunks):
-                w = draws[i] if kept else _draw(kind, np.random.default_rng(child), z - a, n)
-                with _one_blas_thread():
+            with _one_blas_thread():  # once a sub-block, not once a chunk
+                for i, (a, z, child) in enumerate(chunks):
+                    w = draws[i] if kept else _draw(kind, np.random.default_rng(child), z - a, n)
                     np.matmul(Db[c0:c1], w.T, out=null[:, a:z])
             if kind == "permutation":
                 null *= 2.0
