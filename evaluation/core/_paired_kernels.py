@@ -148,9 +148,10 @@ def _null_means(kind: str, D: np.ndarray, resamples: int, seed: np.random.SeedSe
     into sub-blocks of whole multiples of :data:`_ROW_ALIGN` rows: BLAS then sums every
     mean as in one product of the whole block, bit for bit. The products run on one BLAS
     thread (:func:`_one_blas_thread`): on several, BLAS splits a product among them at
-    rows that depend on its shape and on the machine's cores, and the means of the rows
-    around a split change in the last bit (1,313 of 178 × 1,000 means on 2 threads), so
-    the same seed would give other interval bounds on another machine.
+    rows that depend on its shape and on the machine's cores, and with some CPUs' kernels
+    (OpenBLAS's Haswell ones, on 2 threads: 1,154 to 1,313 of 178 × 1,000 means) the
+    means of the rows around a split change in the last bit, so the same seed would give
+    other interval bounds on another machine.
     """
     m, n = D.shape
     chunks = _chunks(n, resamples, seed)
