@@ -59,11 +59,24 @@ def handed_over(request, monkeypatch):
 
 def cache_on_the_session_redis(request) -> None:
     """Point this test's cache at the session's Redis, where the tests' Celery worker
-    keeps its cache (same key prefix, so the worker deletes the markers the test sets)."""
+    keeps its cache (same key prefix, so the worker deletes the markers the test sets),
+    without the login throttle's counts that earlier tests left there.
+
+    That Redis lives as long as the session, and every login of a journey counts (5 a
+    minute per account, :mod:`common.throttles`): run back to back (``-m
+    celery_worker``), the fifth journey's log-in as the organiser was refused with a 429.
+    Only the counts go: the Redis is the broker too, whose keys a ``cache.clear()``
+    (``FLUSHDB``) would take.
+    """
+    from django.core.cache import cache
+
     server = request.getfixturevalue("embedded_redis")
     settings = request.getfixturevalue("settings")
     default = dict(settings.CACHES["default"], LOCATION=redis_cache_location(server.url))
     settings.CACHES = {**settings.CACHES, "default": default}
+    client = cache._cache.get_client(write=True)  # redis-py's client of Django's cache
+    for key in client.scan_iter(match=f"{default.get('KEY_PREFIX', '')}*throttle_*"):
+        client.delete(key)
 
 
 def build_crowd_collection(owner, *, name="Crowd collection", queries=4, candidates=24):
