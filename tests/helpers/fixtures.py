@@ -217,9 +217,11 @@ def celery_worker_process(django_db_setup, django_db_blocker, embedded_redis):
     env = dict(os.environ, DATABASE_URL=database_url, REDIS_URL=embedded_redis.url,
                EARSHOT_UPLOAD_ROOT=str(WORKER_FILES / "uploads"),
                MEDIA_ROOT=str(WORKER_FILES / "media"))  # fmt: skip
-    # Recomputes the worker itself requests (after handed-over answers) wait this long,
-    # so that a burst of answers submitted by a test lands before the one recompute.
-    env.setdefault("EARSHOT_RECOMPUTE_DELAY_MS", "3000")
+    # Recomputes the worker itself requests (after handed-over answers) wait as long as in
+    # production (1 s): a test's burst of answers lands well inside it (28 answers in
+    # 0.2 s, tests/journeys/test_results_pipeline.py), and the journeys that wait for
+    # each recompute take 5-12 s less than with the 3 s of before.
+    env.setdefault("EARSHOT_RECOMPUTE_DELAY_MS", "1000")
     # No debouncing in the tests' worker: a rerun follows at once, as the tests expect
     # (debouncing is tested without a worker in evaluation/tests/test_recompute.py).
     env.setdefault("EARSHOT_RECOMPUTE_MIN_INTERVAL_MS", "0")

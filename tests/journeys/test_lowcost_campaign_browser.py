@@ -33,7 +33,7 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
 ]
 BROAD = ["Not similar", "Somewhat similar", "Very similar"]
-WORKER_TIMEOUT = 60_000  # ms: the worker waits 3 s before each coalesced recompute
+WORKER_TIMEOUT = 60_000  # ms: the worker waits 1 s before each coalesced recompute
 
 
 def judge_the_served_pair(page, assessor) -> str:

@@ -67,8 +67,9 @@ def test_answers_become_one_recompute_a_stored_mapping_and_a_leaderboard_using_i
     assert row.state == "done", row.error
     assert row.requests >= 1
     # Coalescing: a computation absorbs every answer that arrived while it was pending
-    # (3 s). Alone the burst takes well under that and gives 1 run; on a loaded machine it
-    # can span two or three delays. Without coalescing it would be one run per answer (28).
+    # (1 s, as in production). Alone the burst takes 0.2 s and gives 1 run; five runs
+    # would need it to span about four delays and computations (over 5 s, 25 times
+    # slower). Without coalescing it would be one run per answer (28).
     assert row.computations * 5 <= submitted, (
         f"{row.computations} computations for a burst of {submitted} answers"
     )
