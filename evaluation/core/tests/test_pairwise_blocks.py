@@ -12,6 +12,7 @@ import os
 import platform
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,6 +21,7 @@ from threadpoolctl import ThreadpoolController
 from evaluation.core import _paired_kernels, pairwise
 from evaluation.core.pairwise import all_pairs
 
+ROOT = Path(__file__).resolve().parents[3]
 FIELDS = ("mean_difference", "statistic", "pvalue", "ci_low", "ci_high", "effect_size")
 
 
@@ -145,10 +147,9 @@ def test_without_one_blas_thread_the_haswell_kernels_change_the_last_bits():
     # Whether a machine's own kernels do so depends on its CPU (its SkylakeX kernels do
     # not), so this runs in a process made to use the Haswell kernels, as on that machine
     # (OPENBLAS_CORETYPE is read when numpy loads OpenBLAS).
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
     environment = dict(os.environ, OPENBLAS_CORETYPE="Haswell", OPENBLAS_NUM_THREADS="2")
     printed = subprocess.run(
-        [sys.executable, "-c", _SPLIT_SCRIPT], cwd=root, env=environment,
+        [sys.executable, "-c", _SPLIT_SCRIPT], cwd=ROOT, env=environment,
         capture_output=True, text=True, check=True, timeout=120,
     ).stdout  # fmt: skip
     split, fixed = map(int, printed.split())
